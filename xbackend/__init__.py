@@ -1,0 +1,60 @@
+"""xbackend: write numeric code once, run it on NumPy, PyTorch or CuPy.
+
+``import xbackend`` imports NumPy only; torch and CuPy load on first use. This module *is* the
+Array API namespace (``x.__array_namespace__()`` returns it).
+
+>>> import xbackend as xb
+>>> x = xb.asarray([[1.0, 2.0], [3.0, 4.0]])
+>>> (x @ x).tolist()
+[[7.0, 10.0], [15.0, 22.0]]
+"""
+
+from __future__ import annotations
+
+from ._array import Array
+from ._backend import Backend, BackendInfo
+from ._config import set_default, using
+from ._config import current as get_config
+from ._creation import (
+    arange, asarray, empty, empty_like, eye, from_dlpack, full, full_like, linspace, meshgrid, ones, ones_like,
+    tril, triu, zeros, zeros_like,
+)  # fmt: skip
+from ._devices import Device, device
+from ._dispatch import backend_names, backends, register_backend
+from ._dtypes import (
+    DType, bfloat16, bool, can_cast, complex64, complex128, dtype, finfo, float16, float32, float64, iinfo, int8,
+    int16, int32, int64, isdtype, result_type, uint8, uint16, uint32, uint64,
+)  # fmt: skip
+from ._elementwise import *  # noqa: F403 - the standard's elementwise functions
+from ._elementwise import __all__ as _elementwise_all
+from ._errors import (
+    BackendMismatchError, BackendUnavailableError, CopyError, DeviceMismatchError, GradientError,
+    HostTransferError, PromotionError, ScalarOverflowError, UnknownDeviceError, UnsupportedDTypeError,
+    XBackendError,
+)  # fmt: skip
+from ._interchange import shares_memory, to_numpy
+from ._misc import astype, devices, matmul
+from ._version import __version__
+
+__array_api_version__ = "2025.12"
+
+__all__ = [
+    "Array", "Backend", "BackendInfo", "Device", "DType", "__array_api_version__", "__version__",
+    # configuration and backends
+    "using", "set_default", "get_config", "backends", "backend_names", "register_backend", "device", "devices",
+    # dtypes
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16",
+    "float32", "float64", "complex64", "complex128", "dtype", "result_type", "can_cast", "finfo", "iinfo",
+    "isdtype", "astype",
+    # creation
+    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like", "linspace", "meshgrid",
+    "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
+    # moving data
+    "to_numpy", "shares_memory",
+    # linear algebra in the main namespace
+    "matmul",
+    # errors
+    "XBackendError", "BackendUnavailableError", "BackendMismatchError", "UnknownDeviceError", "DeviceMismatchError",
+    "HostTransferError", "UnsupportedDTypeError", "PromotionError", "ScalarOverflowError", "GradientError",
+    "CopyError",
+] + list(_elementwise_all)  # fmt: skip

@@ -1,0 +1,499 @@
+"""The backend-agnostic Array.
+
+Design constraint: this module names no backend library. An Array holds four things in
+``__slots__``: the native array, its :class:`DType`, its :class:`Device` and its backend object.
+Every operator has the same shape: check backend and device -> decide the dtype from the tables in
+``_rules``/``_dtypes`` -> ask the backend's kernel -> ``_new``. Result dtypes and devices are known
+before the backend runs, so nothing is read back from the native result on the hot path.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Iterator
+
+import numpy as _np
+
+from . import _config, _dtypes as D
+from ._devices import Device
+from ._dtypes import DType
+from ._errors import (
+    BackendMismatchError,
+    DeviceMismatchError,
+    HostTransferError,
+    PromotionError,
+    mismatch,
+)
+from ._rules import ELEMENTWISE, bool_result, resolve, same_ok
+
+__all__ = ["Array"]
+
+_onew = object.__new__
+_BOOL = D.bool
+_PROMO = D.PROMOTION
+_INT_RANGE = D._INT_RANGE
+_current = _config.current
+_SCALARS = (int, float, complex, bool)
+API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
+
+
+class Array:
+    """An n-dimensional array on one backend and one device.
+
+    Build Arrays with :func:`xbackend.asarray` or a creation function, never with ``Array(...)``.
+
+    >>> import xbackend as xb
+    >>> x = xb.asarray([1.0, 2.0, 3.0])
+    >>> (x * 2 + 1).tolist(), x.dtype, x.backend, str(x.device)
+    ([3.0, 5.0, 7.0], xb.float64, 'numpy', 'cpu')
+    """
+
+    __slots__ = ("_data", "_dt", "_dev", "_be", "__weakref__")
+    __array_ufunc__ = None  # NumPy defers to our reflected operators
+    __array_priority__ = 1000
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Array":
+        raise TypeError("Array() cannot be called directly; use xb.asarray(data) or a creation function")
+
+    # -- properties -----------------------------------------------------------------------------
+    @property
+    def dtype(self) -> DType:
+        return self._dt
+
+    @property
+    def device(self) -> Device:
+        return self._dev
+
+    @property
+    def backend(self) -> str:
+        """The backend's name: ``"numpy"``, ``"torch"``, ``"cupy"``, ..."""
+        return self._be.name
+
+    @property
+    def native(self) -> Any:
+        """The wrapped native array (no copy)."""
+        return self._data
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self._data.shape)
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for s in self._data.shape:
+            n *= s
+        return n
+
+    @property
+    def T(self) -> "Array":
+        if self._data.ndim != 2:
+            raise ValueError(f"x.T needs a 2-D Array, got {self._data.ndim}-D; use x.mT or xb.permute_dims()")
+        return _new(self._be.permute(self._data, (1, 0)), self._dt, self._dev, self._be)
+
+    @property
+    def mT(self) -> "Array":
+        n = self._data.ndim
+        if n < 2:
+            raise ValueError(f"x.mT needs at least 2 dimensions, got {n}")
+        axes = tuple(range(n - 2)) + (n - 1, n - 2)
+        return _new(self._be.permute(self._data, axes), self._dt, self._dev, self._be)
+
+    # -- conversion -----------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        body = self._be.format(self._data)
+        return f"Array({body}, backend={self._be.name!r}, device={str(self._dev)!r}, dtype={self._dt.name})"
+
+    __str__ = __repr__
+
+    def _scalar(self, kind: str) -> Any:
+        if self.size != 1:
+            raise TypeError(f"{kind}() needs an Array with one element, got shape {self.shape}")
+        return self._be.item(self._data)
+
+    def __bool__(self) -> bool:
+        return bool(self._scalar("bool"))
+
+    def __int__(self) -> int:
+        if self._dt.kind == "c":
+            raise TypeError("int() of a complex Array; use xb.real(x) first")
+        return int(self._scalar("int"))
+
+    def __float__(self) -> float:
+        if self._dt.kind == "c":
+            raise TypeError("float() of a complex Array; use xb.real(x) or complex(x)")
+        return float(self._scalar("float"))
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("complex"))
+
+    def __index__(self) -> int:
+        if self._dt.kind not in "iu" or self._data.ndim != 0:
+            raise TypeError(f"only 0-d integer Arrays can be used as an index, got {self.ndim}-d {self._dt}")
+        return int(self._be.item(self._data))
+
+    def item(self) -> Any:
+        """The single element as a Python scalar (synchronises a GPU)."""
+        return self._scalar("item")
+
+    def tolist(self) -> Any:
+        """Nested Python lists (a scalar for 0-d Arrays)."""
+        return self._be.tolist(self._data)
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d Array")
+        return self._data.shape[0]
+
+    def __iter__(self) -> Iterator["Array"]:
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d Array")
+        for i in range(self._data.shape[0]):
+            yield self[i]
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+        if self._dev.type != "cpu":
+            raise HostTransferError(
+                f"implicit conversion of a {self._be.name} Array on {self._dev} to a NumPy array; xbackend never "
+                "copies device memory to the host silently. Fix: call x.numpy() (or xb.to_numpy(x))"
+            )
+        return self._be.export_for_numpy(self._data, dtype=dtype, copy=copy)
+
+    def numpy(self) -> Any:
+        """A NumPy array with this Array's values (shares memory on the CPU where possible)."""
+        from ._interchange import to_numpy
+
+        return to_numpy(self)
+
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
+        if api_version is not None and api_version not in API_VERSIONS:
+            raise ValueError(f"unsupported Array API version {api_version!r}; supported: {', '.join(API_VERSIONS)}")
+        import xbackend
+
+        return xbackend
+
+    def __dlpack__(self, /, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: bool | None = None) -> Any:  # fmt: skip
+        return self._be.dlpack(self._data, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return self._be.dlpack_device(self._data)
+
+    def to(self, backend: str | None = None, device: Any = None, dtype: DType | None = None, *,
+           copy: bool | None = None) -> "Array":  # fmt: skip
+        """Move/cast to another backend, device or dtype.
+
+        ``copy=None`` shares memory where that is safe, ``copy=True`` always copies, ``copy=False`` raises
+        :class:`~xbackend.CopyError` where sharing is impossible.
+
+        >>> import xbackend as xb
+        >>> xb.asarray([1, 2]).to(dtype=xb.float32).dtype
+        xb.float32
+        """
+        from ._creation import asarray
+
+        return asarray(self, dtype=dtype, device=device, copy=copy, backend=backend or self._be.name)
+
+    def to_device(self, device: Any, /, *, stream: Any = None) -> "Array":
+        """Move to ``device`` on the same backend (Array API)."""
+        return self.to(device=device)
+
+    def astype(self, dtype: DType, /, *, copy: bool = True) -> "Array":
+        dt = D.dtype(dtype)
+        if dt is self._dt and not copy:
+            return self
+        return _new(self._be.astype(self._data, dt, copy=True), dt, self._dev, self._be)
+
+    def detach(self) -> "Array":
+        """The same data without an autograd graph (torch); other backends return ``self``."""
+        return _new(self._be.detach(self._data), self._dt, self._dev, self._be)
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._be.requires_grad(self._data)
+
+    # -- indexing -------------------------------------------------------------------------------
+    def __getitem__(self, key: Any) -> "Array":
+        key = _native_key(self, key)
+        return _new(self._be.getitem(self._data, key), self._dt, self._dev, self._be)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        key = _native_key(self, key)
+        self._be.setitem(self._data, key, _setitem_value(self, value))
+
+
+def _new(data: Any, dt: DType, dev: Device, be: Any) -> Array:
+    a = _onew(Array)
+    a._data = data
+    a._dt = dt
+    a._dev = dev
+    a._be = be
+    return a
+
+
+Array._new = staticmethod(_new)  # type: ignore[attr-defined]
+
+
+# --- operands ----------------------------------------------------------------------------------
+def _check_partner(a: Array, b: Array) -> None:
+    if b._be is not a._be:
+        raise BackendMismatchError(
+            mismatch("backends", f"{a._be.name} ({a._dev})", f"{b._be.name} ({b._dev})",
+                     f"move one explicitly, e.g. y = y.to(backend={a._be.name!r}, device={str(a._dev)!r})")
+        )  # fmt: skip
+    raise DeviceMismatchError(
+        mismatch("devices", f"{a._dev} ({a._be.name})", f"{b._dev} ({b._be.name})",
+                 f"move one explicitly, e.g. y = y.to_device({str(a._dev)!r})")
+    )  # fmt: skip
+
+
+def _wrap_native(be: Any, x: Any) -> Array:
+    return _new(x, be.dtype_of(x), be.device_of(x), be)
+
+
+def _coerce(a: Array, other: Any) -> Any:
+    """Turn the non-Array operand of ``a`` into an Array or Python scalar, or raise."""
+    from ._dispatch import backend_for_type
+
+    t = type(other)
+    if isinstance(other, _np.generic):
+        return other.item()  # NumPy scalars act as Python scalars (weak) on every backend
+    be = backend_for_type(t)
+    if be is not None:
+        b = _wrap_native(be, other)
+        if b._be is not a._be or b._dev is not a._dev:
+            _check_partner(a, b)
+        return b
+    raise TypeError(
+        f"cannot combine an xbackend Array with {t.__name__}; wrap it first: xb.asarray(value, "
+        f"backend={a._be.name!r}, device={str(a._dev)!r})"
+    )
+
+
+def _scalar_dtype(a: Array, s: Any) -> DType:
+    d = a._dt
+    t = type(s)
+    if t is float:
+        if d.kind == "f" or d.kind == "c":
+            return d
+    elif t is int:
+        k = d.kind
+        if k == "i" or k == "u":
+            lo, hi = _INT_RANGE[d]
+            if lo <= s <= hi:
+                return d
+        elif k == "f" or k == "c":
+            return d
+    cfg = _current()
+    return D.scalar_result(d, s, cfg.default_float, cfg.default_int)
+
+
+# --- operator and function factories -----------------------------------------------------------
+def binary(name: str, reflected: bool = False) -> Any:
+    """The implementation of a two-argument elementwise operation, as a method of its first argument."""
+    category = ELEMENTWISE[name][1]
+    fast = same_ok(category)
+    to_bool = bool_result(category)
+
+    def op(self: Array, other: Any) -> Array:
+        be = self._be
+        d1 = self._dt
+        t = type(other)
+        if t is Array:
+            if other._be is not be or other._dev is not self._dev:
+                _check_partner(self, other)
+            d2 = other._dt
+            x = self._data
+            y = other._data
+            if d1 is d2 and d1 in fast:
+                cd = d1
+            else:
+                try:
+                    p = _PROMO[d1, d2]
+                except KeyError:
+                    p = D.promote(d1, d2)
+                cd, _ = resolve(name, category, p, _current().default_float)
+                if d1 is not cd:
+                    x = be.astype(x, cd)
+                if d2 is not cd:
+                    y = be.astype(y, cd)
+        elif t is float or t is int or t is bool or t is complex:
+            p = _scalar_dtype(self, other)
+            x = self._data
+            y = other
+            if p is d1 and d1 in fast:
+                cd = d1
+            else:
+                cd, _ = resolve(name, category, p, _current().default_float)
+                if d1 is not cd:
+                    x = be.astype(x, cd)
+        else:
+            other = _coerce(self, other)
+            return op(self, other)
+        fn = be.kernels[name, cd]
+        r = fn(y, x) if reflected else fn(x, y)
+        return _new(r, _BOOL if to_bool else cd, self._dev, be)
+
+    op.__name__ = name
+    return op
+
+
+def inplace(name: str) -> Any:
+    """``x op= y``: computes in x's dtype and writes into x; a result of another dtype raises."""
+    category = ELEMENTWISE[name][1]
+    native = getattr(operator, {"add": "iadd", "subtract": "isub", "multiply": "imul", "divide": "itruediv",
+                                "floor_divide": "ifloordiv", "remainder": "imod", "pow": "ipow",
+                                "bitwise_and": "iand", "bitwise_or": "ior", "bitwise_xor": "ixor",
+                                "bitwise_left_shift": "ilshift", "bitwise_right_shift": "irshift"}[name])  # fmt: skip
+
+    def iop(self: Array, other: Any) -> Array:
+        be = self._be
+        d1 = self._dt
+        if type(other) is Array:
+            if other._be is not be or other._dev is not self._dev:
+                _check_partner(self, other)
+            p = D.promote(d1, other._dt)
+            y = other._data
+        elif type(other) in _SCALARS:
+            p = _scalar_dtype(self, other)
+            y = other
+        else:
+            return iop(self, _coerce(self, other))
+        cd, rd = resolve(name, category, p, _current().default_float)
+        if rd is not d1 or cd is not d1:
+            raise PromotionError(
+                f"in-place {name} would change {d1} into {rd}; in-place results keep the left operand's dtype. "
+                f"Fix: x = x {'+' if name == 'add' else 'op'} y (out of place), or cast y to {d1} first"
+            )
+        if type(other) is Array and other._dt is not d1:
+            y = be.astype(y, d1)
+        self._data = be.inplace(native, name, self._data, y)
+        return self
+
+    iop.__name__ = "i" + name
+    return iop
+
+
+def unary(name: str) -> Any:
+    category = ELEMENTWISE[name][1]
+    fast = same_ok(category)
+
+    def op(self: Array) -> Array:
+        d = self._dt
+        be = self._be
+        x = self._data
+        if d in fast:
+            cd = rd = d
+        else:
+            cd, rd = resolve(name, category, d, _current().default_float)
+            if cd is not d:
+                x = be.astype(x, cd)
+        return _new(be.kernels[name, cd](x), rd, self._dev, be)
+
+    op.__name__ = name
+    return op
+
+
+def matmul(a: Array, b: Any, reflected: bool = False) -> Array:
+    if type(b) is not Array:
+        b = _coerce(a, b)
+        if type(b) is not Array:
+            raise TypeError("matmul does not take Python scalars; use * for scaling")
+    if b._be is not a._be or b._dev is not a._dev:
+        _check_partner(a, b)
+    if reflected:
+        a, b = b, a
+    cd, _ = resolve("matmul", "numeric", D.promote(a._dt, b._dt), _current().default_float)
+    be = a._be
+    x = a._data if a._dt is cd else be.astype(a._data, cd)
+    y = b._data if b._dt is cd else be.astype(b._data, cd)
+    if a._data.ndim == 0 or b._data.ndim == 0:
+        raise ValueError("matmul needs arrays with at least one dimension; use * for 0-d Arrays")
+    return _new(be.kernels["matmul", cd](x, y), cd, a._dev, be)
+
+
+def _native_key(a: Array, key: Any) -> Any:
+    """Index keys: Arrays become native arrays of the same backend/device; the rest passes through."""
+    t = type(key)
+    if t is int or t is slice or key is None or key is Ellipsis:
+        return a._be.normalize_key(a._data, key)
+    if t is tuple:
+        return a._be.normalize_key(a._data, tuple(_native_part(a, k) for k in key))
+    return a._be.normalize_key(a._data, _native_part(a, key))
+
+
+def _native_part(a: Array, k: Any) -> Any:
+    if type(k) is Array:
+        if k._be is not a._be or k._dev is not a._dev:
+            _check_partner(a, k)
+        if k._dt.kind not in "iub":
+            raise IndexError(f"index Arrays must be integer or bool, got {k._dt}")
+        if k._data.ndim == 0 and k._dt.kind in "iu":
+            return int(a._be.item(k._data))
+        return k._data
+    return k
+
+
+def _setitem_value(a: Array, value: Any) -> Any:
+    """The native value to write into ``a``; converts host data and refuses lossy casts."""
+    t = type(value)
+    if t in _SCALARS:
+        p = _scalar_dtype(a, value)
+        if p is not a._dt and not (t is int and a._dt.kind in "fc") and not (t is bool):
+            raise PromotionError(
+                f"cannot store Python {t.__name__} {value!r} into a {a._dt} Array without losing information. "
+                f"Fix: cast the Array first, e.g. x = x.astype({p!r})"
+            )
+        return value
+    if t is not Array:
+        from ._creation import asarray
+
+        value = asarray(value, backend=a._be.name, device=a._dev)
+    if value._be is not a._be or value._dev is not a._dev:
+        _check_partner(a, value)
+    if value._dt is not a._dt:
+        p = D.PROMOTION.get((value._dt, a._dt))
+        if p is not a._dt:
+            raise PromotionError(
+                f"cannot store {value._dt} values into a {a._dt} Array without losing information. "
+                f"Fix: cast explicitly, e.g. x[...] = v.astype({a._dt!r})"
+            )
+        return a._be.astype(value._data, a._dt)
+    return value._data
+
+
+def _install_operators() -> None:
+    for dunder, name in (
+        ("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "divide"),
+        ("floordiv", "floor_divide"), ("mod", "remainder"), ("pow", "pow"), ("and", "bitwise_and"),
+        ("or", "bitwise_or"), ("xor", "bitwise_xor"), ("lshift", "bitwise_left_shift"),
+        ("rshift", "bitwise_right_shift"),
+    ):  # fmt: skip
+        setattr(Array, f"__{dunder}__", binary(name))
+        setattr(Array, f"__r{dunder}__", binary(name, reflected=True))
+        setattr(Array, f"__i{dunder}__", inplace(name))
+    for dunder, name in (("eq", "equal"), ("ne", "not_equal"), ("lt", "less"), ("le", "less_equal"),
+                         ("gt", "greater"), ("ge", "greater_equal")):  # fmt: skip
+        setattr(Array, f"__{dunder}__", binary(name))
+    for dunder, name in (("neg", "negative"), ("pos", "positive"), ("abs", "abs"), ("invert", "bitwise_invert")):
+        setattr(Array, f"__{dunder}__", unary(name))
+    Array.__matmul__ = lambda self, other: matmul(self, other)  # type: ignore[method-assign]
+    Array.__rmatmul__ = lambda self, other: matmul(self, other, reflected=True)  # type: ignore[method-assign]
+
+    def imatmul(self: Array, other: Any) -> Array:
+        r = matmul(self, other)
+        if r._dt is not self._dt or r.shape != self.shape:
+            raise PromotionError("in-place @= must keep the left operand's dtype and shape; use x = x @ y")
+        self._be.setitem(self._data, Ellipsis, r._data)
+        return self
+
+    Array.__imatmul__ = imatmul  # type: ignore[method-assign]
+    Array.__hash__ = None  # type: ignore[assignment]
+
+
+_install_operators()
+ELEMENTWISE.setdefault("matmul", (2, "numeric"))

@@ -1,0 +1,127 @@
+"""The contract every backend implements.
+
+Design constraint: the core (``_array.py``, the function modules) never names a backend library. It
+calls the methods below on a :class:`Backend` instance with *native* arrays and xbackend value
+objects (:class:`~xbackend.DType`, :class:`~xbackend.Device`), and gets native arrays back. Every
+quirk of a library lives in its own module under ``xbackend/backends/``.
+
+Required (a backend is unusable without them)
+    ``name``, ``module`` (top-level module name, used for type dispatch without importing),
+    ``probe()`` (classmethod: installed? usable? why not? - quiet, never raises),
+    ``native_dtype(dt)`` / ``dtype_of(x)``, ``device_of(x)``, ``default_device()``, ``devices()``,
+    ``check_device(dev)``, ``from_host(np_array, dt, dev, copy)``, ``to_host(x, copy)``,
+    ``wrap_native(x, dt, dev, copy)`` (a native array of this backend -> dtype/device/copy applied),
+    ``astype(x, dt, copy)``, ``make_kernel(name, dt)`` (an elementwise kernel for inputs of dtype ``dt``),
+    the creation primitives ``empty/zeros/ones/full/arange/linspace/eye/tril/triu/meshgrid``,
+    ``getitem``, ``setitem``, ``item``, ``tolist``, ``reshape``.
+
+Optional (defaults here raise a typed error or fall back to a generic implementation)
+    ``dlpack``, ``dlpack_device``, ``detach``, ``requires_grad``, ``synchronize``.
+
+Kernels are looked up through ``backend.kernels[name, dtype]``, a dict that builds and caches each
+kernel on first use, so per-dtype emulation (torch's uint32 arithmetic, say) costs nothing on the
+hot path of the dtypes that need none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar
+
+from ._devices import Device
+from ._dtypes import DType
+from ._errors import UnsupportedDTypeError
+
+__all__ = ["Backend", "BackendInfo", "KernelCache"]
+
+
+@dataclass(frozen=True)
+class BackendInfo:
+    """What :func:`xbackend.backends` reports for one backend."""
+
+    name: str
+    installed: bool
+    usable: bool
+    version: str | None = None
+    devices: tuple[str, ...] = ()
+    reason: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        state = "usable" if self.usable else ("installed, unusable" if self.installed else "not installed")
+        line = f"{self.name:<6} {self.version or '-':<14} {state}"
+        if self.devices:
+            line += f"  devices: {', '.join(self.devices)}"
+        if self.reason:
+            line += f"  ({self.reason})"
+        return line
+
+
+def byte_bounds(ptr: int, shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int) -> tuple[int, int]:
+    """``[lo, hi)`` byte addresses touched by a strided array (strides in bytes)."""
+    if any(n == 0 for n in shape):
+        return ptr, ptr
+    lo = hi = ptr
+    for n, s in zip(shape, strides):
+        if s < 0:
+            lo += s * (n - 1)
+        else:
+            hi += s * (n - 1)
+    return lo, hi + itemsize
+
+
+class KernelCache(dict):
+    """``kernels[name, dtype]`` -> native callable; built by ``backend.make_kernel`` on first use."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[str, DType], Callable[..., Any]]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: tuple[str, DType]) -> Callable[..., Any]:
+        fn = self._make(*key)
+        self[key] = fn
+        return fn
+
+
+class Backend:
+    """Base class of all backends; see the module docstring for the contract."""
+
+    name: ClassVar[str] = "?"
+    module: ClassVar[str] = "?"
+
+    def __init__(self) -> None:
+        self.kernels = KernelCache(self.make_kernel)
+
+    def __repr__(self) -> str:
+        return f"<xbackend backend {self.name!r}>"
+
+    @classmethod
+    def probe(cls) -> BackendInfo:  # pragma: no cover - every backend overrides
+        raise NotImplementedError(f"backend {cls.name} must implement probe()")
+
+    # -- helpers shared by all backends ---------------------------------------------------------
+    def unsupported(self, dt: DType, alternatives: str = "") -> UnsupportedDTypeError:
+        alt = alternatives or "cast first, e.g. x.astype(xb.float32), or use another backend"
+        return UnsupportedDTypeError(f"the {self.name} backend cannot hold dtype {dt}. Fix: {alt}")
+
+    def native_array_types(self) -> tuple[type, ...]:
+        return ()
+
+    # -- optional parts -------------------------------------------------------------------------
+    def requires_grad(self, x: Any) -> bool:
+        return False
+
+    def detach(self, x: Any) -> Any:
+        return x
+
+    def synchronize(self, dev: Device) -> None:
+        return None
+
+    def dlpack(self, x: Any, **kwargs: Any) -> Any:
+        kwargs = {k: v for k, v in kwargs.items() if v is not None}
+        return x.__dlpack__(**kwargs)
+
+    def dlpack_device(self, x: Any) -> tuple[int, int]:
+        return x.__dlpack_device__()

@@ -1,0 +1,137 @@
+"""Defaults: which backend and device creation functions use, and the default float/int dtypes.
+
+Design constraint: configuration is per *context* (``contextvars``), so ``xb.using(...)`` is correct
+across threads and asyncio tasks; the process-wide base comes from :func:`set_default` and from the
+environment variables below, read once at import:
+
+=========================  ==========================================  =========
+variable                   meaning                                     default
+=========================  ==========================================  =========
+``XBACKEND_BACKEND``       backend of creation functions               ``numpy``
+``XBACKEND_DEVICE``        device of creation functions                backend's
+``XBACKEND_DEFAULT_FLOAT`` default real floating dtype                 float64
+``XBACKEND_DEFAULT_INT``   default integer dtype                       int64
+=========================  ==========================================  =========
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+from dataclasses import dataclass, replace
+from typing import Any, Iterator
+
+from . import _dtypes
+from ._devices import Device, device as _parse_device
+from ._dtypes import DType
+from ._errors import UnsupportedDTypeError
+
+__all__ = ["Config", "current", "using", "set_default", "ENVIRONMENT_VARIABLES"]
+
+ENVIRONMENT_VARIABLES = ("XBACKEND_BACKEND", "XBACKEND_DEVICE", "XBACKEND_DEFAULT_FLOAT", "XBACKEND_DEFAULT_INT")
+
+
+@dataclass(frozen=True)
+class Config:
+    """The defaults in force. ``device=None`` means "the backend's default device"."""
+
+    backend: str = "numpy"
+    device: Device | None = None
+    default_float: DType = _dtypes.float64
+    default_int: DType = _dtypes.int64
+
+    @property
+    def default_complex(self) -> DType:
+        return _dtypes.complex_of(self.default_float)
+
+
+def _check(changes: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for k, v in changes.items():
+        if k == "device":
+            v = None if v is None else _parse_device(v)
+        elif k == "default_float":
+            v = _dtypes.dtype(v)
+            if v.kind != "f":
+                raise UnsupportedDTypeError(f"default_float must be a real floating dtype, got {v}")
+        elif k == "default_int":
+            v = _dtypes.dtype(v)
+            if v.kind != "i":
+                raise UnsupportedDTypeError(f"default_int must be a signed integer dtype, got {v}")
+        elif k == "backend":
+            if not isinstance(v, str):
+                v = getattr(v, "name", v)
+            from ._dispatch import get_backend_class  # validates the name without importing the library
+
+            get_backend_class(v)
+        else:
+            raise TypeError(f"unknown setting {k!r}; settings are backend, device, default_float, default_int")
+        out[k] = v
+    return out
+
+
+def _from_environment() -> Config:
+    env = {
+        "backend": os.environ.get("XBACKEND_BACKEND") or None,
+        "device": os.environ.get("XBACKEND_DEVICE") or None,
+        "default_float": os.environ.get("XBACKEND_DEFAULT_FLOAT") or None,
+        "default_int": os.environ.get("XBACKEND_DEFAULT_INT") or None,
+    }
+    cfg = Config()
+    for k, v in env.items():
+        if v is None:
+            continue
+        try:
+            if k == "backend":
+                cfg = replace(cfg, backend=v)  # validated lazily: plugins may not be loaded yet
+            else:
+                cfg = replace(cfg, **_check({k: v}))
+        except Exception as exc:  # a bad environment must not make `import xbackend` fail
+            import warnings
+
+            warnings.warn(f"ignoring XBACKEND_{k.upper()}={v!r}: {exc}", RuntimeWarning, stacklevel=2)
+    return cfg
+
+
+_base = _from_environment()
+_ctx: contextvars.ContextVar[Config | None] = contextvars.ContextVar("xbackend_config", default=None)
+
+
+def current() -> Config:
+    """The configuration in force in this thread / task."""
+    c = _ctx.get()
+    return _base if c is None else c
+
+
+@contextlib.contextmanager
+def using(**settings: Any) -> Iterator[Config]:
+    """Change defaults inside a ``with`` block (per thread and asyncio task).
+
+    >>> import xbackend as xb
+    >>> with xb.using(default_float=xb.float32):
+    ...     xb.ones(2).dtype
+    xb.float32
+    >>> xb.ones(2).dtype
+    xb.float64
+    """
+    token = _ctx.set(replace(current(), **_check(settings)))
+    try:
+        yield current()
+    finally:
+        _ctx.reset(token)
+
+
+def set_default(**settings: Any) -> Config:
+    """Change the process-wide defaults (contexts opened with :func:`using` still win).
+
+    >>> import xbackend as xb
+    >>> old = xb.set_default(default_int=xb.int32)
+    >>> xb.arange(3).dtype
+    xb.int32
+    >>> _ = xb.set_default(default_int=old.default_int)
+    """
+    global _base
+    old = _base
+    _base = replace(_base, **_check(settings))
+    return old

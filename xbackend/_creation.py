@@ -1,0 +1,385 @@
+"""Creation functions of the Array API standard (2025.12).
+
+Design constraint: the backend and device come from the arguments, else from the context
+(``xb.using``), resolved once here; dtypes default to xbackend's defaults (float64/int64 on every
+backend), never to the backend's own.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import _config, _dtypes as D
+from ._array import Array, _check_partner, _new
+from ._devices import Device, device as _device
+from ._dispatch import backend_for_type, get_backend
+from ._dtypes import DType
+from ._errors import CopyError, UnsupportedDTypeError
+
+__all__ = [
+    "asarray", "arange", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like", "linspace",
+    "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
+]  # fmt: skip
+
+_SCALARS = (bool, int, float, complex)
+
+
+def _target(backend: Any, device: Any) -> tuple[Any, Device]:
+    """Resolve (backend object, concrete device) from arguments and context."""
+    if backend is None:
+        cfg = _config.current()
+        be = get_backend(cfg.backend)
+        dev = device if device is not None else cfg.device
+    else:
+        be = get_backend(backend if isinstance(backend, str) else getattr(backend, "name", backend))
+        dev = device
+    if dev is None:
+        return be, be.default_device()
+    return be, be.check_device(_device(dev))
+
+
+def _dt(dtype: Any, default: DType) -> DType:
+    return default if dtype is None else D.dtype(dtype)
+
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    if isinstance(shape, int):
+        shape = (shape,)
+    out = tuple(int(s) for s in shape)
+    if any(s < 0 for s in out):
+        raise ValueError(f"negative dimensions are not allowed, got shape {out}")
+    return out
+
+
+def _host_dtype(a: np.ndarray, cfg: _config.Config) -> DType:
+    """xbackend's dtype for data NumPy inferred from Python objects (defaults, not NumPy's)."""
+    k = a.dtype.kind
+    if k == "b":
+        return D.bool
+    if k == "i":
+        return cfg.default_int
+    if k == "u":
+        return D.uint64  # Python ints above int64's range
+    if k == "f":
+        return cfg.default_float
+    if k == "c":
+        return cfg.default_complex
+    raise UnsupportedDTypeError(f"cannot make an Array from {a.dtype} data ({a.dtype.kind!r}); use numbers only")
+
+
+def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy: bool | None = None,
+            backend: str | None = None) -> Array:  # fmt: skip
+    """Convert Python data, NumPy arrays, native arrays of any backend, or Arrays to an Array.
+
+    Data that has a dtype keeps it unless ``dtype=`` is given; Python data gets xbackend's defaults.
+    A native array stays on its own backend and device unless ``backend=``/``device=`` say otherwise.
+    ``copy=None`` shares memory where safe, ``True`` always copies, ``False`` raises where it can't share.
+
+    >>> import numpy as np, xbackend as xb
+    >>> xb.asarray([[1, 2], [3, 4]]).dtype, xb.asarray(np.float32(1.5)).dtype
+    (xb.int64, xb.float32)
+    >>> a = np.arange(3.0)
+    >>> x = xb.asarray(a)
+    >>> x.native is a
+    True
+    """
+    dt = None if dtype is None else D.dtype(dtype)
+    t = type(obj)
+    if t is Array:
+        if backend is None and (device is None or _device(device) is obj._dev):
+            data = obj._be.wrap_native(obj._data, dt, None, copy)
+            return obj if data is obj._data and dt in (None, obj._dt) else _new(data, dt or obj._dt, obj._dev, obj._be)
+        from ._interchange import move
+
+        return move(obj, backend=backend, device=device, dtype=dt, copy=copy)
+    src = backend_for_type(t) if not isinstance(obj, np.generic) else None
+    if src is not None:
+        return asarray(_new(obj, src.dtype_of(obj), src.device_of(obj), src), dtype=dt, device=device, copy=copy,
+                       backend=backend)  # fmt: skip
+    if hasattr(obj, "__dlpack__") and not isinstance(obj, (np.ndarray, np.generic)):
+        return from_dlpack(obj, device=device, copy=copy, backend=backend)
+    be, dev = _target(backend, device)
+    cfg = _config.current()
+    if t in _SCALARS:
+        dt = dt or D.python_scalar_dtype(obj, cfg.default_float, cfg.default_int)
+        if t is int and dt.kind in "iu":
+            D.check_int_fits(obj, dt)
+        return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
+    if isinstance(obj, np.generic):
+        dt = dt or D.from_numpy_dtype(obj.dtype)
+        return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
+    if copy is False:
+        raise CopyError(f"copy=False, but a {t.__name__} must be copied to become an Array; use copy=None")
+    try:
+        host = np.asarray(obj)
+    except (ValueError, TypeError) as exc:
+        host = _from_nested_arrays(obj, exc)
+    if host.dtype.kind == "O":
+        host = _from_nested_arrays(obj, None)
+    dt = dt or _host_dtype(host, cfg)
+    return _new(be.from_host(host, dt, dev, True), dt, dev, be)
+
+
+def _from_nested_arrays(obj: Any, exc: Exception | None) -> np.ndarray:
+    """Sequences holding Arrays (``[xb.asarray(1.0), 2.0]``): only CPU Arrays may be gathered on the host."""
+    if isinstance(obj, (list, tuple)):
+        parts = []
+        for o in obj:
+            if type(o) is Array:
+                parts.append(o.numpy())
+            elif isinstance(o, (list, tuple)):
+                parts.append(_from_nested_arrays(o, exc))
+            else:
+                parts.append(o)
+        try:
+            out = np.asarray(parts)
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"cannot make an Array from {type(obj).__name__}: {e}") from e
+        if out.dtype.kind != "O":
+            return out
+    raise TypeError(f"cannot make an Array from {type(obj).__name__}" + (f": {exc}" if exc else "")) from exc
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None, backend: str | None = None) -> Array:
+    """Import any DLPack producer (NumPy, torch, CuPy, JAX, an Array, ...) as an Array.
+
+    >>> import numpy as np, xbackend as xb
+    >>> a = np.arange(3.0)
+    >>> xb.from_dlpack(a).native is a or xb.shares_memory(xb.from_dlpack(a), xb.asarray(a))
+    True
+    """
+    from ._interchange import import_dlpack
+
+    return import_dlpack(x, device=device, copy=copy, backend=backend)
+
+
+def empty(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
+    """An uninitialised Array (default dtype: the default float).
+
+    >>> import xbackend as xb
+    >>> xb.empty((2, 3)).shape
+    (2, 3)
+    """
+    be, dev = _target(backend, device)
+    dt = _dt(dtype, _config.current().default_float)
+    return _new(be.empty(_shape(shape), dt, dev), dt, dev, be)
+
+
+def zeros(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
+    """An Array of zeros.
+
+    >>> import xbackend as xb
+    >>> xb.zeros(3).tolist(), xb.zeros((1, 2), dtype=xb.int8).dtype
+    ([0.0, 0.0, 0.0], xb.int8)
+    """
+    be, dev = _target(backend, device)
+    dt = _dt(dtype, _config.current().default_float)
+    return _new(be.zeros(_shape(shape), dt, dev), dt, dev, be)
+
+
+def ones(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
+    """An Array of ones.
+
+    >>> import xbackend as xb
+    >>> xb.ones(2, dtype=xb.bool).tolist()
+    [True, True]
+    """
+    be, dev = _target(backend, device)
+    dt = _dt(dtype, _config.current().default_float)
+    return _new(be.ones(_shape(shape), dt, dev), dt, dev, be)
+
+
+def _fill_dtype(fill_value: Any, dtype: Any) -> DType:
+    cfg = _config.current()
+    if dtype is not None:
+        dt = D.dtype(dtype)
+    elif type(fill_value) is Array:
+        dt = fill_value.dtype
+    else:
+        dt = D.python_scalar_dtype(fill_value, cfg.default_float, cfg.default_int)
+    return dt
+
+
+def _fill_value(fill_value: Any, dt: DType) -> Any:
+    if type(fill_value) is Array:
+        fill_value = fill_value.item()
+    if isinstance(fill_value, np.generic):
+        fill_value = fill_value.item()
+    if type(fill_value) is int and dt.kind in "iu":
+        D.check_int_fits(fill_value, dt)
+    if type(fill_value) is complex and dt.kind != "c":
+        raise TypeError(f"cannot fill a {dt} Array with complex {fill_value}; pass dtype=xb.complex128")
+    if type(fill_value) is float and dt.kind in "biu":
+        raise TypeError(f"cannot fill a {dt} Array with float {fill_value} without losing information")
+    return fill_value
+
+
+def full(shape: Any, fill_value: Any, *, dtype: DType | None = None, device: Any = None,
+         backend: str | None = None) -> Array:  # fmt: skip
+    """An Array filled with ``fill_value`` (dtype from the value unless given).
+
+    >>> import xbackend as xb
+    >>> xb.full(2, 7).dtype, xb.full(2, 0.5).tolist()
+    (xb.int64, [0.5, 0.5])
+    """
+    be, dev = _target(backend, device)
+    dt = _fill_dtype(fill_value, dtype)
+    return _new(be.full(_shape(shape), _fill_value(fill_value, dt), dt, dev), dt, dev, be)
+
+
+def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Device, DType]:
+    if type(x) is not Array:
+        x = asarray(x)
+    be = x._be
+    dev = x._dev if device is None else be.check_device(_device(device))
+    return be, dev, (x._dt if dtype is None else D.dtype(dtype))
+
+
+def empty_like(x: Array, /, *, dtype: DType | None = None, device: Any = None) -> Array:
+    """Uninitialised, with ``x``'s shape, dtype, backend and device unless given."""
+    be, dev, dt = _like(x, dtype, device)
+    return _new(be.empty(tuple(x.shape), dt, dev), dt, dev, be)
+
+
+def zeros_like(x: Array, /, *, dtype: DType | None = None, device: Any = None) -> Array:
+    """Zeros with ``x``'s shape, dtype, backend and device unless given.
+
+    >>> import xbackend as xb
+    >>> xb.zeros_like(xb.asarray([1, 2])).tolist()
+    [0, 0]
+    """
+    be, dev, dt = _like(x, dtype, device)
+    return _new(be.zeros(tuple(x.shape), dt, dev), dt, dev, be)
+
+
+def ones_like(x: Array, /, *, dtype: DType | None = None, device: Any = None) -> Array:
+    """Ones with ``x``'s shape, dtype, backend and device unless given."""
+    be, dev, dt = _like(x, dtype, device)
+    return _new(be.ones(tuple(x.shape), dt, dev), dt, dev, be)
+
+
+def full_like(x: Array, /, fill_value: Any, *, dtype: DType | None = None, device: Any = None) -> Array:
+    """``fill_value`` with ``x``'s shape, dtype, backend and device unless given.
+
+    >>> import xbackend as xb
+    >>> xb.full_like(xb.asarray([1.0, 2.0]), 3).tolist()
+    [3.0, 3.0]
+    """
+    be, dev, dt = _like(x, dtype, device)
+    return _new(be.full(tuple(x.shape), _fill_value(fill_value, dt), dt, dev), dt, dev, be)
+
+
+def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: DType | None = None, device: Any = None,
+           backend: str | None = None) -> Array:  # fmt: skip
+    """Evenly spaced values in ``[start, stop)``.
+
+    >>> import xbackend as xb
+    >>> xb.arange(4).tolist(), xb.arange(0, 1, 0.25).tolist()
+    ([0, 1, 2, 3], [0.0, 0.25, 0.5, 0.75])
+    """
+    if stop is None:
+        start, stop = 0, start
+    if step == 0:
+        raise ValueError("arange() step must not be zero")
+    be, dev = _target(backend, device)
+    cfg = _config.current()
+    if dtype is None:
+        is_float = any(isinstance(v, float) for v in (start, stop, step))
+        dt = cfg.default_float if is_float else cfg.default_int
+    else:
+        dt = D.dtype(dtype)
+    n = max(0, math.ceil((stop - start) / step))
+    if n == 0:
+        return _new(be.empty((0,), dt, dev), dt, dev, be)
+    return _new(be.arange(start, stop, step, dt, dev, n), dt, dev, be)
+
+
+def linspace(start: Any, stop: Any, /, num: int, *, dtype: DType | None = None, device: Any = None,
+             endpoint: bool = True, backend: str | None = None) -> Array:  # fmt: skip
+    """``num`` evenly spaced values from ``start`` to ``stop``.
+
+    >>> import xbackend as xb
+    >>> xb.linspace(0, 1, 5).tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    """
+    be, dev = _target(backend, device)
+    cfg = _config.current()
+    is_complex = isinstance(start, complex) or isinstance(stop, complex)
+    dt = D.dtype(dtype) if dtype is not None else (cfg.default_complex if is_complex else cfg.default_float)
+    if dt.kind in "biu":
+        raise UnsupportedDTypeError(f"linspace() needs a floating dtype, got {dt}")
+    if num < 0:
+        raise ValueError(f"linspace() num must be non-negative, got {num}")
+    return _new(be.linspace(start, stop, int(num), dt, dev, endpoint), dt, dev, be)
+
+
+def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType | None = None, device: Any = None,
+        backend: str | None = None) -> Array:  # fmt: skip
+    """A 2-D Array with ones on the ``k``-th diagonal.
+
+    >>> import xbackend as xb
+    >>> xb.eye(2, 3, k=1).tolist()
+    [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    """
+    be, dev = _target(backend, device)
+    dt = _dt(dtype, _config.current().default_float)
+    m = n_rows if n_cols is None else n_cols
+    return _new(be.eye(int(n_rows), int(m), int(k), dt, dev), dt, dev, be)
+
+
+def _need_array(x: Any, name: str, min_ndim: int = 0) -> Array:
+    if type(x) is not Array:
+        x = asarray(x)
+    if x.ndim < min_ndim:
+        raise ValueError(f"{name}() needs at least {min_ndim} dimensions, got {x.ndim}")
+    return x
+
+
+def tril(x: Array, /, *, k: int = 0) -> Array:
+    """The lower triangle of the last two dimensions.
+
+    >>> import xbackend as xb
+    >>> xb.tril(xb.ones((2, 2))).tolist()
+    [[1.0, 0.0], [1.0, 1.0]]
+    """
+    x = _need_array(x, "tril", 2)
+    return _new(x._be.tril(x._data, int(k)), x._dt, x._dev, x._be)
+
+
+def triu(x: Array, /, *, k: int = 0) -> Array:
+    """The upper triangle of the last two dimensions.
+
+    >>> import xbackend as xb
+    >>> xb.triu(xb.ones((2, 2))).tolist()
+    [[1.0, 1.0], [0.0, 1.0]]
+    """
+    x = _need_array(x, "triu", 2)
+    return _new(x._be.triu(x._data, int(k)), x._dt, x._dev, x._be)
+
+
+def meshgrid(*arrays: Array, indexing: str = "xy") -> list[Array]:
+    """Coordinate matrices from 1-D Arrays (all of one dtype, backend and device).
+
+    >>> import xbackend as xb
+    >>> gx, gy = xb.meshgrid(xb.asarray([1, 2]), xb.asarray([3, 4, 5]))
+    >>> gx.shape, gy.tolist()[0]
+    ((3, 2), [3, 3])
+    """
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
+    xs = [_need_array(a, "meshgrid") for a in arrays]
+    if not xs:
+        return []
+    first = xs[0]
+    for a in xs[1:]:
+        if a._be is not first._be or a._dev is not first._dev:
+            _check_partner(first, a)
+        if a._dt is not first._dt:
+            raise TypeError(f"meshgrid() needs Arrays of one dtype, got {first._dt} and {a._dt}; cast first")
+    for a in xs:
+        if a.ndim != 1:
+            raise ValueError(f"meshgrid() needs 1-D Arrays, got {a.ndim}-D")
+    return [_new(g, first._dt, first._dev, first._be) for g in first._be.meshgrid([a._data for a in xs], indexing)]

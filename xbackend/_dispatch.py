@@ -1,0 +1,158 @@
+"""Backend registry and type dispatch.
+
+Design constraint: answering a question never imports a backend library. Built-in backends are
+named by import path and loaded on first use; third-party backends register through the
+entry-point group ``xbackend.backends`` (``name = "package.module:BackendClass"``), read only when a
+name or a type is not found among the built-ins. A broken plugin warns and is skipped.
+:func:`backend_for_type` looks only at ``type.__module__`` (and caches per exact type), so it never
+imports anything either.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from typing import Any
+
+from ._backend import Backend, BackendInfo
+from ._errors import BackendUnavailableError
+
+__all__ = ["get_backend", "get_backend_class", "backend_for_type", "register_backend", "backends", "backend_names"]
+
+_BUILTIN: dict[str, str] = {
+    "numpy": "xbackend._backends.numpy:NumpyBackend",
+    "torch": "xbackend._backends.torch:TorchBackend",
+    "cupy": "xbackend._backends.cupy:CupyBackend",
+}
+_paths: dict[str, str] = dict(_BUILTIN)
+_classes: dict[str, type[Backend]] = {}
+_instances: dict[str, Backend] = {}
+_by_module: dict[str, str] = {"numpy": "numpy", "torch": "torch", "cupy": "cupy", "cupyx": "cupy"}
+_by_type: dict[type, Backend | None] = {}
+_plugins_loaded = False
+
+
+def register_backend(name: str, cls: type[Backend] | str, *, modules: tuple[str, ...] = ()) -> None:
+    """Register a backend class (or ``"module:Class"`` path) under ``name``.
+
+    ``modules`` are the top-level module names whose array types this backend owns.
+    """
+    if isinstance(cls, str):
+        _paths[name] = cls
+        _classes.pop(name, None)
+    else:
+        _classes[name] = cls
+        modules = modules or (cls.module,)
+    _instances.pop(name, None)
+    for m in modules:
+        _by_module[m] = name
+    _by_type.clear()
+
+
+def _load_plugins() -> None:
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group="xbackend.backends"):
+        if ep.name in _BUILTIN:
+            warnings.warn(f"xbackend plugin {ep.value!r} tries to replace built-in backend {ep.name!r}; skipped")
+            continue
+        try:
+            cls = ep.load()
+            if not (isinstance(cls, type) and issubclass(cls, Backend)):
+                raise TypeError(f"{ep.value} is not a subclass of xbackend Backend")
+            register_backend(ep.name, cls)
+        except Exception as exc:  # a broken plugin must never break xbackend
+            warnings.warn(f"skipping broken xbackend backend plugin {ep.name!r} ({ep.value}): {exc!r}", RuntimeWarning)
+
+
+def backend_names() -> list[str]:
+    """Names of every known backend (built-in and plugins), without importing any library."""
+    _load_plugins()
+    return sorted(set(_paths) | set(_classes))
+
+
+def get_backend_class(name: str) -> type[Backend]:
+    cls = _classes.get(name)
+    if cls is not None:
+        return cls
+    if name not in _paths:
+        _load_plugins()
+        if name in _classes:
+            return _classes[name]
+    if name not in _paths:
+        raise BackendUnavailableError(
+            f"unknown backend {name!r}; known backends: {', '.join(backend_names())}. "
+            "Fix: pass backend='numpy', 'torch' or 'cupy' (or install the plugin that provides it)"
+        )
+    mod, _, attr = _paths[name].partition(":")
+    cls = getattr(importlib.import_module(mod), attr)
+    _classes[name] = cls
+    return cls
+
+
+def get_backend(name: str) -> Backend:
+    """The loaded backend instance for ``name``; raises :class:`BackendUnavailableError` with the reason."""
+    be = _instances.get(name)
+    if be is not None:
+        return be
+    cls = get_backend_class(name)
+    info = cls.probe()
+    if not info.usable:
+        hint = {"torch": "pip install 'xbackend[torch]'", "cupy": "pip install 'xbackend[cupy]' on a CUDA machine"}
+        raise BackendUnavailableError(
+            f"backend {name!r} is not usable here: {info.reason}. "
+            f"Fix: {hint.get(name, 'install it')}, or use backend='numpy' (xb.backends() lists what works)"
+        )
+    be = _instances[name] = cls()
+    _by_type.clear()
+    return be
+
+
+def backend_for_type(t: type) -> Backend | None:
+    """The backend owning native array type ``t`` (or None), by module name; cached per exact type."""
+    try:
+        return _by_type[t]
+    except KeyError:
+        pass
+    top = t.__module__.partition(".")[0]
+    name = _by_module.get(top)
+    if name is None and not _plugins_loaded:
+        _load_plugins()
+        name = _by_module.get(top)
+    be: Backend | None = None
+    if name is not None:
+        try:
+            be = get_backend(name)
+        except BackendUnavailableError:
+            be = None
+        if be is not None and be.native_array_types() and not issubclass(t, be.native_array_types()):
+            be = None
+    _by_type[t] = be
+    return be
+
+
+def backends() -> dict[str, BackendInfo]:
+    """Report every known backend: installed?, usable?, version, devices, and why not.
+
+    This imports the backend libraries that are installed (it is an explicit question).
+
+    >>> import xbackend as xb
+    >>> xb.backends()["numpy"].usable
+    True
+    """
+    out = {}
+    for name in backend_names():
+        try:
+            out[name] = get_backend_class(name).probe()
+        except Exception as exc:  # never a traceback from a report
+            out[name] = BackendInfo(name, installed=False, usable=False, reason=f"failed to load: {exc!r}")
+    return out
+
+
+def native_backend(obj: Any) -> Backend | None:
+    """The backend owning ``obj``'s type, if any."""
+    return backend_for_type(type(obj))

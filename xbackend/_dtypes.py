@@ -1,0 +1,394 @@
+"""Dtypes as value objects and the one promotion table every operation uses.
+
+Design constraint: result dtypes never depend on the backend. Backends only map these objects to
+their native dtypes (that map lives in each backend module); every decision about *which* dtype a
+result has is taken here, from tables, before any backend is called.
+
+Rules (documented in README and DESIGN.md §2):
+
+* within a kind, the Array API standard's promotion table;
+* bool < int/uint < float < complex across kinds: ``intN + float32 -> float32`` (no silent float64);
+* ``uint64`` with any signed integer has no common type and raises :class:`PromotionError`;
+* ``bfloat16 + float16 -> float32``;
+* Python scalars are *weak* (see :func:`scalar_result`): they take the Array's dtype, and an int that
+  does not fit raises :class:`ScalarOverflowError`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Iterable
+
+from ._errors import PromotionError, ScalarOverflowError, UnsupportedDTypeError
+
+__all__ = [
+    "DType",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+    "result_type",
+    "can_cast",
+    "isdtype",
+    "finfo",
+    "iinfo",
+]
+
+_builtin_bool = bool
+
+
+class DType:
+    """A backend-independent dtype. Compare with ``is`` or ``==``; there is one object per dtype.
+
+    >>> import xbackend as xb
+    >>> xb.float32, xb.float32.itemsize, xb.float32.kind
+    (xb.float32, 4, 'f')
+    >>> xb.dtype("int8") is xb.int8
+    True
+    """
+
+    __slots__ = ("name", "kind", "itemsize", "_rank")
+
+    def __init__(self, name: str, kind: str, itemsize: int, rank: int) -> None:
+        self.name = name
+        self.kind = kind  # 'b' bool, 'i' signed, 'u' unsigned, 'f' real float, 'c' complex
+        self.itemsize = itemsize
+        self._rank = rank
+
+    def __repr__(self) -> str:
+        return f"xb.{self.name}"
+
+    __str__ = lambda self: self.name  # noqa: E731
+
+    def __reduce__(self) -> str:
+        return self.name  # pickles as the module-level singleton
+
+    @property
+    def bits(self) -> int:
+        return self.itemsize * 8
+
+
+bool = DType("bool", "b", 1, 0)  # noqa: A001 - the standard's name
+int8 = DType("int8", "i", 1, 1)
+int16 = DType("int16", "i", 2, 2)
+int32 = DType("int32", "i", 4, 3)
+int64 = DType("int64", "i", 8, 4)
+uint8 = DType("uint8", "u", 1, 1)
+uint16 = DType("uint16", "u", 2, 2)
+uint32 = DType("uint32", "u", 4, 3)
+uint64 = DType("uint64", "u", 8, 4)
+float16 = DType("float16", "f", 2, 1)
+bfloat16 = DType("bfloat16", "f", 2, 1)
+float32 = DType("float32", "f", 4, 2)
+float64 = DType("float64", "f", 8, 3)
+complex64 = DType("complex64", "c", 8, 2)
+complex128 = DType("complex128", "c", 16, 3)
+
+ALL: tuple[DType, ...] = (
+    bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+    float16, bfloat16, float32, float64, complex64, complex128,
+)  # fmt: skip
+BY_NAME: dict[str, DType] = {d.name: d for d in ALL}
+SIGNED = (int8, int16, int32, int64)
+UNSIGNED = (uint8, uint16, uint32, uint64)
+INTEGER = SIGNED + UNSIGNED
+REAL_FLOAT = (float16, bfloat16, float32, float64)
+COMPLEX = (complex64, complex128)
+FLOATING = REAL_FLOAT + COMPLEX
+NUMERIC = INTEGER + FLOATING
+REAL = INTEGER + REAL_FLOAT
+_COMPLEX_OF = {float16: complex64, bfloat16: complex64, float32: complex64, float64: complex128}
+_REAL_OF = {complex64: float32, complex128: float64}
+
+
+def complex_of(dt: DType) -> DType:
+    """The complex dtype with ``dt``'s precision (complex dtypes map to themselves)."""
+    return _COMPLEX_OF.get(dt, dt)
+
+
+def real_of(dt: DType) -> DType:
+    """The real dtype of a complex one (others map to themselves): ``abs(complex64) -> float32``."""
+    return _REAL_OF.get(dt, dt)
+
+
+def dtype(obj: Any) -> DType:
+    """Parse a dtype name (``"float32"``) or return a DType unchanged.
+
+    >>> import xbackend as xb
+    >>> xb.dtype("complex64")
+    xb.complex64
+    """
+    if type(obj) is DType:
+        return obj
+    if isinstance(obj, str) and obj in BY_NAME:
+        return BY_NAME[obj]
+    raise UnsupportedDTypeError(
+        f"{obj!r} is not an xbackend dtype; use one of {', '.join(BY_NAME)} (e.g. xb.float32)"
+    )
+
+
+def from_numpy_dtype(nd: Any) -> DType:
+    """The DType of a NumPy dtype (``np.dtype('float32') -> xb.float32``)."""
+    try:
+        return BY_NAME[nd.name]
+    except (KeyError, AttributeError):
+        raise UnsupportedDTypeError(f"NumPy dtype {nd} has no xbackend dtype; convert it first, e.g. a.astype('float64')") from None
+
+
+# --- the promotion table -----------------------------------------------------------------------
+def _build_table() -> dict[tuple[DType, DType], DType]:
+    t: dict[tuple[DType, DType], DType] = {}
+
+    def chain(types: Iterable[DType]) -> None:
+        types = tuple(types)
+        for a, b in itertools.product(types, repeat=2):
+            t[a, b] = types[max(types.index(a), types.index(b))]
+
+    chain(SIGNED)
+    chain(UNSIGNED)
+    chain((float16, float32, float64))
+    chain((bfloat16, float32, float64))
+    chain(COMPLEX)
+    t[bool, bool] = bool
+    half: dict[tuple[DType, DType], DType] = {
+        (bfloat16, float16): float32,
+        # unsigned with signed: the smallest signed type that holds both (standard table)
+        (uint8, int8): int16, (uint8, int16): int16, (uint8, int32): int32, (uint8, int64): int64,
+        (uint16, int8): int32, (uint16, int16): int32, (uint16, int32): int32, (uint16, int64): int64,
+        (uint32, int8): int64, (uint32, int16): int64, (uint32, int32): int64, (uint32, int64): int64,
+    }  # fmt: skip
+    # cross-kind: the "higher" kind wins and keeps its own precision
+    for lo, hi in itertools.product((bool,), INTEGER + FLOATING):
+        half[lo, hi] = hi
+    for lo, hi in itertools.product(INTEGER, FLOATING):
+        half[lo, hi] = hi
+    for r, c in itertools.product(REAL_FLOAT, COMPLEX):
+        half[r, c] = complex_of(r) if complex_of(r).itemsize > c.itemsize else c
+    for (a, b), r in half.items():  # write half, symmetrise
+        t[a, b] = t[b, a] = r
+    return t
+
+
+PROMOTION: dict[tuple[DType, DType], DType] = _build_table()
+
+
+def promote(a: DType, b: DType) -> DType:
+    """Promote two dtypes by the table, raising :class:`PromotionError` where there is no rule."""
+    try:
+        return PROMOTION[a, b]
+    except KeyError:
+        raise PromotionError(
+            f"no promotion rule for {a} and {b} (e.g. uint64 with a signed integer has no common "
+            f"integer type). Fix: cast one side explicitly, e.g. x.astype(xb.int64) or xb.astype(x, xb.float64)"
+        ) from None
+
+
+# --- Python scalars (weak) ---------------------------------------------------------------------
+_INT_RANGE = {d: (-(1 << (d.bits - 1)), (1 << (d.bits - 1)) - 1) for d in SIGNED}
+_INT_RANGE.update({d: (0, (1 << d.bits) - 1) for d in UNSIGNED})
+
+
+def check_int_fits(value: int, dt: DType) -> None:
+    lo, hi = _INT_RANGE[dt]
+    if not lo <= value <= hi:
+        raise ScalarOverflowError(
+            f"Python int {value} does not fit {dt} (range {lo}..{hi}); xbackend never wraps around. "
+            f"Fix: cast the Array first, e.g. x.astype(xb.int64) + {value}"
+        )
+
+
+def scalar_result(dt: DType, value: Any, default_float: DType, default_int: DType) -> DType:
+    """Result dtype of ``Array[dt] op value`` for a Python scalar ``value`` (weak typing).
+
+    * same kind or lower (bool < int < float < complex): the Array's dtype; ints must fit;
+    * a float with an int/bool Array: the default float dtype; an int with a bool Array: default int;
+    * a complex with a real Array: the complex dtype of the Array's precision.
+    """
+    t = type(value)
+    k = dt.kind
+    if t is int:
+        if k == "i" or k == "u":
+            check_int_fits(value, dt)
+            return dt
+        if k == "b":
+            check_int_fits(value, default_int)
+            return default_int
+        return dt
+    if t is float:
+        return default_float if k in "biu" else dt
+    if t is _builtin_bool:
+        return dt
+    if t is complex:
+        if k == "c":
+            return dt
+        return complex_of(default_float if k in "biu" else dt)
+    raise TypeError(f"expected a Python bool, int, float or complex scalar, got {t.__name__}")
+
+
+def python_scalar_dtype(value: Any, default_float: DType, default_int: DType) -> DType:
+    """The dtype a lone Python scalar gets when it becomes an Array."""
+    t = type(value)
+    if t is _builtin_bool:
+        return bool
+    if t is int:
+        return default_int
+    if t is float:
+        return default_float
+    if t is complex:
+        return complex_of(default_float)
+    raise TypeError(f"expected a Python bool, int, float or complex scalar, got {t.__name__}")
+
+
+# --- public helpers ----------------------------------------------------------------------------
+def result_type(*arrays_and_dtypes: Any) -> DType:
+    """Dtype that results from combining Arrays, dtypes and Python scalars.
+
+    >>> import xbackend as xb
+    >>> xb.result_type(xb.int8, xb.uint8), xb.result_type(xb.int64, xb.float32)
+    (xb.int16, xb.float32)
+    >>> xb.result_type(xb.float32, 1.5)
+    xb.float32
+    """
+    from ._config import current
+
+    dtypes: list[DType] = []
+    scalars: list[Any] = []
+    for x in arrays_and_dtypes:
+        if type(x) is DType:
+            dtypes.append(x)
+        elif type(x) in (int, float, complex, _builtin_bool):
+            scalars.append(x)
+        elif isinstance(x, str):
+            dtypes.append(dtype(x))
+        elif hasattr(x, "dtype") and type(getattr(x, "dtype")) is DType:
+            dtypes.append(x.dtype)
+        else:
+            raise TypeError(f"result_type() takes Arrays, xbackend dtypes and Python scalars, got {type(x).__name__}")
+    cfg = current()
+    if not dtypes:
+        if not scalars:
+            raise ValueError("result_type() needs at least one argument")
+        out = python_scalar_dtype(scalars[0], cfg.default_float, cfg.default_int)
+        scalars = scalars[1:]
+    else:
+        out = dtypes[0]
+        for d in dtypes[1:]:
+            out = promote(out, d)
+    for s in scalars:
+        out = scalar_result(out, s, cfg.default_float, cfg.default_int)
+    return out
+
+
+def can_cast(from_: Any, to: DType, /) -> bool:
+    """Whether ``from_`` (a dtype or Array) promotes to ``to`` without loss, by the promotion table.
+
+    >>> import xbackend as xb
+    >>> xb.can_cast(xb.int8, xb.int32), xb.can_cast(xb.float64, xb.float32)
+    (True, False)
+    """
+    f = from_ if type(from_) is DType else from_.dtype
+    return PROMOTION.get((f, to)) is to
+
+
+_KIND_NAMES = {
+    "bool": frozenset([bool]),
+    "signed integer": frozenset(SIGNED),
+    "unsigned integer": frozenset(UNSIGNED),
+    "integral": frozenset(INTEGER),
+    "real floating": frozenset(REAL_FLOAT),
+    "complex floating": frozenset(COMPLEX),
+    "numeric": frozenset(NUMERIC),
+}
+
+
+def isdtype(dtype: DType, kind: Any) -> _builtin_bool:
+    """Whether ``dtype`` is of ``kind`` (a dtype, a kind name, or a tuple of them).
+
+    >>> import xbackend as xb
+    >>> xb.isdtype(xb.uint8, "integral"), xb.isdtype(xb.float32, ("bool", "complex floating"))
+    (True, False)
+    """
+    if type(kind) is tuple:
+        return any(isdtype(dtype, k) for k in kind)
+    if type(kind) is DType:
+        return dtype is kind
+    try:
+        return dtype in _KIND_NAMES[kind]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown dtype kind {kind!r}; use one of {sorted(_KIND_NAMES)} or a dtype") from None
+
+
+class finfo_object:
+    """Machine limits of a floating dtype (fields as in the Array API standard)."""
+
+    __slots__ = ("bits", "eps", "max", "min", "smallest_normal", "dtype")
+
+    def __init__(self, bits: int, eps: float, max: float, min: float, smallest_normal: float, dtype: DType):
+        self.bits, self.eps, self.max, self.min = bits, eps, max, min
+        self.smallest_normal, self.dtype = smallest_normal, dtype
+
+    def __repr__(self) -> str:
+        return f"finfo(bits={self.bits}, eps={self.eps!r}, max={self.max!r}, dtype={self.dtype!r})"
+
+
+class iinfo_object:
+    """Limits of an integer dtype (fields as in the Array API standard)."""
+
+    __slots__ = ("bits", "max", "min", "dtype")
+
+    def __init__(self, bits: int, max: int, min: int, dtype: DType):
+        self.bits, self.max, self.min, self.dtype = bits, max, min, dtype
+
+    def __repr__(self) -> str:
+        return f"iinfo(bits={self.bits}, min={self.min}, max={self.max}, dtype={self.dtype!r})"
+
+
+def _as_dtype(type: Any) -> DType:
+    if isinstance(type, DType):
+        return type
+    if hasattr(type, "dtype") and isinstance(type.dtype, DType):
+        return type.dtype
+    return dtype(type)
+
+
+def finfo(type: Any, /) -> finfo_object:
+    """Limits of a floating dtype; complex dtypes report their real component.
+
+    >>> import xbackend as xb
+    >>> xb.finfo(xb.float32).eps == 2.0 ** -23, xb.finfo(xb.complex64).dtype
+    (True, xb.float32)
+    """
+    dt = real_of(_as_dtype(type))
+    if dt.kind != "f":
+        raise UnsupportedDTypeError(f"finfo() needs a floating dtype, got {dt}; use xb.iinfo() for integers")
+    if dt is bfloat16:
+        return finfo_object(16, 2.0**-7, float.fromhex("0x1.fep127"), -float.fromhex("0x1.fep127"), 2.0**-126, dt)
+    import numpy as np
+
+    f = np.finfo(dt.name)
+    return finfo_object(f.bits, float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), dt)
+
+
+def iinfo(type: Any, /) -> iinfo_object:
+    """Limits of an integer dtype.
+
+    >>> import xbackend as xb
+    >>> xb.iinfo(xb.int8).min, xb.iinfo(xb.uint16).max
+    (-128, 65535)
+    """
+    dt = _as_dtype(type)
+    if dt not in _INT_RANGE:
+        raise UnsupportedDTypeError(f"iinfo() needs an integer dtype, got {dt}; use xb.finfo() for floats")
+    lo, hi = _INT_RANGE[dt]
+    return iinfo_object(dt.bits, hi, lo, dt)

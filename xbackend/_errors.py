@@ -1,0 +1,102 @@
+"""The one exception tree of xbackend.
+
+Every error xbackend raises on purpose is an :class:`XBackendError` *and* the builtin exception a user
+would already catch, so ``except TypeError`` keeps working::
+
+    XBackendError
+     +-- BackendError
+     |    +-- BackendUnavailableError(RuntimeError)   backend not installed / no usable device
+     |    +-- BackendMismatchError(TypeError)         Arrays of two backends in one operation
+     +-- DeviceError
+     |    +-- UnknownDeviceError(ValueError)          "cuda:7" on a machine with one GPU, "tpu"
+     |    +-- DeviceMismatchError(ValueError)         Arrays on two devices in one operation
+     |    +-- HostTransferError(TypeError)            implicit host copy of device data (np.asarray(cuda))
+     +-- DTypeError
+     |    +-- UnsupportedDTypeError(TypeError)        the backend cannot hold that dtype
+     |    +-- PromotionError(TypeError)               no promotion rule for the pair (int64 + uint64)
+     |    +-- ScalarOverflowError(OverflowError)      Python int outside the array dtype's range
+     +-- GradientError(RuntimeError)                  leaving torch with an autograd graph attached
+     +-- CopyError(BufferError)                       copy=False but sharing memory is impossible
+
+Messages say what happened, where the data lives, and the one-line fix.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "XBackendError",
+    "BackendError",
+    "BackendUnavailableError",
+    "BackendMismatchError",
+    "DeviceError",
+    "UnknownDeviceError",
+    "DeviceMismatchError",
+    "HostTransferError",
+    "DTypeError",
+    "UnsupportedDTypeError",
+    "PromotionError",
+    "ScalarOverflowError",
+    "GradientError",
+    "CopyError",
+]
+
+
+class XBackendError(Exception):
+    """Base class of every error xbackend raises on purpose."""
+
+
+class BackendError(XBackendError):
+    """A problem with a backend: missing, unusable, or mixed with another."""
+
+
+class BackendUnavailableError(BackendError, RuntimeError):
+    """The backend is not installed or has no usable device; the message says why."""
+
+
+class BackendMismatchError(BackendError, TypeError):
+    """One operation received Arrays of two different backends."""
+
+
+class DeviceError(XBackendError):
+    """A problem with a device: unknown, unavailable, or mixed with another."""
+
+
+class UnknownDeviceError(DeviceError, ValueError):
+    """A device string or object that no backend on this machine provides."""
+
+
+class DeviceMismatchError(DeviceError, ValueError):
+    """One operation received Arrays on two different devices."""
+
+
+class HostTransferError(DeviceError, TypeError):
+    """An implicit copy of device memory to the host was requested (e.g. ``np.asarray(cuda_array)``)."""
+
+
+class DTypeError(XBackendError):
+    """A problem with a dtype."""
+
+
+class UnsupportedDTypeError(DTypeError, TypeError):
+    """The backend (or the operation) cannot hold or compute in this dtype."""
+
+
+class PromotionError(DTypeError, TypeError):
+    """No promotion rule exists for this combination of dtypes."""
+
+
+class ScalarOverflowError(DTypeError, OverflowError):
+    """A Python scalar does not fit the dtype of the Array it is combined with."""
+
+
+class GradientError(XBackendError, RuntimeError):
+    """A torch tensor with an autograd graph would leave torch and lose its graph."""
+
+
+class CopyError(XBackendError, BufferError):
+    """``copy=False`` was requested but the data cannot be shared without a copy."""
+
+
+def mismatch(kind: str, a: object, b: object, fix: str) -> str:
+    """Format the one message used for backend and device mismatches."""
+    return f"operation mixes Arrays on {kind} {a!s} and {b!s}; xbackend never copies silently. Fix: {fix}"

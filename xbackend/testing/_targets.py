@@ -1,0 +1,70 @@
+"""The one list of (backend, device) targets that tests run on: every usable one on this machine.
+
+Design constraint: this is computed from ``xb.backends()`` once per process and never imports a
+backend that is not installed. GPU targets (torch on ``cuda:N``, CuPy) are included automatically when
+a device exists and carry the ``gpu`` marker.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+
+__all__ = ["Target", "available_targets", "selected_targets", "gpu_unavailable_reason"]
+
+
+@dataclass(frozen=True)
+class Target:
+    """One place to run on: a backend name and a device string; ``id`` reads ``numpy-cpu``, ``torch-cuda:0``."""
+
+    backend: str
+    device: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.backend}-{self.device}"
+
+    @property
+    def is_gpu(self) -> bool:
+        return self.device.startswith("cuda")
+
+    def __str__(self) -> str:
+        return self.id
+
+
+@functools.lru_cache(maxsize=None)
+def available_targets() -> tuple[Target, ...]:
+    """Every (backend, device) usable here, CPU ones first."""
+    from .._dispatch import backends
+
+    out: list[Target] = []
+    for name, info in sorted(backends().items(), key=lambda kv: (kv[0] != "numpy", kv[0])):
+        if info.usable:
+            out += [Target(name, d) for d in info.devices]
+    return tuple(out)
+
+
+def selected_targets(spec: str | None = None) -> tuple[Target, ...]:
+    """Targets filtered by ``spec`` (``"numpy,torch"`` or ids like ``"torch-cuda:0"``), else by the
+    ``XBACKEND_TEST_BACKENDS`` environment variable, else all available ones."""
+    spec = spec if spec is not None else os.environ.get("XBACKEND_TEST_BACKENDS")
+    targets = available_targets()
+    if not spec:
+        return targets
+    wanted = {s.strip() for s in spec.split(",") if s.strip()}
+    return tuple(t for t in targets if t.backend in wanted or t.id in wanted)
+
+
+@functools.lru_cache(maxsize=None)
+def gpu_unavailable_reason() -> str | None:
+    """None if some backend has a CUDA device, else why not (for ``gpu`` skips)."""
+    from .._dispatch import backends
+
+    reasons = []
+    for name, info in backends().items():
+        if info.usable and any(d.startswith("cuda") for d in info.devices):
+            return None
+        if name in ("torch", "cupy"):
+            reasons.append(f"{name}: {info.reason or info.extra.get('cuda', 'no CUDA device')}")
+    return "no CUDA device: " + ("; ".join(reasons) or "neither torch nor cupy is installed")
