@@ -36,6 +36,24 @@ from ._interchange import shares_memory, to_numpy
 from ._misc import astype, devices, matmul
 from ._version import __version__
 
+# one module per spec section; each owns its __all__
+from . import _constants, _indexing, _info, _manipulation, _portable, _searching, _set, _sorting, _statistical
+from . import _transfer, _utility, fft, linalg
+from ._constants import *  # noqa: F403
+from ._indexing import *  # noqa: F403
+from ._info import *  # noqa: F403
+from ._manipulation import *  # noqa: F403
+from ._portable import *  # noqa: F403
+from ._searching import *  # noqa: F403
+from ._set import *  # noqa: F403
+from ._sorting import *  # noqa: F403
+from ._statistical import *  # noqa: F403
+from ._transfer import *  # noqa: F403
+from ._utility import *  # noqa: F403
+
+_SECTIONS = (_constants, _indexing, _info, _manipulation, _portable, _searching, _set, _sorting, _statistical,
+             _transfer, _utility)  # fmt: skip
+
 __array_api_version__ = "2025.12"
 
 __all__ = [
@@ -57,4 +75,5 @@ __all__ = [
     "XBackendError", "BackendUnavailableError", "BackendMismatchError", "UnknownDeviceError", "DeviceMismatchError",
     "HostTransferError", "UnsupportedDTypeError", "PromotionError", "ScalarOverflowError", "GradientError",
     "CopyError",
-] + list(_elementwise_all)  # fmt: skip
+    "linalg", "fft",
+] + list(_elementwise_all) + [n for m in _SECTIONS for n in m.__all__]  # fmt: skip
