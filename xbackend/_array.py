@@ -297,13 +297,13 @@ def binary(name: str, reflected: bool = False) -> Any:
     """The implementation of a two-argument elementwise operation, as a method of its first argument."""
     category = ELEMENTWISE[name][1]
     fast = same_ok(category)
+    fast_fc = frozenset(d for d in fast if d.kind in "fc")
     to_bool = bool_result(category)
 
     def op(self: Array, other: Any) -> Array:
         be = self._be
         d1 = self._dt
-        t = type(other)
-        if t is Array:
+        if type(other) is Array:
             if other._be is not be or other._dev is not self._dev:
                 _check_partner(self, other)
             d2 = other._dt
@@ -321,6 +321,10 @@ def binary(name: str, reflected: bool = False) -> Any:
                     x = be.astype(x, cd)
                 if d2 is not cd:
                     y = be.astype(y, cd)
+        elif (t := type(other)) is float and d1 in fast_fc:  # float Array (op) Python float: the common case
+            x = self._data
+            y = other
+            cd = d1
         elif t is float or t is int or t is bool or t is complex:
             p = _scalar_dtype(self, other)
             x = self._data
@@ -334,9 +338,16 @@ def binary(name: str, reflected: bool = False) -> Any:
         else:
             other = _coerce(self, other)
             return op(self, other)
-        fn = be.kernels[name, cd]
-        r = fn(y, x) if reflected else fn(x, y)
-        return _new(r, _BOOL if to_bool else cd, self._dev, be)
+        try:
+            fn = be.kernels[name][cd]
+        except KeyError:
+            fn = be.kernel(name, cd)
+        out = _onew(Array)
+        out._data = fn(y, x) if reflected else fn(x, y)
+        out._dt = _BOOL if to_bool else cd
+        out._dev = self._dev
+        out._be = be
+        return out
 
     op.__name__ = name
     return op
@@ -392,7 +403,16 @@ def unary(name: str) -> Any:
             cd, rd = resolve(name, category, d, _current().default_float)
             if cd is not d:
                 x = be.astype(x, cd)
-        return _new(be.kernels[name, cd](x), rd, self._dev, be)
+        try:
+            fn = be.kernels[name][cd]
+        except KeyError:
+            fn = be.kernel(name, cd)
+        out = _onew(Array)
+        out._data = fn(x)
+        out._dt = rd
+        out._dev = self._dev
+        out._be = be
+        return out
 
     op.__name__ = name
     return op
@@ -413,7 +433,7 @@ def matmul(a: Array, b: Any, reflected: bool = False) -> Array:
     y = b._data if b._dt is cd else be.astype(b._data, cd)
     if a._data.ndim == 0 or b._data.ndim == 0:
         raise ValueError("matmul needs arrays with at least one dimension; use * for 0-d Arrays")
-    return _new(be.kernels["matmul", cd](x, y), cd, a._dev, be)
+    return _new(be.kernel("matmul", cd)(x, y), cd, a._dev, be)
 
 
 def _native_key(a: Array, key: Any) -> Any:

@@ -18,8 +18,8 @@ Required (a backend is unusable without them)
 Optional (defaults here raise a typed error or fall back to a generic implementation)
     ``dlpack``, ``dlpack_device``, ``detach``, ``requires_grad``, ``synchronize``.
 
-Kernels are looked up through ``backend.kernels[name, dtype]``, a dict that builds and caches each
-kernel on first use, so per-dtype emulation (torch's uint32 arithmetic, say) costs nothing on the
+Kernels are looked up through ``backend.kernels[name][dtype]`` (plain dicts; on a miss,
+``backend.kernel(name, dtype)`` builds the kernel with ``make_kernel`` and caches it), so per-dtype emulation (torch's uint32 arithmetic, say) costs nothing on the
 hot path of the dtypes that need none.
 """
 
@@ -71,18 +71,19 @@ def byte_bounds(ptr: int, shape: tuple[int, ...], strides: tuple[int, ...], item
 
 
 class KernelCache(dict):
-    """``kernels[name, dtype]`` -> native callable; built by ``backend.make_kernel`` on first use."""
+    """``kernels[name][dtype]`` -> native callable: plain dicts, filled by :meth:`Backend.kernel`.
 
-    __slots__ = ("_make",)
+    The hot path does two plain dict lookups (no tuple, no ``__missing__`` hook) inside ``try``;
+    on a miss it calls ``backend.kernel(name, dtype)``, which builds the kernel and stores it.
+    ``kernels[name, dtype]`` (tuple key) also works, for code off the hot path.
+    """
 
-    def __init__(self, make: Callable[[str, DType], Callable[..., Any]]) -> None:
-        super().__init__()
-        self._make = make
+    __slots__ = ("_backend",)
 
-    def __missing__(self, key: tuple[str, DType]) -> Callable[..., Any]:
-        fn = self._make(*key)
-        self[key] = fn
-        return fn
+    def __missing__(self, key: Any) -> Any:
+        if type(key) is tuple:
+            return self._backend.kernel(*key)
+        raise KeyError(key)
 
 
 class Backend:
@@ -92,7 +93,18 @@ class Backend:
     module: ClassVar[str] = "?"
 
     def __init__(self) -> None:
-        self.kernels = KernelCache(self.make_kernel)
+        self.kernels = KernelCache()
+        self.kernels._backend = self
+
+    def kernel(self, name: str, dt: DType) -> Callable[..., Any]:
+        """The kernel for ``name`` on inputs of dtype ``dt`` (built by ``make_kernel`` once, then cached)."""
+        table = self.kernels.get(name)
+        if table is None:
+            table = self.kernels[name] = {}
+        fn = table.get(dt)
+        if fn is None:
+            fn = table[dt] = self.make_kernel(name, dt)
+        return fn
 
     def __repr__(self) -> str:
         return f"<xbackend backend {self.name!r}>"

@@ -1,0 +1,143 @@
+"""Per-call overhead of xbackend against the raw backend, side by side in one run.
+
+Usage: ``python benchmarks/overhead.py [--quick] [--backends numpy,torch] [--gpu] [--out FILE]``
+
+For every operation and size it times the raw native call and the xbackend call with
+``timeit.repeat`` (medians of many repeats, each repeat a loop long enough to swamp timer noise) and
+prints raw µs, xbackend µs, the µs xbackend adds, and the ratio. ``import xbackend`` time is measured
+in fresh subprocesses against ``import numpy``.
+
+Targets (issue 2): at 100 elements <= 0.35 µs added per call on NumPy; at 1e6 elements <= 1.02x;
+import <= NumPy's + 20 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import timeit
+from typing import Any, Callable
+
+import numpy as np
+
+import xbackend as xb
+
+
+def _per_call(fn: Callable[[], Any], repeats: int, budget: float) -> float:
+    """Median seconds per call over ``repeats`` loops, each sized to take about ``budget`` seconds."""
+    fn()
+    t = timeit.Timer(fn)
+    n, elapsed = 1, 0.0
+    while elapsed < budget / 5:  # calibrate the loop count
+        elapsed = t.timeit(n)
+        if elapsed < budget / 5:
+            n *= 4
+    number = max(1, int(n * budget / max(elapsed, 1e-9)))
+    return statistics.median(t.repeat(repeat=repeats, number=number)) / number
+
+
+def _sync_for(backend: str, device: str) -> Callable[[], None]:
+    if device.startswith("cuda"):
+        if backend == "torch":
+            import torch
+
+            return torch.cuda.synchronize
+        import cupy
+
+        return cupy.cuda.Device().synchronize
+    return lambda: None
+
+
+def cases(backend: str, device: str, n: int) -> list[tuple[str, Callable[[], Any], Callable[[], Any]]]:
+    """(name, raw call, xbackend call) for one backend/device and size ``n``."""
+    rng = np.random.default_rng(0)
+    a_np, b_np = rng.random(n), rng.random(n)
+    m = 64 if n <= 10_000 else 1000
+    A_np = rng.random((m, m))
+    x, y = xb.asarray(a_np, backend=backend, device=device), xb.asarray(b_np, backend=backend, device=device)
+    X = xb.asarray(A_np, backend=backend, device=device)
+    a, b, A = x.native, y.native, X.native
+    shape2 = (n // 10, 10) if n % 10 == 0 else (n, 1)
+    sync = _sync_for(backend, device)
+    if backend == "torch":
+        import torch
+
+        raw = {
+            "a + b": lambda: a + b, "a * 2.0": lambda: a * 2.0, "exp": lambda: torch.exp(a),
+            "sum": lambda: torch.sum(a), "matmul": lambda: A @ A, "a[1:-1]": lambda: a[1:-1],
+            "reshape": lambda: a.reshape(shape2), "astype": lambda: a.to(torch.float32),
+            "zeros": lambda: torch.zeros(n, dtype=torch.float64, device=device),
+        }  # fmt: skip
+    else:
+        xp = np if backend == "numpy" else __import__("cupy")
+        raw = {
+            "a + b": lambda: a + b, "a * 2.0": lambda: a * 2.0, "exp": lambda: xp.exp(a), "sum": lambda: xp.sum(a),
+            "matmul": lambda: A @ A, "a[1:-1]": lambda: a[1:-1], "reshape": lambda: a.reshape(shape2),
+            "astype": lambda: a.astype(xp.float32), "zeros": lambda: xp.zeros(n),
+        }  # fmt: skip
+    ours = {
+        "a + b": lambda: x + y, "a * 2.0": lambda: x * 2.0, "exp": lambda: xb.exp(x),
+        "sum": (lambda: xb.sum(x)) if hasattr(xb, "sum") else None, "matmul": lambda: X @ X,
+        "a[1:-1]": lambda: x[1:-1], "reshape": (lambda: xb.reshape(x, shape2)) if hasattr(xb, "reshape") else None,
+        "astype": lambda: xb.astype(x, xb.float32),
+        "zeros": lambda: xb.zeros(n, backend=backend, device=device),
+    }  # fmt: skip
+    out = []
+    for name, r in raw.items():
+        o = ours[name]
+        label = f"matmul {m}x{m}" if name == "matmul" else name
+        if device.startswith("cuda"):
+            r, o = (lambda f=r: (f(), sync())), (None if o is None else (lambda f=o: (f(), sync())))
+        out.append((label, r, o))
+    return out
+
+
+def import_times(runs: int = 7) -> tuple[float, float]:
+    """Median wall time of ``import numpy`` and ``import xbackend`` in fresh interpreters (seconds)."""
+
+    def run(stmt: str) -> float:
+        code = f"import time; t=time.perf_counter(); {stmt}; print(time.perf_counter()-t)"
+        vals = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(runs)]
+        return statistics.median(vals)
+
+    return run("import numpy"), run("import xbackend")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="fewer repeats (smoke run)")
+    p.add_argument("--backends", default="numpy,torch", help="comma-separated backends (default numpy,torch)")
+    p.add_argument("--gpu", action="store_true", help="time torch-CUDA and CuPy instead of the CPU backends")
+    p.add_argument("--out", default=None, help="also write the table to this file")
+    args = p.parse_args(argv)
+    repeats, budget = (5, 0.02) if args.quick else (25, 0.05)
+    from xbackend.testing import available_targets
+
+    wanted = set(args.backends.split(",")) if not args.gpu else {"torch", "cupy"}
+    targets = [t for t in available_targets() if t.backend in wanted and t.is_gpu == args.gpu]
+    lines = [f"xbackend {xb.__version__}, numpy {np.__version__}; medians of {repeats} repeats",
+             f"{'target':<12}{'op':<16}{'n':>9}{'raw µs':>11}{'xb µs':>11}{'added µs':>10}{'ratio':>8}"]  # fmt: skip
+    for t in targets:
+        for n in (100, 1_000_000):
+            for name, raw, ours in cases(t.backend, t.device, n):
+                r = _per_call(raw, repeats, budget) * 1e6
+                if ours is None:
+                    lines.append(f"{t.id:<12}{name:<16}{n:>9}{r:>11.3f}{'n/a':>11}{'':>10}{'':>8}")
+                    continue
+                o = _per_call(ours, repeats, budget) * 1e6
+                lines.append(f"{t.id:<12}{name:<16}{n:>9}{r:>11.3f}{o:>11.3f}{o - r:>10.3f}{o / r:>8.3f}")
+    t_np, t_xb = import_times(3 if args.quick else 7)
+    lines.append(f"import numpy {t_np * 1e3:.1f} ms, import xbackend {t_xb * 1e3:.1f} ms "
+                 f"(+{(t_xb - t_np) * 1e3:.1f} ms; target <= +20 ms)")  # fmt: skip
+    text = "\n".join(lines)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
