@@ -91,6 +91,8 @@ class Backend:
 
     name: ClassVar[str] = "?"
     module: ClassVar[str] = "?"
+    #: True when ``default_device()`` can never change in this process (lets creation cache it)
+    fixed_default_device: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.kernels = KernelCache()

@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterator
 
 from . import _dtypes
@@ -40,6 +40,8 @@ class Config:
     device: Device | None = None
     default_float: DType = _dtypes.float64
     default_int: DType = _dtypes.int64
+    # (backend arg, device arg) -> (backend, device) resolved under this config; see _creation._place
+    places: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def default_complex(self) -> DType:

@@ -8,6 +8,7 @@ backend), never to the backend's own.
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import numpy as np
@@ -15,9 +16,11 @@ import numpy as np
 from . import _config, _dtypes as D
 from ._array import Array, _check_partner, _new
 from ._devices import Device, device as _device
-from ._dispatch import backend_for_type, get_backend
+from ._dispatch import _instances, backend_for_type, get_backend
 from ._dtypes import DType
 from ._errors import CopyError, UnsupportedDTypeError
+
+_ctx_get = _config._ctx.get
 
 __all__ = [
     "asarray", "arange", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like", "linspace",
@@ -29,16 +32,42 @@ _SCALARS = (bool, int, float, complex)
 
 def _target(backend: Any, device: Any) -> tuple[Any, Device]:
     """Resolve (backend object, concrete device) from arguments and context."""
+    be, dev, _ = _resolve(backend, device)
+    return be, dev
+
+
+def _resolve(backend: Any, device: Any) -> tuple[Any, Device, _config.Config]:
+    """(backend object, concrete device, config in force), from arguments and context.
+
+    Resolutions are cached per Config object (configs are immutable; ``using``/``set_default`` make new
+    ones) whenever the result cannot change behind our back: an explicit device, or a backend whose
+    default device is fixed (NumPy's cpu).
+    """
+    c = _ctx_get()
+    cfg = _config._base if c is None else c
+    try:
+        be, dev = cfg.places[backend, device]
+        return be, dev, cfg
+    except (KeyError, TypeError):
+        pass
     if backend is None:
-        cfg = _config.current()
-        be = get_backend(cfg.backend)
+        name = cfg.backend
         dev = device if device is not None else cfg.device
     else:
-        be = get_backend(backend if isinstance(backend, str) else getattr(backend, "name", backend))
+        name = backend if type(backend) is str else getattr(backend, "name", backend)
         dev = device
+    be = _instances.get(name) or get_backend(name)
     if dev is None:
-        return be, be.default_device()
-    return be, be.check_device(_device(dev))
+        dev = be.default_device()
+        if not be.fixed_default_device:
+            return be, dev, cfg
+    else:
+        dev = be.check_device(dev if type(dev) is Device else _device(dev))
+    try:
+        cfg.places[backend, device] = (be, dev)
+    except TypeError:  # an unhashable device argument: just don't cache
+        pass
+    return be, dev, cfg
 
 
 def _dt(dtype: Any, default: DType) -> DType:
@@ -46,9 +75,13 @@ def _dt(dtype: Any, default: DType) -> DType:
 
 
 def _shape(shape: Any) -> tuple[int, ...]:
-    if isinstance(shape, int):
+    if type(shape) is int and shape >= 0:
+        return (shape,)
+    if type(shape) is tuple and all(type(s) is int and s >= 0 for s in shape):
+        return shape
+    if isinstance(shape, int) or hasattr(shape, "__index__"):
         shape = (shape,)
-    out = tuple(int(s) for s in shape)
+    out = tuple(operator.index(s) for s in shape)
     if any(s < 0 for s in out):
         raise ValueError(f"negative dimensions are not allowed, got shape {out}")
     return out
@@ -163,9 +196,9 @@ def empty(shape: Any, *, dtype: DType | None = None, device: Any = None, backend
     >>> xb.empty((2, 3)).shape
     (2, 3)
     """
-    be, dev = _target(backend, device)
-    dt = _dt(dtype, _config.current().default_float)
-    return _new(be.empty(_shape(shape), dt, dev), dt, dev, be)
+    be, dev, cfg = _resolve(backend, device)
+    dt = cfg.default_float if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
+    return _new(be.empty(shape if type(shape) is int and shape >= 0 else _shape(shape), dt, dev), dt, dev, be)
 
 
 def zeros(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
@@ -175,9 +208,9 @@ def zeros(shape: Any, *, dtype: DType | None = None, device: Any = None, backend
     >>> xb.zeros(3).tolist(), xb.zeros((1, 2), dtype=xb.int8).dtype
     ([0.0, 0.0, 0.0], xb.int8)
     """
-    be, dev = _target(backend, device)
-    dt = _dt(dtype, _config.current().default_float)
-    return _new(be.zeros(_shape(shape), dt, dev), dt, dev, be)
+    be, dev, cfg = _resolve(backend, device)
+    dt = cfg.default_float if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
+    return _new(be.zeros(shape if type(shape) is int and shape >= 0 else _shape(shape), dt, dev), dt, dev, be)
 
 
 def ones(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
@@ -187,9 +220,9 @@ def ones(shape: Any, *, dtype: DType | None = None, device: Any = None, backend:
     >>> xb.ones(2, dtype=xb.bool).tolist()
     [True, True]
     """
-    be, dev = _target(backend, device)
-    dt = _dt(dtype, _config.current().default_float)
-    return _new(be.ones(_shape(shape), dt, dev), dt, dev, be)
+    be, dev, cfg = _resolve(backend, device)
+    dt = cfg.default_float if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
+    return _new(be.ones(shape if type(shape) is int and shape >= 0 else _shape(shape), dt, dev), dt, dev, be)
 
 
 def _fill_dtype(fill_value: Any, dtype: Any) -> DType:

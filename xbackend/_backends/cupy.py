@@ -34,6 +34,7 @@ def _import_cupy() -> Any:
 class CupyBackend(NumpyBackend):
     name = "cupy"
     module = "cupy"
+    fixed_default_device = False  # the current CUDA device can change
 
     def __init__(self) -> None:
         self.xp = _import_cupy()

@@ -45,6 +45,7 @@ def _ml_dtypes_bfloat16() -> Any:
 class NumpyBackend(Backend):
     name = "numpy"
     module = "numpy"
+    fixed_default_device = True
     xp: Any = np
 
     def __init__(self) -> None:
@@ -229,7 +230,10 @@ class NumpyBackend(Backend):
         return self.xp.empty(shape, dtype=self.native_dtype(dt))
 
     def zeros(self, shape: tuple[int, ...], dt: DType, dev: Device) -> Any:
-        return self.xp.zeros(shape, dtype=self.native_dtype(dt))
+        try:
+            return self.xp.zeros(shape, self.to_np[dt])
+        except KeyError:
+            return self.xp.zeros(shape, self.native_dtype(dt))
 
     def ones(self, shape: tuple[int, ...], dt: DType, dev: Device) -> Any:
         return self.xp.ones(shape, dtype=self.native_dtype(dt))
@@ -278,9 +282,12 @@ class NumpyBackend(Backend):
         if copy:
             return self.xp.reshape(x, shape).copy()
         if copy is False:
-            out = x.view()
-            out.shape = shape  # raises if a copy would be needed
-            return out
+            try:
+                return self.xp.reshape(x, shape, copy=False)  # NumPy >= 2.1: ValueError if a copy is needed
+            except TypeError:  # no copy= keyword (CuPy, old NumPy)
+                out = x.view()
+                out.shape = shape  # raises if a copy would be needed
+                return out
         return self.xp.reshape(x, shape)
 
     def permute(self, x: Any, axes: tuple[int, ...]) -> Any:
