@@ -1,0 +1,41 @@
+"""`python -m xbackend info | demo` as a user runs them."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+from xbackend.__main__ import _numpy_reference, make_clicks, train_logistic
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "xbackend", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_info_lists_every_backend_with_state():
+    out = _run("info")
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"numpy\s+\S+\s+usable", out.stdout)
+    for name in ("torch", "cupy"):
+        assert re.search(rf"^\s+{name}\s", out.stdout, re.M), out.stdout
+    assert "default" in out.stdout and "float64" in out.stdout
+
+
+def test_demo_runs_on_every_usable_backend_and_agrees():
+    out = _run("demo", "--n", "2000", "--steps", "40")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "numpy-cpu" in out.stdout
+    assert "(OK)" in out.stdout
+
+
+def test_portable_training_matches_plain_numpy(xb_target):
+    import xbackend as xb
+
+    X, y, _ = make_clicks(500, 5, seed=3)
+    w, b, losses = train_logistic(xb.asarray(X, backend=xb_target.backend, device=xb_target.device),
+                                  xb.asarray(y, backend=xb_target.backend, device=xb_target.device), 20, 0.5)
+    np.testing.assert_allclose(w.numpy(), _numpy_reference(X, y, 20, 0.5), rtol=1e-10, atol=1e-12)
+    assert losses[-1] < losses[0]
