@@ -30,18 +30,19 @@ from ._elementwise import __all__ as _elementwise_all
 from ._errors import (
     BackendMismatchError, BackendUnavailableError, CopyError, DeviceMismatchError, GradientError,
     HostTransferError, PromotionError, ScalarOverflowError, UnknownDeviceError, UnsupportedDTypeError,
-    XBackendError,
+    XBackendError, AxisError, LinAlgError,
 )  # fmt: skip
-from ._interchange import shares_memory, to_numpy
+from ._interchange import DLPackError, Moved, moved, shares_memory, to_numpy
 from ._misc import astype, devices, matmul
 from ._version import __version__
 
 # one module per spec section; each owns its __all__
-from . import _constants, _indexing, _info, _manipulation, _portable, _searching, _set, _sorting, _statistical
+from . import _constants, _indexing, _info, _linalg_main, _manipulation, _portable, _searching, _set, _sorting, _statistical
 from . import _transfer, _utility, fft, linalg
 from ._constants import *  # noqa: F403
 from ._indexing import *  # noqa: F403
 from ._info import *  # noqa: F403
+from ._linalg_main import *  # noqa: F403
 from ._manipulation import *  # noqa: F403
 from ._portable import *  # noqa: F403
 from ._searching import *  # noqa: F403
@@ -51,7 +52,7 @@ from ._statistical import *  # noqa: F403
 from ._transfer import *  # noqa: F403
 from ._utility import *  # noqa: F403
 
-_SECTIONS = (_constants, _indexing, _info, _manipulation, _portable, _searching, _set, _sorting, _statistical,
+_SECTIONS = (_constants, _indexing, _info, _linalg_main, _manipulation, _portable, _searching, _set, _sorting, _statistical,
              _transfer, _utility)  # fmt: skip
 
 __array_api_version__ = "2025.12"
@@ -68,12 +69,12 @@ __all__ = [
     "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like", "linspace", "meshgrid",
     "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
     # moving data
-    "to_numpy", "shares_memory",
+    "to_numpy", "shares_memory", "moved", "Moved", "DLPackError",
     # linear algebra in the main namespace
     "matmul",
     # errors
     "XBackendError", "BackendUnavailableError", "BackendMismatchError", "UnknownDeviceError", "DeviceMismatchError",
     "HostTransferError", "UnsupportedDTypeError", "PromotionError", "ScalarOverflowError", "GradientError",
-    "CopyError",
+    "CopyError", "AxisError", "LinAlgError",
     "linalg", "fft",
 ] + list(_elementwise_all) + [n for m in _SECTIONS for n in m.__all__]  # fmt: skip

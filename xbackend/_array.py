@@ -178,7 +178,9 @@ class Array:
 
     def __dlpack__(self, /, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
                    copy: bool | None = None) -> Any:  # fmt: skip
-        return self._be.dlpack(self._data, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+        from ._interchange import export_dlpack
+
+        return export_dlpack(self, stream, max_version, dl_device, copy)
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return self._be.dlpack_device(self._data)
@@ -447,15 +449,40 @@ def _native_key(a: Array, key: Any) -> Any:
 
 
 def _native_part(a: Array, k: Any) -> Any:
-    if type(k) is Array:
-        if k._be is not a._be or k._dev is not a._dev:
-            _check_partner(a, k)
-        if k._dt.kind not in "iub":
-            raise IndexError(f"index Arrays must be integer or bool, got {k._dt}")
-        if k._data.ndim == 0 and k._dt.kind in "iu":
-            return int(a._be.item(k._data))
-        return k._data
-    return k
+    t = type(k)
+    if t is int or t is slice or k is None or k is Ellipsis or t is bool:
+        return k
+    if t is not Array:
+        if isinstance(k, _np.generic):
+            return k.item()  # NumPy scalars index like Python ints/bools
+        if t is list or isinstance(k, _np.ndarray):
+            k = _host_index(a, k)  # host index data: moved to the Array's device, like __setitem__ values
+        else:
+            from ._dispatch import backend_for_type
+
+            be = backend_for_type(t)
+            if be is None:
+                raise IndexError(f"only integers, slices, ..., None, lists and integer or bool Arrays are valid "
+                                 f"indices, got {t.__name__}")  # fmt: skip
+            k = _wrap_native(be, k)
+    if k._be is not a._be or k._dev is not a._dev:
+        _check_partner(a, k)
+    if k._dt.kind not in "iub":
+        raise IndexError(f"index Arrays must be integer or bool, got {k._dt}")
+    if k._data.ndim == 0 and k._dt.kind != "b":
+        return int(a._be.item(k._data))
+    return k._data
+
+
+def _host_index(a: Array, k: Any) -> Array:
+    from ._creation import asarray
+
+    h = _np.asarray(k)
+    if h.size == 0 and h.dtype.kind == "f":
+        h = h.astype(_np.int64)  # x[[]] selects nothing
+    if h.dtype.kind not in "iub":
+        raise IndexError(f"index lists/arrays must hold integers or bools, got {h.dtype}")
+    return asarray(h, backend=a._be.name, device=a._dev)
 
 
 def _setitem_value(a: Array, value: Any) -> Any:
@@ -470,9 +497,9 @@ def _setitem_value(a: Array, value: Any) -> Any:
             )
         return value
     if t is not Array:
-        from ._creation import asarray
-
-        value = asarray(value, backend=a._be.name, device=a._dev)
+        if isinstance(value, _np.generic):
+            return _setitem_value(a, value.item())  # NumPy scalars are weak, like Python scalars
+        value = _host_value(a, value)
     if value._be is not a._be or value._dev is not a._dev:
         _check_partner(a, value)
     if value._dt is not a._dt:
@@ -484,6 +511,41 @@ def _setitem_value(a: Array, value: Any) -> Any:
             )
         return a._be.astype(value._data, a._dt)
     return value._data
+
+
+_KIND_RANK = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+
+
+def _host_value(a: Array, value: Any) -> Array:
+    """A non-Array ``__setitem__`` value as an Array on ``a``'s backend and device.
+
+    NumPy arrays keep their dtype (the promotion table then decides); Python (nested) lists are weak like
+    Python scalars: they take ``a``'s dtype when their kind is not higher and their ints fit."""
+    from ._creation import asarray
+    from ._dispatch import backend_for_type
+
+    if isinstance(value, _np.ndarray):
+        return asarray(value, backend=a._be.name, device=a._dev)
+    if type(value) is list or type(value) is tuple:
+        try:
+            h = _np.asarray(value)
+        except (ValueError, TypeError):
+            h = None
+        if h is not None and h.dtype.kind in _KIND_RANK:
+            d = a._dt
+            if _KIND_RANK[h.dtype.kind] > _KIND_RANK[d.kind]:
+                raise PromotionError(
+                    f"cannot store Python {h.dtype.kind!r}-kind values ({h.dtype}) into a {d} Array without "
+                    f"losing information. Fix: cast the Array first, e.g. x = x.astype(xb.float64)"
+                )
+            if h.size and h.dtype.kind in "iu" and d.kind in "iu":
+                D.check_int_fits(int(h.min()), d)
+                D.check_int_fits(int(h.max()), d)
+            return asarray(h, dtype=d, backend=a._be.name, device=a._dev)
+    be = backend_for_type(type(value))
+    if be is not None:
+        return _wrap_native(be, value)  # a native array: same backend and device, or a mismatch error
+    return asarray(value, backend=a._be.name, device=a._dev)
 
 
 def _install_operators() -> None:

@@ -231,6 +231,8 @@ def _fill_dtype(fill_value: Any, dtype: Any) -> DType:
         dt = D.dtype(dtype)
     elif type(fill_value) is Array:
         dt = fill_value.dtype
+    elif isinstance(fill_value, np.generic):  # data with a dtype keeps it
+        dt = D.from_numpy_dtype(fill_value.dtype)
     else:
         dt = D.python_scalar_dtype(fill_value, cfg.default_float, cfg.default_int)
     return dt

@@ -17,6 +17,9 @@ would already catch, so ``except TypeError`` keeps working::
      |    +-- ScalarOverflowError(OverflowError)      Python int outside the array dtype's range
      +-- GradientError(RuntimeError)                  leaving torch with an autograd graph attached
      +-- CopyError(BufferError)                       copy=False but sharing memory is impossible
+     +-- DLPackError(BufferError)                     a DLPack producer/consumer refused the exchange
+     +-- AxisError(ValueError, IndexError)            axis outside [-ndim, ndim) (like NumPy's AxisError)
+     +-- LinAlgError(ValueError)                      singular / not positive-definite matrix (xb.linalg)
 
 Messages say what happened, where the data lives, and the one-line fix.
 """
@@ -38,6 +41,9 @@ __all__ = [
     "ScalarOverflowError",
     "GradientError",
     "CopyError",
+    "DLPackError",
+    "AxisError",
+    "LinAlgError",
 ]
 
 
@@ -95,6 +101,21 @@ class GradientError(XBackendError, RuntimeError):
 
 class CopyError(XBackendError, BufferError):
     """``copy=False`` was requested but the data cannot be shared without a copy."""
+
+
+class DLPackError(XBackendError, BufferError):
+    """A DLPack producer or consumer refused the exchange (the library's own error is the ``__cause__``)."""
+
+
+class AxisError(XBackendError, ValueError, IndexError):
+    """An axis argument outside ``[-ndim, ndim)`` (or repeated); both ``ValueError`` and ``IndexError``."""
+
+
+class LinAlgError(XBackendError, ValueError):
+    """A linear-algebra routine failed on its input (singular matrix, not positive-definite, no convergence).
+
+    Raised the same way on every backend that detects the failure (NumPy's ``LinAlgError`` and torch's
+    ``torch.linalg.LinAlgError`` are translated into this one)."""
 
 
 def mismatch(kind: str, a: object, b: object, fix: str) -> str:

@@ -1,5 +1,416 @@
-"""The Array API standard's manipulation functions (concat, stack, reshape, ...)."""
+"""The Array API standard's manipulation functions (2025.12): concat, stack, reshape, ...
+
+Design constraint: shapes, axes and result dtypes are worked out here, once, from Python ints and the
+promotion table; the backend only receives normalised, non-negative axes and inputs that already have
+the result dtype. Functions that only change the shape (``expand_dims``, ``squeeze``, ``moveaxis``) are
+built from the backend's ``reshape``/``permute``, so they are views on every backend.
+
+>>> import xbackend as xb
+>>> x = xb.asarray([[1, 2], [3, 4]])
+>>> xb.concat([x, xb.asarray([[5.0, 6.0]])]).tolist()  # int64 with float64 promotes to float64
+[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
+>>> xb.stack([x, x], axis=-1).shape, xb.expand_dims(x, axis=(0, -1)).shape
+((2, 2, 2), (1, 2, 2, 1))
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import operator
+from typing import Any, Sequence
+
+from . import _dtypes as D
+from ._array import Array, _check_partner, _new
+from ._errors import AxisError
+
+__all__ = [
+    "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
+    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
+]  # fmt: skip
+
+
+# --- helpers shared with _searching / _indexing --------------------------------------------------
+def _arr(x: Any, name: str) -> Array:
+    if type(x) is Array:
+        return x
+    from ._creation import asarray
+
+    try:
+        return asarray(x)
+    except TypeError:
+        raise TypeError(f"{name}() takes an xbackend Array, got {type(x).__name__}; wrap it: xb.asarray(x)") from None
+
+
+def _int(v: Any, what: str) -> int:
+    if type(v) is int:
+        return v
+    if isinstance(v, bool) or not hasattr(type(v), "__index__"):
+        raise TypeError(f"{what} must be an int, got {type(v).__name__}")
+    return operator.index(v)
+
+
+def _axis(axis: Any, ndim: int, name: str) -> int:
+    """``axis`` as a non-negative int, or :class:`AxisError` if it is outside ``[-ndim, ndim)``."""
+    a = _int(axis, f"{name}() axis")
+    if not -ndim <= a < ndim:
+        raise AxisError(f"{name}(): axis {a} is out of bounds for an Array of {ndim} dimension(s); "
+                        f"valid axes are {-ndim}..{ndim - 1}" if ndim else
+                        f"{name}(): a 0-d Array has no axis {a}; use axis=None")  # fmt: skip
+    return a + ndim if a < 0 else a
+
+
+def _axes(axis: Any, ndim: int, name: str) -> tuple[int, ...]:
+    """An int or a tuple of ints as a tuple of unique non-negative axes (``None``: every axis)."""
+    if axis is None:
+        return tuple(range(ndim))
+    if type(axis) is tuple or type(axis) is list:
+        out = tuple(_axis(a, ndim, name) for a in axis)
+        if len(set(out)) != len(out):
+            raise AxisError(f"{name}(): repeated axis in {tuple(axis)}")
+        return out
+    return (_axis(axis, ndim, name),)
+
+
+def _same_place(arrays: Sequence[Array]) -> None:
+    first = arrays[0]
+    for a in arrays[1:]:
+        if a._be is not first._be or a._dev is not first._dev:
+            _check_partner(first, a)
+
+
+def _shape_tuple(shape: Any, name: str) -> tuple[int, ...]:
+    if type(shape) is int or (not isinstance(shape, (tuple, list)) and hasattr(type(shape), "__index__")):
+        return (_int(shape, f"{name}() shape"),)
+    return tuple(_int(s, f"{name}() shape entries") for s in shape)
+
+
+# --- broadcasting ----------------------------------------------------------------------------------
+def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape that ``shapes`` broadcast to (``()`` for no shapes); ``ValueError`` if they do not.
+
+    >>> import xbackend as xb
+    >>> xb.broadcast_shapes((2, 1), (3,), ())
+    (2, 3)
+    """
+    out: list[int] = []
+    for s in shapes:
+        s = _shape_tuple(s, "broadcast_shapes")
+        if len(s) > len(out):
+            out = [1] * (len(s) - len(out)) + out
+        for i, n in enumerate(s, len(out) - len(s)):
+            m = out[i]
+            if m == 1:
+                out[i] = n
+            elif n != 1 and n != m:
+                raise ValueError(f"shapes {tuple(shapes)} cannot be broadcast together (dimension {m} vs {n})")
+    return tuple(out)
+
+
+def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
+    """``x`` broadcast to ``shape`` (a read-only view where the backend has views).
+
+    >>> import xbackend as xb
+    >>> xb.broadcast_to(xb.asarray([1, 2]), (3, 2)).tolist()
+    [[1, 2], [1, 2], [1, 2]]
+    """
+    x = _arr(x, "broadcast_to")
+    shape = _shape_tuple(shape, "broadcast_to")
+    if any(s < 0 for s in shape) or len(shape) < x.ndim or broadcast_shapes(x.shape, shape) != shape:
+        raise ValueError(f"broadcast_to(): cannot broadcast shape {x.shape} to {shape}")
+    if shape == x.shape:
+        return x
+    return _new(x._be.broadcast_to(x._data, shape), x._dt, x._dev, x._be)
+
+
+def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
+    """Arrays broadcast against one another (a tuple, 2025.12).
+
+    >>> import xbackend as xb
+    >>> a, b = xb.broadcast_arrays(xb.asarray([1, 2]), xb.asarray([[0], [1]]))
+    >>> a.shape, b.shape
+    ((2, 2), (2, 2))
+    """
+    xs = [_arr(a, "broadcast_arrays") for a in arrays]
+    if not xs:
+        return ()
+    _same_place(xs)
+    shape = broadcast_shapes(*(a.shape for a in xs))
+    return tuple(broadcast_to(a, shape) for a in xs)
+
+
+# --- joining and splitting -----------------------------------------------------------------------
+def _joined(arrays: Any, name: str) -> tuple[list[Array], D.DType]:
+    if type(arrays) is Array or not isinstance(arrays, (list, tuple)):
+        raise TypeError(f"{name}() takes a list or tuple of Arrays, got {type(arrays).__name__}")
+    xs = [_arr(a, name) for a in arrays]
+    if not xs:
+        raise ValueError(f"{name}() needs at least one Array")
+    _same_place(xs)
+    dt = xs[0]._dt
+    for a in xs[1:]:
+        if a._dt is not dt:
+            dt = D.promote(dt, a._dt)
+    return xs, dt
+
+
+def _natives(xs: list[Array], dt: D.DType) -> list[Any]:
+    return [a._data if a._dt is dt else a._be.astype(a._data, dt) for a in xs]
+
+
+def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) -> Array:
+    """Join Arrays along an existing axis (``axis=None``: flatten first). Mixed dtypes promote.
+
+    >>> import xbackend as xb
+    >>> xb.concat([xb.asarray([1, 2]), xb.asarray([3])]).tolist()
+    [1, 2, 3]
+    >>> xb.concat([xb.asarray([[1]]), xb.asarray([[2]])], axis=None).tolist()
+    [1, 2]
+    """
+    xs, dt = _joined(arrays, "concat")
+    first = xs[0]
+    if axis is None:
+        data = [a._be.reshape(a._data, (-1,)) for a in xs]
+        data = [d if a._dt is dt else a._be.astype(d, dt) for a, d in zip(xs, data)]
+        return _new(first._be.concat(data, 0), dt, first._dev, first._be)
+    nd = first.ndim
+    if nd == 0:
+        raise ValueError("concat(): 0-d Arrays have no axis to join along; use xb.stack() or axis=None")
+    ax = _axis(axis, nd, "concat")
+    ref = first.shape
+    for a in xs[1:]:
+        s = a.shape
+        if len(s) != nd or any(s[i] != ref[i] for i in range(nd) if i != ax):
+            raise ValueError(f"concat(): shapes {ref} and {s} differ outside axis {axis}")
+    if len(xs) == 1:
+        return _new(first._be.astype(first._data, dt, copy=True), dt, first._dev, first._be)
+    return _new(first._be.concat(_natives(xs, dt), ax), dt, first._dev, first._be)
+
+
+def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array:
+    """Join Arrays of one shape along a new axis. Mixed dtypes promote.
+
+    >>> import xbackend as xb
+    >>> xb.stack([xb.asarray([1, 2]), xb.asarray([3, 4])], axis=1).tolist()
+    [[1, 3], [2, 4]]
+    """
+    xs, dt = _joined(arrays, "stack")
+    first = xs[0]
+    ref = first.shape
+    for a in xs[1:]:
+        if a.shape != ref:
+            raise ValueError(f"stack(): all Arrays need the same shape, got {ref} and {a.shape}")
+    ax = _axis(axis, first.ndim + 1, "stack")
+    return _new(first._be.stack(_natives(xs, dt), ax), dt, first._dev, first._be)
+
+
+def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
+    """Split ``x`` along ``axis`` into a tuple of views.
+
+    >>> import xbackend as xb
+    >>> [a.tolist() for a in xb.unstack(xb.asarray([[1, 2], [3, 4]]), axis=1)]
+    [[1, 3], [2, 4]]
+    """
+    x = _arr(x, "unstack")
+    ax = _axis(axis, x.ndim, "unstack")
+    pre = (slice(None),) * ax
+    be, data = x._be, x._data
+    return tuple(_new(be.getitem(data, pre + (i,)), x._dt, x._dev, be) for i in range(x.shape[ax]))
+
+
+# --- shape -----------------------------------------------------------------------------------------
+def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Array:
+    """``x`` with a new shape (one entry may be ``-1``). ``copy=False`` raises ``ValueError`` where a
+    view is impossible; ``copy=True`` always copies.
+
+    >>> import xbackend as xb
+    >>> xb.reshape(xb.arange(6), (2, -1)).tolist()
+    [[0, 1, 2], [3, 4, 5]]
+    """
+    x = _arr(x, "reshape")
+    shape = _shape_tuple(shape, "reshape")
+    known = 1
+    unknown = 0
+    for s in shape:
+        if s == -1:
+            unknown += 1
+        elif s < 0:
+            raise ValueError(f"reshape(): invalid shape {shape}")
+        else:
+            known *= s
+    size = x.size
+    if unknown > 1:
+        raise ValueError(f"reshape(): only one dimension may be -1, got {shape}")
+    if unknown:
+        if known == 0 or size % known:
+            raise ValueError(f"reshape(): cannot reshape an Array of size {size} into shape {shape}")
+        shape = tuple(size // known if s == -1 else s for s in shape)
+    elif known != size:
+        raise ValueError(f"reshape(): cannot reshape an Array of size {size} into shape {shape}")
+    try:
+        data = x._be.reshape(x._data, shape, copy=copy)
+    except (AttributeError, RuntimeError, ValueError) as exc:
+        if copy is False:
+            raise ValueError(f"reshape(): copy=False, but shape {x.shape} -> {shape} needs a copy for this "
+                             "memory layout. Fix: copy=None (copy only when needed)") from exc  # fmt: skip
+        raise
+    return _new(data, x._dt, x._dev, x._be)
+
+
+def expand_dims(x: Array, /, axis: int | tuple[int, ...] = 0) -> Array:
+    """Insert size-1 axes at ``axis`` (an int or, since 2025.12, a tuple of positions in the result).
+
+    ``axis`` defaults to 0 as in the 2024.12 signature, so older code keeps working.
+
+    >>> import xbackend as xb
+    >>> xb.expand_dims(xb.asarray([1, 2]), axis=-1).shape
+    (2, 1)
+    """
+    x = _arr(x, "expand_dims")
+    n = len(axis) if type(axis) is tuple or type(axis) is list else 1
+    new = _axes(axis, x.ndim + n, "expand_dims")
+    it = iter(x.shape)
+    shape = tuple(1 if i in new else next(it) for i in range(x.ndim + n))
+    return _new(x._be.reshape(x._data, shape), x._dt, x._dev, x._be)
+
+
+def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
+    """Remove size-1 axes; an axis whose size is not 1 raises ``ValueError``.
+
+    >>> import xbackend as xb
+    >>> xb.squeeze(xb.zeros((1, 3, 1)), axis=(0, 2)).shape
+    (3,)
+    """
+    x = _arr(x, "squeeze")
+    if axis is None:
+        raise TypeError("squeeze() needs axis= (the standard has no 'squeeze all'); e.g. axis=0")
+    gone = _axes(axis, x.ndim, "squeeze")
+    shape = x.shape
+    for a in gone:
+        if shape[a] != 1:
+            raise ValueError(f"squeeze(): axis {a} has size {shape[a]}, not 1")
+    new = tuple(s for i, s in enumerate(shape) if i not in gone)
+    return _new(x._be.reshape(x._data, new), x._dt, x._dev, x._be)
+
+
+def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
+    """Permute the axes of ``x`` (negative axes allowed since 2025.12).
+
+    >>> import xbackend as xb
+    >>> xb.permute_dims(xb.zeros((2, 3, 4)), (-1, 0, 1)).shape
+    (4, 2, 3)
+    """
+    x = _arr(x, "permute_dims")
+    perm = _axes(tuple(axes), x.ndim, "permute_dims")
+    if len(perm) != x.ndim:
+        raise AxisError(f"permute_dims(): axes {tuple(axes)} is not a permutation of {x.ndim} axes")
+    return _new(x._be.permute(x._data, perm), x._dt, x._dev, x._be)
+
+
+def moveaxis(x: Array, source: int | tuple[int, ...], destination: int | tuple[int, ...], /) -> Array:
+    """Move axes to new positions; the other axes keep their order.
+
+    >>> import xbackend as xb
+    >>> xb.moveaxis(xb.zeros((2, 3, 4)), 0, -1).shape
+    (3, 4, 2)
+    """
+    x = _arr(x, "moveaxis")
+    src = _axes(source, x.ndim, "moveaxis")
+    dst = _axes(destination, x.ndim, "moveaxis")
+    if len(src) != len(dst):
+        raise ValueError(f"moveaxis(): source {source} and destination {destination} differ in length")
+    rest = [i for i in range(x.ndim) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        rest.insert(d, s)
+    return _new(x._be.permute(x._data, tuple(rest)), x._dt, x._dev, x._be)
+
+
+# --- rearranging values ----------------------------------------------------------------------------
+def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
+    """Reverse the order of elements along ``axis`` (default: every axis).
+
+    >>> import xbackend as xb
+    >>> xb.flip(xb.asarray([[1, 2], [3, 4]]), axis=1).tolist()
+    [[2, 1], [4, 3]]
+    """
+    x = _arr(x, "flip")
+    axes = _axes(axis, x.ndim, "flip")
+    return _new(x._be.flip(x._data, axes), x._dt, x._dev, x._be)
+
+
+def roll(x: Array, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ...] | None = None) -> Array:
+    """Shift elements along ``axis``; elements leaving one end come back at the other.
+    ``axis=None`` rolls the flattened Array and restores the shape.
+
+    >>> import xbackend as xb
+    >>> xb.roll(xb.asarray([1, 2, 3, 4]), 1).tolist()
+    [4, 1, 2, 3]
+    """
+    x = _arr(x, "roll")
+    be = x._be
+    if axis is None:
+        if type(shift) is tuple or type(shift) is list:
+            raise TypeError("roll(): a tuple shift needs a tuple axis of the same length")
+        flat = be.reshape(x._data, (-1,))
+        out = be.roll(flat, (_int(shift, "roll() shift"),), (0,))
+        return _new(be.reshape(out, x.shape), x._dt, x._dev, be)
+    axes = tuple(_axis(a, x.ndim, "roll") for a in (axis if type(axis) in (tuple, list) else (axis,)))
+    if type(shift) is tuple or type(shift) is list:
+        shifts = tuple(_int(s, "roll() shift") for s in shift)
+        if len(shifts) != len(axes):
+            raise ValueError(f"roll(): shift {tuple(shift)} and axis {axis} differ in length")
+    else:
+        shifts = (_int(shift, "roll() shift"),) * len(axes)
+    if not axes:
+        return _new(be.astype(x._data, x._dt, copy=True), x._dt, x._dev, be)
+    return _new(be.roll(x._data, shifts, axes), x._dt, x._dev, be)
+
+
+def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Array:
+    """Repeat each element ``repeats`` times (an int, or an integer Array of shape ``(1,)`` or ``(n,)``).
+    ``axis=None`` works on the flattened Array. An Array of repeats makes the output shape
+    data-dependent (one device synchronisation on a GPU).
+
+    >>> import xbackend as xb
+    >>> xb.repeat(xb.asarray([1, 2]), 2).tolist(), xb.repeat(xb.asarray([1, 2]), xb.asarray([0, 3])).tolist()
+    ([1, 1, 2, 2], [2, 2, 2])
+    """
+    x = _arr(x, "repeat")
+    be = x._be
+    data = x._data
+    if axis is None:
+        data = be.reshape(data, (-1,))
+        ax, n = 0, x.size
+    else:
+        ax = _axis(axis, x.ndim, "repeat")
+        n = x.shape[ax]
+    if type(repeats) is Array:
+        if repeats._be is not be or repeats._dev is not x._dev:
+            _check_partner(x, repeats)
+        if repeats._dt.kind not in "iu":
+            raise TypeError(f"repeat(): repeats must be an int or an integer Array, got {repeats._dt}")
+        if repeats.ndim != 1 or repeats.shape[0] not in (1, n):
+            raise ValueError(f"repeat(): repeats of shape {repeats.shape} does not broadcast to ({n},)")
+        r: Any = repeats._data
+    else:
+        r = _int(repeats, "repeat() repeats")
+        if r < 0:
+            raise ValueError(f"repeat(): repeats must be non-negative, got {r}")
+    return _new(be.repeat(data, r, ax), x._dt, x._dev, be)
+
+
+def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
+    """Tile ``x``: ``repetitions[i]`` copies along axis ``i`` (shorter sides get leading ones).
+
+    >>> import xbackend as xb
+    >>> xb.tile(xb.asarray([1, 2]), (2, 2)).tolist()
+    [[1, 2, 1, 2], [1, 2, 1, 2]]
+    """
+    x = _arr(x, "tile")
+    reps = _shape_tuple(repetitions, "tile")
+    if any(r < 0 for r in reps):
+        raise ValueError(f"tile(): repetitions must be non-negative, got {reps}")
+    n = max(len(reps), x.ndim)
+    reps = (1,) * (n - len(reps)) + reps
+    data = x._data
+    if x.ndim < n:
+        data = x._be.reshape(data, (1,) * (n - x.ndim) + x.shape)
+    return _new(x._be.tile(data, reps), x._dt, x._dev, x._be)

@@ -1,5 +1,197 @@
-"""The Array API standard's searching functions (argmax, nonzero, where, searchsorted, ...)."""
+"""The Array API standard's searching functions (2025.12): argmax, argmin, count_nonzero, nonzero,
+searchsorted, where.
+
+Design constraint: every index result has the default integer dtype (``int64`` unless
+``xb.using(default_int=...)``) on every backend, and every value argument is cast to the result dtype
+decided here (promotion table, weak Python scalars) before the backend runs. Complex inputs to the
+order-based functions (argmax, argmin, searchsorted) raise: complex numbers have no order.
+
+>>> import xbackend as xb
+>>> x = xb.asarray([[3, 1], [0, 7]])
+>>> xb.argmax(x, axis=1).tolist(), xb.count_nonzero(x).item()
+([0, 1], 3)
+>>> [i.tolist() for i in xb.nonzero(x)]
+[[0, 0, 1], [0, 1, 1]]
+>>> xb.where(x > 2, x, 0.5).tolist()  # a float scalar with an int Array: the default float dtype
+[[3.0, 0.5], [0.5, 7.0]]
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from typing import Any, Literal
+
+from . import _config, _dtypes as D
+from ._array import Array, _check_partner, _new, _scalar_dtype
+from ._errors import UnsupportedDTypeError
+from ._manipulation import _arr, _axes, _axis, broadcast_shapes
+
+__all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
+
+_SCALARS = (int, float, complex, bool)
+_I64 = D.int64
+
+
+def _index(x: Array, native: Any) -> Array:
+    """Wrap an int64 index result of ``x``'s backend, in the default integer dtype."""
+    di = _config.current().default_int
+    if di is not _I64:
+        native = x._be.astype(native, di)
+    return _new(native, di, x._dev, x._be)
+
+
+def _real(x: Array, name: str) -> None:
+    if x._dt.kind == "c":
+        raise UnsupportedDTypeError(f"{name}() needs a real-valued Array, got {x._dt} (complex numbers have no "
+                                    f"order). Fix: pass xb.real(x) or xb.abs(x)")  # fmt: skip
+
+
+def _arg(name: str, x: Any, axis: int | None, keepdims: bool) -> Array:
+    x = _arr(x, name)
+    _real(x, name)
+    fn = getattr(x._be, name)
+    if axis is None:
+        if x.size == 0:
+            raise ValueError(f"{name}() of an empty Array has no answer")
+        out = fn(x._data, None, False)
+        if keepdims and x.ndim:
+            out = x._be.reshape(out, (1,) * x.ndim)
+        return _index(x, out)
+    ax = _axis(axis, x.ndim, name)
+    if x.shape[ax] == 0:
+        raise ValueError(f"{name}() along axis {ax} of size 0 has no answer")
+    return _index(x, fn(x._data, ax, bool(keepdims)))
+
+
+def argmax(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
+    """Index of the first maximum (of the flattened Array when ``axis=None``); NaN counts as the maximum.
+
+    >>> import xbackend as xb
+    >>> xb.argmax(xb.asarray([1.0, 5.0, 5.0])).item()
+    1
+    """
+    return _arg("argmax", x, axis, keepdims)
+
+
+def argmin(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
+    """Index of the first minimum (of the flattened Array when ``axis=None``); NaN counts as the minimum.
+
+    >>> import xbackend as xb
+    >>> xb.argmin(xb.asarray([[4, 2], [1, 3]]), axis=0, keepdims=True).tolist()
+    [[1, 0]]
+    """
+    return _arg("argmin", x, axis, keepdims)
+
+
+def count_nonzero(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
+    """How many elements are non-zero (``True`` for bool, either part for complex).
+
+    >>> import xbackend as xb
+    >>> xb.count_nonzero(xb.asarray([[0, 1], [2, 3]]), axis=0).tolist()
+    [1, 2]
+    """
+    x = _arr(x, "count_nonzero")
+    axes = _axes(axis, x.ndim, "count_nonzero")
+    return _index(x, x._be.count_nonzero(x._data, axes, bool(keepdims)))
+
+
+def nonzero(x: Array, /) -> tuple[Array, ...]:
+    """Indices of the non-zero elements, one Array per dimension, in row-major order.
+
+    The output shape depends on the data (one device synchronisation on a GPU).
+
+    >>> import xbackend as xb
+    >>> (i,) = xb.nonzero(xb.asarray([0.0, 2.0, 0.0, -1.0]))
+    >>> i.tolist()
+    [1, 3]
+    """
+    x = _arr(x, "nonzero")
+    if x.ndim == 0:
+        raise ValueError("nonzero() of a 0-d Array is not defined; use xb.reshape(x, (1,)) or bool(x)")
+    return tuple(_index(x, i) for i in x._be.nonzero(x._data))
+
+
+def searchsorted(x1: Array, x2: Array | int | float, /, *, side: Literal["left", "right"] = "left",
+                 sorter: Array | None = None) -> Array:  # fmt: skip
+    """Indices where ``x2``'s values would be inserted into the sorted 1-D ``x1`` to keep it sorted.
+
+    ``x1`` and ``x2`` are compared in their promoted dtype (a Python scalar ``x2`` is weak). ``side``
+    decides ties: ``"left"`` gives the first suitable index, ``"right"`` the last.
+
+    >>> import xbackend as xb
+    >>> xb.searchsorted(xb.asarray([1, 2, 2, 4]), xb.asarray([2, 3])).tolist()
+    [1, 3]
+    >>> xb.searchsorted(xb.asarray([1, 2, 2, 4]), 2, side="right").item()
+    3
+    """
+    x1 = _arr(x1, "searchsorted")
+    if x1.ndim != 1:
+        raise ValueError(f"searchsorted() needs a 1-D x1, got {x1.ndim}-D")
+    if side not in ("left", "right"):
+        raise ValueError(f"searchsorted() side must be 'left' or 'right', got {side!r}")
+    be, dev = x1._be, x1._dev
+    if type(x2) in _SCALARS:
+        if type(x2) is complex:
+            raise UnsupportedDTypeError("searchsorted() needs real values, got a complex x2")
+        cd = _scalar_dtype(x1, x2)
+        v = be.full((), x2, cd, dev)
+    else:
+        x2 = _arr(x2, "searchsorted")
+        if x2._be is not be or x2._dev is not dev:
+            _check_partner(x1, x2)
+        cd = x1._dt if x2._dt is x1._dt else D.promote(x1._dt, x2._dt)
+        v = x2._data if x2._dt is cd else be.astype(x2._data, cd)
+    if cd.kind == "c":
+        raise UnsupportedDTypeError(f"searchsorted() needs real-valued Arrays, got {cd} (complex numbers have no "
+                                    "order). Fix: search xb.real(x1)")  # fmt: skip
+    s = None
+    if sorter is not None:
+        sorter = _arr(sorter, "searchsorted")
+        if sorter._be is not be or sorter._dev is not dev:
+            _check_partner(x1, sorter)
+        if sorter._dt.kind not in "iu" or sorter.shape != x1.shape:
+            raise ValueError(f"searchsorted() sorter must be an integer Array of shape {x1.shape}, "
+                             f"got {sorter._dt} of shape {sorter.shape}")  # fmt: skip
+        s = sorter._data
+    a = x1._data if x1._dt is cd else be.astype(x1._data, cd)
+    return _index(x1, be.searchsorted(a, v, side, s))
+
+
+def where(condition: Array, x1: Array | int | float | complex | bool, x2: Array | int | float | complex | bool,
+          /) -> Array:  # fmt: skip
+    """Elements of ``x1`` where ``condition`` is ``True``, else of ``x2`` (all broadcast together).
+
+    ``condition`` must be a bool Array. One of ``x1``/``x2`` may be a Python scalar (weak: it takes the
+    other's dtype where it fits).
+
+    >>> import xbackend as xb
+    >>> xb.where(xb.asarray([True, False]), xb.asarray([1, 2]), xb.asarray([10, 20])).tolist()
+    [1, 20]
+    """
+    c = _arr(condition, "where")
+    if c._dt is not D.bool:
+        raise TypeError(f"where() needs a bool condition, got {c._dt}. Fix: pass x != 0 (or xb.astype(c, xb.bool))")
+    s1 = type(x1) in _SCALARS
+    s2 = type(x2) in _SCALARS
+    if s1 and s2:
+        raise TypeError("where() needs at least one of x1 and x2 to be an Array; wrap one with xb.asarray()")
+    if not s1:
+        x1 = _arr(x1, "where")
+    if not s2:
+        x2 = _arr(x2, "where")
+    ref = x2 if s1 else x1
+    be, dev = c._be, c._dev
+    if ref._be is not be or ref._dev is not dev:
+        _check_partner(c, ref)
+    if s1:
+        cd = _scalar_dtype(x2, x1)
+    elif s2:
+        cd = _scalar_dtype(x1, x2)
+    else:
+        if x2._be is not be or x2._dev is not dev:
+            _check_partner(c, x2)
+        cd = x1._dt if x1._dt is x2._dt else D.promote(x1._dt, x2._dt)
+    shapes = [c.shape] + [a.shape for a in (x1, x2) if type(a) is Array]
+    broadcast_shapes(*shapes)  # ValueError with the shapes on every backend
+    a = be.full((), x1, cd, dev) if s1 else (x1._data if x1._dt is cd else be.astype(x1._data, cd))
+    b = be.full((), x2, cd, dev) if s2 else (x2._data if x2._dt is cd else be.astype(x2._data, cd))
+    return _new(be.where(c._data, a, b), cd, dev, be)

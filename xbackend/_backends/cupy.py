@@ -8,6 +8,7 @@ raised as a traceback from ``import xbackend`` or ``xb.backends()``.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 from typing import Any
 
@@ -34,6 +35,7 @@ def _import_cupy() -> Any:
 class CupyBackend(NumpyBackend):
     name = "cupy"
     module = "cupy"
+    index_checks = True  # CuPy wraps out-of-bounds integer indices around; xbackend raises IndexError (issue 3)
     fixed_default_device = False  # the current CUDA device can change
 
     def __init__(self) -> None:
@@ -101,8 +103,8 @@ class CupyBackend(NumpyBackend):
     # -- moving data ----------------------------------------------------------------------------
     def from_host(self, a: np.ndarray, dt: DType, dev: Device, copy: bool | None) -> Any:
         nd = self.native_dtype(dt)
-        if a.dtype != nd and a.dtype.itemsize > nd.itemsize:
-            a = a.astype(nd)  # cast on the host: fewer bytes cross the bus
+        if a.dtype != nd and (a.dtype.itemsize > nd.itemsize or not a.dtype.isnative):
+            a = a.astype(nd)  # cast on the host: fewer bytes cross the bus (CuPy rejects byte-swapped data)
         with self._on(dev):
             return cupy.asarray(a).astype(nd, copy=False)
 
@@ -124,8 +126,73 @@ class CupyBackend(NumpyBackend):
     def memory_range(self, x: Any) -> tuple[int, int]:
         return byte_bounds(x.data.ptr, x.shape, x.strides, x.itemsize)
 
-    def import_dlpack(self, obj: Any) -> Any:
-        return cupy.from_dlpack(obj)
+    # -- interchange / transfer (issue 4) ----
+    # DLPack import/export and the layout normalisation are inherited from the NumPy backend (``self.xp``).
+    # CuPy's from_dlpack passes its current stream to the producer, which makes that stream wait for the
+    # producer's pending work; CuPy refuses copy=True from non-CPU producers (cupy/cupy#9842), so
+    # xbackend never asks it to copy and copies afterwards instead.
+    def device_scope(self, dev: Device) -> Any:
+        return self._on(dev) if dev.type == "cuda" else contextlib.nullcontext()
+
+    def data_ptr(self, x: Any) -> int:
+        return x.data.ptr
+
+    def pinned_alloc(self, nbytes: int) -> tuple[Any, np.ndarray]:
+        """A page-locked host buffer of ``nbytes`` bytes: (owner, uint8 NumPy view)."""
+        import cupyx
+
+        buf = cupyx.empty_pinned((nbytes,), dtype=np.uint8)
+        return buf, buf
+
+    def _copy_stream(self, dev: Device) -> Any:
+        streams = self.__dict__.setdefault("_copy_streams", {})
+        s = streams.get(dev.index or 0)
+        if s is None:
+            with self._on(dev):
+                s = streams[dev.index or 0] = cupy.cuda.Stream(non_blocking=True)
+        return s
+
+    def h2d_bytes(self, buf: Any, nbytes: int, dev: Device, fill: Any = None, chunk: int = 1 << 62) -> tuple[Any, Any]:
+        """Copy ``buf[:nbytes]`` (pinned) to a new device buffer on a copy stream, ``chunk`` bytes at a time,
+        calling ``fill(lo, hi)`` to stage each chunk just before its copy is queued. The caller's current
+        stream waits for the copy, so the result is safe to use there. Returns (device uint8 array, event)."""
+        with self._on(dev):
+            cur = cupy.cuda.get_current_stream()
+            out = cupy.empty(nbytes, dtype=cupy.uint8)  # allocated in stream order of `cur`
+            cs = self._copy_stream(dev)
+            cs.wait_event(cur.record())  # the block may still be in use by work queued on `cur`
+            for lo in range(0, nbytes, chunk):
+                hi = min(lo + chunk, nbytes)
+                if fill is not None:
+                    fill(lo, hi)
+                out[lo:hi].set(buf[lo:hi], stream=cs)  # pinned source: asynchronous on `cs`
+            ev = cs.record()
+            cur.wait_event(ev)
+        return out, ev
+
+    def bytes_as(self, raw: Any, dt: DType, shape: tuple[int, ...]) -> Any:
+        return raw.view(self.native_dtype(dt)).reshape(shape)
+
+    def d2h_start(self, x: Any) -> tuple[np.ndarray, Any]:
+        """Start an asynchronous copy of ``x`` into pinned host memory on the current stream:
+        (uint8 host view, event). The host view is undefined until the event completes."""
+        import cupyx
+
+        with cupy.cuda.Device(x.device.id):
+            x = cupy.ascontiguousarray(x)
+            out = cupyx.empty_pinned((x.nbytes,), dtype=np.uint8)
+            cur = cupy.cuda.get_current_stream()
+            if x.nbytes:
+                x.reshape(-1).view(cupy.uint8).get(stream=cur, out=out, blocking=False)
+            ev = cur.record()
+        return out, ev
+
+    def event_done(self, ev: Any) -> bool:
+        return ev is None or bool(ev.done)
+
+    def event_wait(self, ev: Any) -> None:
+        if ev is not None:
+            ev.synchronize()
 
     # -- creation (device-aware) ----------------------------------------------------------------
     def empty(self, shape: tuple[int, ...], dt: DType, dev: Device) -> Any:
@@ -165,3 +232,70 @@ class CupyBackend(NumpyBackend):
     def synchronize(self, dev: Device) -> None:
         with self._on(dev):
             cupy.cuda.Device().synchronize()
+
+    # -- sorting / set / statistical / utility (issue 3) ----------------------------------------
+    # CuPy's sort/argsort are always stable (thrust; NaNs last like NumPy) and accept only kind=None.
+    # The NumPy code allocates helper arrays, which CuPy puts on the *current* device: run on x's.
+    sort_kind = None
+
+    def sort_indices(self, x: Any, dt: DType, axis: int, descending: bool) -> Any:
+        with x.device:
+            return super().sort_indices(x, dt, axis, descending)
+
+    def sort_values(self, x: Any, dt: DType, axis: int, descending: bool) -> Any:
+        with x.device:
+            return super().sort_values(x, dt, axis, descending)
+
+    def isin(self, x1: Any, x2: Any, dt: DType, invert: bool) -> Any:
+        with x1.device:
+            return super().isin(x1, x2, dt, invert)
+
+    def moment(self, name: str, x: Any, axes: tuple[int, ...], correction: float, keepdims: bool) -> Any:
+        with x.device:
+            return super().moment(name, x, axes, correction, keepdims)
+
+    def unique_sorted(self, x: Any, dt: DType, want_index: bool, want_inverse: bool,
+                      want_counts: bool) -> tuple[Any, Any, Any, Any]:  # fmt: skip
+        with x.device:
+            return super().unique_sorted(x, dt, want_index, want_inverse, want_counts)
+
+    def reduce(self, name: str, x: Any, dt: DType, axes: tuple[int, ...], keepdims: bool) -> Any:
+        with x.device:
+            return super().reduce(name, x, dt, axes, keepdims)
+
+    def cumulative(self, name: str, x: Any, dt: DType, axis: int, include_initial: bool) -> Any:
+        with x.device:
+            return super().cumulative(name, x, dt, axis, include_initial)
+
+    def diff(self, x: Any, dt: DType, axis: int, n: int, prepend: Any, append: Any) -> Any:
+        with x.device:
+            return super().diff(x, dt, axis, n, prepend, append)
+
+    # -- manipulation / searching / indexing (issue 3) ----------------------------------------
+    def repeat(self, x: Any, repeats: Any, axis: int) -> Any:
+        if not isinstance(repeats, int):  # cupy.repeat takes an int or a list, not an array (one sync)
+            reps = [int(r) for r in repeats.tolist()]
+            if any(r < 0 for r in reps):
+                raise ValueError("repeat(): repeats must be non-negative")
+            n = x.shape[axis]
+            repeats = reps * n if len(reps) == 1 and n != 1 else reps
+        with x.device:
+            return cupy.repeat(x, repeats, axis=axis)
+
+
+def _on_input_device(name: str) -> Any:
+    """NumPy-backend method ``name``, run with the first input's GPU current (CuPy launches on the current one)."""
+    base = getattr(NumpyBackend, name)
+
+    def method(self: CupyBackend, x: Any, *args: Any) -> Any:
+        with (x[0] if type(x) is list else x).device:
+            return base(self, x, *args)
+
+    method.__name__ = name
+    return method
+
+
+for _name in ("broadcast_to", "concat", "stack", "flip", "roll", "tile", "argmax", "argmin", "count_nonzero",
+              "nonzero", "searchsorted", "where", "take_along_axis", "getitem", "setitem"):  # fmt: skip
+    if _name not in CupyBackend.__dict__:
+        setattr(CupyBackend, _name, _on_input_device(_name))

@@ -2,11 +2,15 @@
 
 Design constraint: every NumPy quirk is handled here and nowhere else. Kernels are ufuncs looked up
 by name in ``xp`` (``numpy`` here, ``cupy`` in the subclass), with the few differences from the
-Array API standard patched per kernel.
+Array API standard patched per kernel: ``x ** 0.5`` with a scalar exponent (NumPy takes a sqrt fast
+path, wrong at ``-0``/``-inf``), float16 ``nextafter(x, y)`` with ``x == y`` (must return ``y``),
+complex ``sign`` (``x/|x|``), integer division by zero (0, quietly).
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 from typing import Any, Callable
 
 import numpy as np
@@ -16,6 +20,7 @@ from .._backend import Backend, BackendInfo, byte_bounds
 from .._devices import CPU, Device
 from .._dtypes import DType
 from .._errors import UnknownDeviceError
+from ._keys import check_bounds
 
 # standard name -> NumPy ufunc name, where they differ
 NP_NAMES = {
@@ -47,6 +52,7 @@ class NumpyBackend(Backend):
     module = "numpy"
     fixed_default_device = True
     xp: Any = np
+    index_checks = False  # NumPy raises IndexError for out-of-bounds indices itself (CuPy wraps: True there)
 
     def __init__(self) -> None:
         super().__init__()
@@ -82,6 +88,8 @@ class NumpyBackend(Backend):
         try:
             return self.from_np[x.dtype]
         except KeyError:
+            if not x.dtype.isnative and x.dtype.newbyteorder("=") in self.from_np:  # byte-swapped data (issue 4)
+                return self.from_np[x.dtype.newbyteorder("=")]
             raise D.UnsupportedDTypeError(
                 f"{self.name} array of dtype {x.dtype} has no xbackend dtype (supported: "
                 f"{', '.join(d.name for d in self.to_np)}). Fix: convert it first, e.g. a.astype('float64')"
@@ -138,10 +146,38 @@ class NumpyBackend(Backend):
         return byte_bounds(ai["data"][0], x.shape, strides, x.itemsize)
 
     def import_dlpack(self, obj: Any) -> Any:
-        return np.from_dlpack(obj)
+        return self.xp.from_dlpack(obj)
 
+    # -- interchange / transfer (issue 4) ----
     def export_dlpack(self, x: Any) -> Any:
-        return x
+        """``x`` in a layout every DLPack consumer reads correctly (torch aborts on negative strides)."""
+        if x.dtype.isnative and all(s >= 0 and s % x.itemsize == 0 for s in x.strides):
+            return x
+        if not x.dtype.isnative:
+            x = x.astype(x.dtype.newbyteorder("="))
+        return self.xp.ascontiguousarray(x)
+
+    def dlpack(self, x: Any, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+               copy: bool | None = None) -> Any:  # fmt: skip
+        kw: dict[str, Any] = {"stream": stream}
+        if max_version is not None:
+            kw["max_version"] = max_version
+        if dl_device is not None:
+            kw["dl_device"] = dl_device
+        if copy is not None:
+            kw["copy"] = copy
+        try:
+            return x.__dlpack__(**kw)
+        except TypeError:
+            if dl_device is not None or copy is not None:
+                raise
+            return x.__dlpack__(stream=stream)  # NumPy < 2.1: legacy capsules only
+
+    def device_scope(self, dev: Device) -> Any:
+        return contextlib.nullcontext()
+
+    def data_ptr(self, x: Any) -> int:
+        return x.__array_interface__["data"][0]
 
     def astype(self, x: Any, dt: DType, copy: bool = True) -> Any:
         return x.astype(self.native_dtype(dt), copy=copy)
@@ -177,8 +213,11 @@ class NumpyBackend(Backend):
 
         def csign(x: Any) -> Any:  # the standard: x / |x|, 0 for 0 (NumPy 1.x used a different rule)
             a = xp.abs(x)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                return xp.where(a == 0, xp.zeros_like(x), x / a)
+            out = xp.empty_like(x)
+            with np.errstate(invalid="ignore", divide="ignore"):  # divide by the real |x| per component
+                out.real = x.real / a  # (a complex division would turn -0 into +0 and inf into NaN)
+                out.imag = x.imag / a
+            return xp.where(a == 0, xp.zeros_like(x), out)
 
         return csign
 
@@ -201,6 +240,33 @@ class NumpyBackend(Backend):
 
     def _k_remainder(self, dt: DType) -> Callable[..., Any]:
         return self._int_div(dt, self.xp.remainder)
+
+    def _k_pow(self, dt: DType) -> Callable[..., Any]:
+        xp = self.xp
+        if dt.kind != "f":
+            return xp.power
+
+        def fpow(x: Any, y: Any) -> Any:
+            r = xp.power(x, y)
+            if (type(y) is float or getattr(y, "ndim", 1) == 0) and (y == 0.5 or y == -0.5):
+                # NumPy's sqrt fast path for a scalar exponent differs from C pow at -0 and -inf (standard: pow)
+                neg_inf, zero = x == -np.inf, x == 0
+                if y == 0.5:
+                    return xp.where(neg_inf, np.inf, xp.where(zero, 0.0, r))
+                return xp.where(neg_inf, 0.0, xp.where(zero, np.inf, r))
+            return r
+
+        return fpow
+
+    def _k_nextafter(self, dt: DType) -> Callable[..., Any]:
+        xp = self.xp
+        if dt is not D.float16:
+            return xp.nextafter
+
+        def nextafter16(x: Any, y: Any) -> Any:  # NumPy's float16 returns x, not y, when x == y (+0 vs -0)
+            return xp.where(xp.equal(x, y), xp.asarray(y, dtype=xp.float16), xp.nextafter(x, y))
+
+        return nextafter16
 
     def _k_real(self, dt: DType) -> Callable[..., Any]:
         return self.xp.real if dt.kind == "c" else self.xp.positive
@@ -267,9 +333,13 @@ class NumpyBackend(Backend):
 
     # -- access ---------------------------------------------------------------------------------
     def getitem(self, x: Any, key: Any) -> Any:
+        if self.index_checks:
+            self.check_index(x, key)
         return x[key]
 
     def setitem(self, x: Any, key: Any, value: Any) -> None:
+        if self.index_checks:
+            self.check_index(x, key)
         x[key] = value
 
     def item(self, x: Any) -> Any:
@@ -297,6 +367,9 @@ class NumpyBackend(Backend):
         return key
 
     def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
+        if name == "pow" and x.dtype.kind == "f":  # through the patched kernel (special cases of x ** 0.5)
+            x[...] = self.kernels["pow", self.from_np[x.dtype]](x, y)
+            return x
         return op(x, y)
 
     def format(self, x: Any) -> str:
@@ -307,3 +380,333 @@ class NumpyBackend(Backend):
         if dtype is not None:
             return np.asarray(x, dtype=dtype) if not copy else np.array(x, dtype=dtype, copy=True)
         return np.array(x, copy=True) if copy else x
+
+    # -- linalg / fft (issue 3) ----------------------------------------------------------------
+    # Inputs arrive in the compute dtype chosen by xbackend/linalg.py and fft.py; these methods only
+    # call the native routines. Written against ``self.xp``, so the CuPy backend inherits them.
+    @property
+    def linalg_errors(self) -> tuple[type, ...]:
+        return (getattr(self.xp.linalg, "LinAlgError", np.linalg.LinAlgError), np.linalg.LinAlgError)
+
+    def la_cholesky(self, x: Any, upper: bool) -> Any:
+        low = self.xp.linalg.cholesky(x)
+        return self.xp.conj(self.xp.swapaxes(low, -1, -2)) if upper else low
+
+    def la_det(self, x: Any) -> Any:
+        return self.xp.linalg.det(x)
+
+    def la_slogdet(self, x: Any) -> tuple[Any, Any]:
+        sign, logabs = self.xp.linalg.slogdet(x)
+        return sign, logabs
+
+    def la_eigh(self, x: Any) -> tuple[Any, Any]:
+        w, v = self.xp.linalg.eigh(x)
+        return w, v
+
+    def la_eigvalsh(self, x: Any) -> Any:
+        return self.xp.linalg.eigvalsh(x)
+
+    def la_eig(self, x: Any) -> tuple[Any, Any]:
+        w, v = self.xp.linalg.eig(x)  # NumPy returns real arrays when every eigenvalue is real; the core casts
+        return w, v
+
+    def la_eigvals(self, x: Any) -> Any:
+        return self.xp.linalg.eigvals(x)
+
+    def la_inv(self, x: Any) -> Any:
+        return self.xp.linalg.inv(x)
+
+    def la_solve(self, a: Any, b: Any) -> Any:
+        xp = self.xp  # b is (..., M, K); equal batches leave no room for NumPy 1-style "vector b" guessing
+        if a.shape[:-2] == b.shape[:-2]:
+            return xp.linalg.solve(a, b)
+        batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        return xp.linalg.solve(xp.broadcast_to(a, batch + a.shape[-2:]), xp.broadcast_to(b, batch + b.shape[-2:]))
+
+    def la_qr(self, x: Any, mode: str) -> tuple[Any, Any]:
+        q, r = self.xp.linalg.qr(x, mode=mode)
+        return q, r
+
+    def la_svd(self, x: Any, full_matrices: bool) -> tuple[Any, Any, Any]:
+        u, s, vh = self.xp.linalg.svd(x, full_matrices=full_matrices)
+        return u, s, vh
+
+    def la_svdvals(self, x: Any) -> Any:
+        return self.xp.linalg.svd(x, compute_uv=False)
+
+    def la_matrix_power(self, x: Any, n: int) -> Any:
+        xp = self.xp
+        if n == 0:
+            return xp.broadcast_to(xp.eye(x.shape[-1], dtype=x.dtype), x.shape).copy()
+        if n < 0:
+            x, n = xp.linalg.inv(x), -n
+        out, base = None, x
+        while n:  # exponentiation by squaring
+            if n & 1:
+                out = base if out is None else xp.matmul(out, base)
+            n >>= 1
+            if n:
+                base = xp.matmul(base, base)
+        return out.copy() if out is x else out
+
+    def _cutoff(self, s: Any, rtol: Any) -> Any:
+        smax = s.max(axis=-1, keepdims=True)
+        return (rtol if isinstance(rtol, float) else rtol[..., None]) * smax
+
+    def la_pinv(self, x: Any, rtol: Any) -> Any:
+        xp = self.xp
+        u, s, vh = xp.linalg.svd(x, full_matrices=False)
+        keep = s > self._cutoff(s, rtol)
+        with np.errstate(divide="ignore"):
+            sinv = xp.where(keep, 1 / xp.where(keep, s, 1), 0).astype(s.dtype)
+        return xp.matmul(xp.conj(xp.swapaxes(vh, -1, -2)) * sinv[..., None, :], xp.conj(xp.swapaxes(u, -1, -2)))
+
+    def la_matrix_rank(self, x: Any, rtol: Any) -> Any:
+        s = self.la_svdvals(x)
+        return (s > self._cutoff(s, rtol)).sum(axis=-1)
+
+    def la_matrix_norm(self, x: Any, ord: Any, keepdims: bool) -> Any:
+        xp = self.xp
+        if ord == "fro":
+            a = xp.abs(x)
+            r = xp.sqrt(xp.sum(a * a, axis=(-2, -1)))
+        elif ord == "nuc":
+            r = xp.sum(self.la_svdvals(x), axis=-1)
+        elif ord == 2 or ord == -2:
+            s = self.la_svdvals(x)
+            r = s.max(axis=-1) if ord == 2 else s.min(axis=-1)
+        else:  # 1, -1: column sums; inf, -inf: row sums
+            sums = xp.sum(xp.abs(x), axis=-2 if abs(ord) == 1 else -1)
+            r = sums.max(axis=-1) if ord > 0 else sums.min(axis=-1)
+        return r[..., None, None] if keepdims else r
+
+    def la_vector_norm(self, x: Any, axis: Any, keepdims: bool, ord: Any) -> Any:
+        xp = self.xp
+        a = xp.abs(x)
+        if ord == 2:
+            return xp.sqrt(xp.sum(a * a, axis=axis, keepdims=keepdims))
+        if ord == 1:
+            return xp.sum(a, axis=axis, keepdims=keepdims)
+        if ord == float("inf"):
+            return xp.max(a, axis=axis, keepdims=keepdims)
+        if ord == float("-inf"):
+            return xp.min(a, axis=axis, keepdims=keepdims)
+        if ord == 0:
+            return xp.sum(a != 0, axis=axis, keepdims=keepdims).astype(a.dtype)
+        with np.errstate(divide="ignore"):
+            return xp.sum(a**ord, axis=axis, keepdims=keepdims) ** (1.0 / ord)
+
+    def la_cross(self, a: Any, b: Any, axis: int) -> Any:
+        return self.xp.cross(a, b, axis=axis)
+
+    def la_tensordot(self, a: Any, b: Any, axes: Any) -> Any:
+        return self.xp.tensordot(a, b, axes=axes)
+
+    def la_vecdot(self, a: Any, b: Any, axis: int) -> Any:
+        xp = self.xp
+        return xp.sum(xp.conj(a) * b, axis=axis, dtype=a.dtype)
+
+    def la_trace(self, x: Any, offset: int) -> Any:
+        return self.xp.sum(self.xp.diagonal(x, offset, -2, -1), axis=-1, dtype=x.dtype)
+
+    def la_diagonal(self, x: Any, offset: int) -> Any:
+        return self.xp.diagonal(x, offset, -2, -1).copy()  # NumPy's view is read-only; torch's is writable
+
+    def fft_1d(self, name: str, x: Any, n: int | None, axis: int, norm: str) -> Any:
+        return getattr(self.xp.fft, name)(x, n=n, axis=axis, norm=norm)
+
+    def fft_nd(self, name: str, x: Any, s: list[int] | None, axes: list[int], norm: str) -> Any:
+        return getattr(self.xp.fft, name)(x, s=s, axes=axes, norm=norm)
+
+    def fft_shift(self, name: str, x: Any, axes: tuple[int, ...] | None) -> Any:
+        return getattr(self.xp.fft, name)(x, axes=axes)
+
+    def info_dtypes(self, dev: Device) -> list[DType]:
+        """Dtypes this backend holds on ``dev`` (for ``__array_namespace_info__().dtypes()``)."""
+        return [d for d in D.ALL if d in self.to_np]
+
+    def info_max_dims(self) -> int | None:
+        return 64 if int(np.__version__.split(".")[0]) >= 2 else 32
+
+    # -- manipulation / searching / indexing (issue 3) ----------------------------------------
+    # Axes arrive normalised (non-negative ints, tuples where several); result dtypes are decided in
+    # the core. Index results are int64; the core casts them when the default int dtype differs.
+    def check_index(self, x: Any, key: Any) -> None:
+        """IndexError for out-of-bounds integer index arrays (for backends whose kernels wrap around)."""
+        at = self._array_type
+        check_bounds(tuple(x.shape), key, lambda k: isinstance(k, at), lambda k: k.dtype.kind == "b")
+
+    def broadcast_to(self, x: Any, shape: tuple[int, ...]) -> Any:
+        return self.xp.broadcast_to(x, shape)
+
+    def concat(self, xs: list[Any], axis: int) -> Any:
+        return self.xp.concatenate(xs, axis=axis)
+
+    def stack(self, xs: list[Any], axis: int) -> Any:
+        return self.xp.stack(xs, axis=axis)
+
+    def flip(self, x: Any, axes: tuple[int, ...]) -> Any:
+        return self.xp.flip(x, axis=axes) if axes else x.copy()
+
+    def roll(self, x: Any, shifts: tuple[int, ...], axes: tuple[int, ...]) -> Any:
+        return self.xp.roll(x, shifts, axis=axes)
+
+    def repeat(self, x: Any, repeats: Any, axis: int) -> Any:
+        if not isinstance(repeats, int):
+            if bool((repeats < 0).any()):
+                raise ValueError("repeat(): repeats must be non-negative")
+            repeats = repeats.astype(np.int64, copy=False)
+        return self.xp.repeat(x, repeats, axis=axis)
+
+    def tile(self, x: Any, reps: tuple[int, ...]) -> Any:
+        return self.xp.tile(x, reps) if reps else x.copy()
+
+    def argmax(self, x: Any, axis: int | None, keepdims: bool) -> Any:
+        return self.xp.asarray(self.xp.argmax(x, axis=axis, keepdims=keepdims), dtype=np.int64)
+
+    def argmin(self, x: Any, axis: int | None, keepdims: bool) -> Any:
+        return self.xp.asarray(self.xp.argmin(x, axis=axis, keepdims=keepdims), dtype=np.int64)
+
+    def count_nonzero(self, x: Any, axes: tuple[int, ...], keepdims: bool) -> Any:
+        return self.xp.asarray((x != 0).sum(axis=axes, keepdims=keepdims, dtype=np.int64))
+
+    def nonzero(self, x: Any) -> tuple[Any, ...]:
+        return tuple(self.xp.asarray(i, dtype=np.int64) for i in self.xp.nonzero(x))
+
+    def searchsorted(self, x1: Any, x2: Any, side: str, sorter: Any) -> Any:
+        if sorter is not None:
+            sorter = sorter.astype(np.int64, copy=False)
+        return self.xp.asarray(self.xp.searchsorted(x1, x2, side=side, sorter=sorter), dtype=np.int64)
+
+    def where(self, condition: Any, x1: Any, x2: Any) -> Any:
+        return self.xp.where(condition, x1, x2)
+
+    def take_along_axis(self, x: Any, indices: Any, axis: int) -> Any:
+        n = x.shape[axis]
+        if indices.size and bool(((indices < -n) | (indices >= n)).any()):
+            raise IndexError(f"take_along_axis(): index out of bounds for axis {axis} with size {n}")
+        return self.xp.take_along_axis(x, indices, axis=axis)
+
+
+    # -- sorting / set / statistical / utility (issue 3) ----------------------------------------
+    #: ``kind=`` for a stable sort (CuPy's sorts are always stable and accept only ``None``)
+    sort_kind: Any = "stable"
+
+    def _order_key(self, x: Any, dt: DType, descending: bool) -> Any:
+        """An array whose stable ascending order is the order we want for ``x`` (NaNs last either way)."""
+        if not descending:
+            return x
+        return -x if dt.kind == "f" else ~x  # -NaN is NaN; ~ reverses bool and (un)signed ints exactly
+
+    def sort_indices(self, x: Any, dt: DType, axis: int, descending: bool) -> Any:
+        key = self._order_key(x, dt, descending)
+        return self.xp.argsort(key, axis=axis, kind=self.sort_kind).astype(np.int64, copy=False)
+
+    def sort_values(self, x: Any, dt: DType, axis: int, descending: bool) -> Any:
+        if not descending:
+            return self.xp.sort(x, axis=axis, kind=self.sort_kind)
+        return self.xp.take_along_axis(x, self.sort_indices(x, dt, axis, True), axis=axis)
+
+    def unique_sorted(self, x: Any, dt: DType, want_index: bool, want_inverse: bool,
+                      want_counts: bool) -> tuple[Any, Any, Any, Any]:  # fmt: skip
+        """Sorted unique values of 1-D ``x`` split where neighbours differ (``!=``: every NaN distinct)."""
+        xp = self.xp
+        n = x.shape[0]
+        if dt.kind == "c":  # lexicographic: stable sort by imag, then by real
+            order = xp.argsort(x.imag, kind=self.sort_kind)
+            order = order[xp.argsort(x.real[order], kind=self.sort_kind)]
+        else:
+            order = xp.argsort(x, kind=self.sort_kind)
+        order = order.astype(np.int64, copy=False)
+        s = x[order]
+        new = xp.ones(n, dtype=bool)
+        if n > 1:
+            xp.not_equal(s[1:], s[:-1], out=new[1:])
+        starts = xp.flatnonzero(new).astype(np.int64, copy=False)
+        first = order[starts] if want_index else None
+        counts = None
+        if want_counts:
+            counts = xp.diff(xp.concatenate([starts, xp.full(1, n, dtype=np.int64)]))
+        inv = None
+        if want_inverse:
+            inv = xp.empty(n, dtype=np.int64)
+            inv[order] = xp.cumsum(new, dtype=np.int64) - 1
+        return s[starts], first, inv, counts
+
+    def isin(self, x1: Any, x2: Any, dt: DType, invert: bool) -> Any:
+        return self.xp.asarray(self.xp.isin(x1, x2, invert=invert))
+
+    def _acc(self, x: Any) -> Any:
+        """float16/bfloat16 accumulate in float32 and round once (as torch does), else ``None``."""
+        return self.xp.float32 if x.dtype.itemsize == 2 and x.dtype.kind not in "iu" else None
+
+    @functools.cached_property
+    def _reducers(self) -> dict[str, Callable[..., Any]]:
+        """NumPy: the ufuncs' own ``reduce`` (skips ``np.sum``'s Python wrapper); CuPy: the functions."""
+        xp = self.xp
+        if xp is np:
+            return {"sum": np.add.reduce, "prod": np.multiply.reduce, "max": np.maximum.reduce,
+                    "min": np.minimum.reduce, "all": np.logical_and.reduce, "any": np.logical_or.reduce,
+                    "mean": np.mean}  # fmt: skip
+        return {n: getattr(xp, n) for n in ("sum", "prod", "max", "min", "all", "any", "mean")}
+
+    # NumPy warns on inf - inf, overflow and casts to float16; torch and the standard do not: all quiet here
+    def reduce(self, name: str, x: Any, dt: DType, axes: tuple[int, ...], keepdims: bool) -> Any:
+        """``name`` in sum, prod, max, min, mean, all, any over non-empty ``axes``; always an array (0-d too)."""
+        xp = self.xp
+        fn = self._reducers[name]
+        k = dt.kind
+        if (k != "f" and k != "c") or name == "max" or name == "min":  # nothing to warn about
+            if name == "sum" or name == "prod":
+                return xp.asarray(fn(x, axis=axes, keepdims=keepdims, dtype=x.dtype))
+            return xp.asarray(fn(x, axis=axes, keepdims=keepdims))
+        with np.errstate(all="ignore"):
+            acc = self._acc(x)
+            if acc is not None:
+                return xp.asarray(fn(x.astype(acc), axis=axes, keepdims=keepdims)).astype(x.dtype)
+            if name == "mean" and k == "c":  # real and imaginary parts separately (NaN stays in its part)
+                re = xp.asarray(fn(x.real, axis=axes, keepdims=keepdims))
+                out = xp.empty(re.shape, dtype=x.dtype)
+                out.real = re
+                out.imag = fn(x.imag, axis=axes, keepdims=keepdims)
+                return out
+            return xp.asarray(fn(x, axis=axes, keepdims=keepdims))
+
+    def moment(self, name: str, x: Any, axes: tuple[int, ...], correction: float, keepdims: bool) -> Any:
+        fn = self.xp.var if name == "var" else self.xp.std
+        acc = self._acc(x)
+        with np.errstate(all="ignore"):
+            if acc is not None:
+                return self.xp.asarray(fn(x.astype(acc), axis=axes, ddof=correction, keepdims=keepdims)).astype(x.dtype)
+            return self.xp.asarray(fn(x, axis=axes, ddof=correction, keepdims=keepdims))
+
+    def cumulative(self, name: str, x: Any, dt: DType, axis: int, include_initial: bool) -> Any:
+        xp = self.xp
+        fn = xp.cumsum if name == "cumulative_sum" else xp.cumprod
+        acc = self._acc(x)
+        with np.errstate(all="ignore"):
+            out = fn(x, axis=axis, dtype=x.dtype) if acc is None else fn(x, axis=axis, dtype=acc).astype(x.dtype)
+        if include_initial:
+            shape = list(x.shape)
+            shape[axis] = 1
+            init = (xp.zeros if name == "cumulative_sum" else xp.ones)(tuple(shape), dtype=x.dtype)
+            out = xp.concatenate([init, out], axis=axis)
+        return out
+
+    def diff(self, x: Any, dt: DType, axis: int, n: int, prepend: Any, append: Any) -> Any:
+        xp = self.xp
+        if prepend is not None or append is not None:
+            parts = []
+            for e in (prepend, x, append):
+                if e is None:
+                    continue
+                shape = list(x.shape)
+                shape[axis] = e.shape[axis]
+                parts.append(e if tuple(e.shape) == tuple(shape) else xp.broadcast_to(e, tuple(shape)))
+            x = xp.concatenate(parts, axis=axis)
+        elif n == 0:
+            return x.copy()
+        if n == 0:
+            return x
+        with np.errstate(all="ignore"):
+            return xp.diff(x, n=n, axis=axis)

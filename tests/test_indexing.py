@@ -1,0 +1,403 @@
+"""Indexing on every target, against NumPy as the oracle: ``Array.__getitem__``/``__setitem__`` with basic
+and advanced keys, and ``take``/``take_along_axis``.
+
+Keys mix ints, slices (negative steps too), ``None``, ``...``, integer index Arrays of every integer
+dtype (uint8 is an index, never a mask), lists of ints, and bool masks; ints next to index arrays follow
+NumPy's rule (they are advanced indices). Out-of-bounds integer indices raise ``IndexError`` everywhere.
+``__setitem__`` values are Arrays, Python scalars or host data; lossy values raise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import xbackend as xb
+from xbackend import _dtypes as D
+from xbackend.testing import assert_equal
+import xbackend.testing.strategies as xst
+
+DTYPES = [D.bool, D.int8, D.uint8, D.uint16, D.int32, D.uint64, D.int64, D.float16, D.float32, D.float64,
+          D.complex64, D.complex128]  # fmt: skip
+INDEX_DTYPES = ["int8", "uint8", "int16", "int32", "uint32", "int64", "uint64"]
+
+
+def _on(t, a):
+    return xb.asarray(a, backend=t.backend, device=t.device)
+
+
+def _check(r, expected, dt):
+    assert type(r) is xb.Array
+    assert r.dtype is dt, (r.dtype, dt)
+    assert r._be.dtype_of(r.native) is dt
+    assert r.shape == tuple(np.shape(expected)), (r.shape, np.shape(expected))
+    assert_equal(r, np.asarray(expected), check_dtype=False)
+
+
+# --- key generation: parts are ("int", i), ("slice", s), ("none",), ("ellipsis",), ("array", np), ("list", [..]),
+# ("mask", np bool); they become the NumPy key and the xbackend key on a target ---------------------------------
+@st.composite
+def _key(draw, shape, allow_arrays=True, unique=False):
+    parts = []
+    i = 0
+    idx_shape = draw(xst.shapes(min_dims=1, max_dims=2, min_side=1 if unique else 0, max_side=3))
+    if unique:
+        idx_shape = idx_shape[:1]
+    has_mask = has_array = False
+    used_ellipsis = False
+    while i < len(shape):
+        # after "...", the remaining parts index the trailing axes, so they must cover them all
+        kinds = ["int", "slice", "slice", "none"] + ([] if used_ellipsis else ["stop"])
+        kinds += ["array", "list", "mask"] if allow_arrays else []
+        kind = draw(st.sampled_from(kinds))
+        n = shape[i]
+        if kind == "stop":
+            if not used_ellipsis and draw(st.booleans()):
+                parts.append(("ellipsis",))
+                used_ellipsis = True
+                i = len(shape) - draw(st.integers(0, len(shape) - i))
+                continue
+            break
+        if kind == "none":
+            parts.append(("none",))
+        elif kind == "slice":
+            parts.append(("slice", draw(st.slices(n))))
+            i += 1
+        elif kind == "int" and n:
+            parts.append(("int", draw(st.integers(-n, n - 1))))
+            i += 1
+        elif kind in ("array", "list") and n and not has_mask and not (unique and has_array):
+            dt = draw(st.sampled_from(INDEX_DTYPES))
+            lo = 0 if dt.startswith("u") or unique else -n
+            if unique:
+                k = draw(st.integers(0, n))
+                a = np.array(draw(st.permutations(range(n)))[:k], dtype=dt)
+            else:
+                a = draw(hnp.arrays(np.dtype(dt), draw(xst.broadcastable_shapes(idx_shape, max_dims=2, max_side=3)),
+                                    elements=st.integers(lo, n - 1)))  # fmt: skip
+            parts.append(("array", a) if kind == "array" or a.ndim == 0 else ("list", a.tolist()))
+            has_array = True
+            i += 1
+        elif kind == "mask" and not has_mask and not has_array:
+            k = draw(st.integers(1, min(2, len(shape) - i)))
+            parts.append(("mask", draw(hnp.arrays(np.bool_, shape[i:i + k]))))
+            has_mask = True
+            i += k
+    if len(parts) == 1 and draw(st.booleans()):
+        return parts[0]  # a bare (non-tuple) key
+    return tuple(parts)
+
+
+def _np_part(p):
+    return {"int": lambda: p[1], "slice": lambda: p[1], "none": lambda: None, "ellipsis": lambda: Ellipsis,
+            "array": lambda: p[1], "list": lambda: p[1], "mask": lambda: p[1]}[p[0]]()  # fmt: skip
+
+
+def _xb_part(t, p):
+    if p[0] in ("array", "mask"):
+        return _on(t, p[1])
+    return _np_part(p)
+
+
+def _keys(t, key):
+    if type(key) is tuple and (not key or type(key[0]) is tuple):
+        return tuple(_np_part(p) for p in key), tuple(_xb_part(t, p) for p in key)
+    return _np_part(key), _xb_part(t, key)
+
+
+@st.composite
+def _case(draw, allow_arrays=True, unique=False, dtypes=DTYPES):
+    dt = draw(st.sampled_from(dtypes))
+    a = draw(xst.host_arrays(dt, xst.shapes(max_dims=3, max_side=4)))
+    return dt, a, draw(_key(a.shape, allow_arrays, unique))
+
+
+def test_getitem_basic(xb_target):
+    @given(case=_case(allow_arrays=False))
+    def check(case):
+        dt, a, key = case
+        nk, xk = _keys(xb_target, key)
+        _check(_on(xb_target, a)[xk], a[nk], dt)
+
+    check()
+
+
+def test_getitem_advanced(xb_target):
+    @given(case=_case())
+    def check(case):
+        dt, a, key = case
+        nk, xk = _keys(xb_target, key)
+        try:
+            e = a[nk]
+        except IndexError:  # e.g. index arrays that do not broadcast together
+            with pytest.raises(IndexError):
+                _on(xb_target, a)[xk]
+            return
+        _check(_on(xb_target, a)[xk], e, dt)
+
+    check()
+
+
+def test_setitem_scalar(xb_target):
+    @given(case=_case(), data=st.data())
+    def check(case, data):
+        dt, a, key = case
+        nk, xk = _keys(xb_target, key)
+        v = {"b": True, "i": -3, "u": 7, "f": 2.5, "c": 1 - 2j}[dt.kind]
+        v = data.draw(st.sampled_from([v, True] if dt.kind != "b" else [True, False]))
+        e = a.copy()
+        try:
+            e[nk] = v
+        except IndexError:
+            with pytest.raises(IndexError):
+                _on(xb_target, a)[xk] = v
+            return
+        x = _on(xb_target, a.copy())
+        x[xk] = v
+        _check(x, e, dt)
+
+    check()
+
+
+def test_setitem_array_value(xb_target):
+    @given(case=_case(unique=True), data=st.data())
+    def check(case, data):
+        dt, a, key = case
+        nk, xk = _keys(xb_target, key)
+        target_shape = a[nk].shape
+        vshape = data.draw(st.sampled_from([target_shape, target_shape[1:], ()]))
+        v = data.draw(xst.host_arrays(dt, vshape))
+        e = a.copy()
+        e[nk] = v
+        for value in (_on(xb_target, v), v):  # an Array, or host data moved to the target
+            x = _on(xb_target, a.copy())
+            x[xk] = value
+            _check(x, e, dt)
+
+    check()
+
+
+def test_negative_steps_with_index_arrays(xb_target):
+    a = np.arange(60).reshape(3, 4, 5)
+    for key in [(slice(None, None, -1), [0, 2]), (np.array([2, 0]), slice(None, None, -2)),
+                (Ellipsis, slice(3, 0, -1), np.array([[1], [0]])),
+                (np.array([True, False, True]), slice(None, None, -1), 0),
+                (0, slice(None, None, -1), [4, 0]), (slice(None, None, -1), np.ones((4, 5), bool))]:  # fmt: skip
+        xk = tuple(_on(xb_target, k) if isinstance(k, np.ndarray) else k for k in key)
+        _check(_on(xb_target, a)[xk], a[key], xb.int64)
+        e = a.copy()
+        e[key] = -1
+        x = _on(xb_target, a.copy())
+        x[xk] = -1
+        _check(x, e, xb.int64)
+
+
+def test_ints_next_to_index_arrays_follow_numpy(xb_target):
+    a = np.arange(24).reshape(2, 3, 4)
+    x = _on(xb_target, a)
+    i = _on(xb_target, np.array([0, 1]))
+    _check(x[0, :, i], a[0, :, [0, 1]], xb.int64)  # NumPy: (2, 3); plain torch: (3, 2)
+    _check(x[0, None, i], a[0, None, [0, 1]], xb.int64)
+    _check(x[:, 1, i], a[:, 1, [0, 1]], xb.int64)
+    _check(x[_on(xb_target, np.array(1)), :, i], a[1, :, [0, 1]], xb.int64)  # 0-d index Arrays act as ints
+
+
+def test_uint8_index_is_an_index_not_a_mask(xb_target):
+    a = np.arange(5.0)
+    x = _on(xb_target, a)
+    _check(x[_on(xb_target, np.array([1, 0, 1], dtype=np.uint8))], a[[1, 0, 1]], xb.float64)
+    _check(x[[1, 0, 1]], a[[1, 0, 1]], xb.float64)
+    _check(x[[]], a[np.array([], dtype=np.int64)], xb.float64)
+    _check(x[[True, False, True, False, True]], a[[True, False, True, False, True]], xb.float64)
+
+
+def test_zero_d_bool_masks(xb_target):
+    a = np.arange(6).reshape(2, 3)
+    x = _on(xb_target, a)
+    for m in (True, False):
+        _check(x[m], a[m], xb.int64)
+        _check(x[_on(xb_target, np.array(m))], a[np.array(m)], xb.int64)
+        _check(x[..., _on(xb_target, np.array(m))], a[..., np.array(m)], xb.int64)
+    z = _on(xb_target, np.float64(3.0))
+    _check(z[_on(xb_target, np.array(True))], np.float64(3.0)[np.array(True)], xb.float64)
+    z[_on(xb_target, np.array(False))] = 1.0
+    assert z.item() == 3.0
+    z[True] = 1.0
+    assert z.item() == 1.0
+
+
+def test_out_of_bounds_raise_index_error(xb_target):
+    x = _on(xb_target, np.arange(6.0).reshape(2, 3))
+    for key in [(2,), (0, 3), (0, -4), ([0, 2],), (slice(None), [3]), (slice(None), [-4]),
+                (_on(xb_target, np.array([1, 5], dtype=np.uint8)),), (_on(xb_target, np.array([-3])),)]:  # fmt: skip
+        with pytest.raises(IndexError):
+            x[key]
+        with pytest.raises(IndexError):
+            x[key] = 1.0
+    with pytest.raises(IndexError):
+        x[_on(xb_target, np.array([True, False, True]))]  # mask of the wrong shape
+    with pytest.raises(IndexError):
+        x[_on(xb_target, np.array([0.0]))]
+    with pytest.raises(IndexError):
+        x[0, 0, 0]
+    with pytest.raises(IndexError):
+        x[[0.5]]
+
+
+def test_setitem_values_and_promotion(xb_target):
+    f32 = _on(xb_target, np.zeros(3, np.float32))
+    f32[0] = 1  # Python scalars are weak
+    f32[1] = np.float64(2.5)  # NumPy scalars are weak too
+    f32[:] = np.array([1, 2, 3], dtype=np.int16)  # host data, lossless: moved and cast
+    _check(f32, np.array([1, 2, 3], np.float32), xb.float32)
+    f32[1:] = [0.5, 1.5]  # a Python list is weak: float32 it is
+    _check(f32, np.array([1, 0.5, 1.5], np.float32), xb.float32)
+    with pytest.raises(xb.PromotionError):
+        f32[:] = np.array([1.0, 2.0, 3.0])  # float64 host data would lose precision
+    with pytest.raises(xb.PromotionError):
+        f32[0] = 1j
+    with pytest.raises(xb.PromotionError):
+        f32[:] = _on(xb_target, np.zeros(3, np.float64))
+    i8 = _on(xb_target, np.zeros(3, np.int8))
+    i8[:] = [1, -2, 3]
+    i8[0] = True
+    _check(i8, np.array([1, -2, 3], np.int8), xb.int8)
+    with pytest.raises(xb.PromotionError):
+        i8[0] = 1.5
+    with pytest.raises(xb.PromotionError):
+        i8[:] = [1.0, 2.0, 3.0]
+    with pytest.raises(xb.ScalarOverflowError):
+        i8[0] = 300
+    with pytest.raises(xb.ScalarOverflowError):
+        i8[:] = [1, 300, 2]
+    with pytest.raises(xb.PromotionError):
+        i8[:] = _on(xb_target, np.zeros(3, np.uint8))  # uint8 does not fit int8
+    b = _on(xb_target, np.zeros(2, bool))
+    with pytest.raises(xb.PromotionError):
+        b[0] = 1
+    u64 = _on(xb_target, np.zeros(2, np.uint64))
+    u64[_on(xb_target, np.array([1]))] = 2**64 - 1
+    _check(u64, np.array([0, 2**64 - 1], np.uint64), xb.uint64)
+    with pytest.raises(ValueError):  # shapes that do not broadcast
+        f32[:2] = np.zeros(3, np.float32)
+
+
+def test_setitem_mixed_backends_raise(xb_target):
+    if xb_target.backend == "numpy":
+        pytest.skip("needs a second backend: covered on the non-NumPy targets")
+    x = _on(xb_target, np.zeros(3))
+    with pytest.raises(xb.BackendMismatchError):
+        x[0] = xb.asarray(np.float64(1.0), backend="numpy")
+    with pytest.raises(xb.BackendMismatchError):
+        x[xb.asarray(np.array([0, 1]), backend="numpy")]
+    x[np.array([0, 1])] = 2.0  # host index data is moved, like host values
+    assert x.tolist() == [2.0, 2.0, 0.0]
+
+
+# --- take / take_along_axis ------------------------------------------------------------------------
+def test_take(xb_target):
+    @given(dt=st.sampled_from(DTYPES), data=st.data())
+    def check(dt, data):
+        a = data.draw(xst.host_arrays(dt, xst.shapes(min_dims=1, max_dims=3, max_side=4)))
+        ax = data.draw(st.integers(-a.ndim, a.ndim - 1))
+        n = a.shape[ax]
+        idt = data.draw(st.sampled_from(INDEX_DTYPES))
+        lo = 0 if idt.startswith("u") else -n
+        el = st.integers(lo, n - 1) if n else st.nothing()
+        i = data.draw(hnp.arrays(np.dtype(idt), st.integers(0, 5), elements=el))
+        x = _on(xb_target, a)
+        _check(xb.take(x, _on(xb_target, i), axis=ax), np.take(a, i.astype(np.int64), axis=ax), dt)
+        if a.ndim == 1:
+            _check(xb.take(x, _on(xb_target, i)), np.take(a, i.astype(np.int64)), dt)
+
+    check()
+
+
+def test_take_along_axis(xb_target):
+    @given(dt=st.sampled_from(DTYPES), data=st.data())
+    def check(dt, data):
+        a = data.draw(xst.host_arrays(dt, xst.shapes(min_dims=1, max_dims=3, min_side=1, max_side=4)))
+        ax = data.draw(st.integers(-a.ndim, a.ndim - 1))
+        n = a.shape[ax]
+        ishape = list(data.draw(st.sampled_from([a.shape, tuple(1 for _ in a.shape)])))
+        ishape[ax] = data.draw(st.integers(0, 4))
+        idt = data.draw(st.sampled_from(INDEX_DTYPES))
+        lo = 0 if idt.startswith("u") else -n
+        i = data.draw(hnp.arrays(np.dtype(idt), tuple(ishape), elements=st.integers(lo, n - 1)))
+        r = xb.take_along_axis(_on(xb_target, a), _on(xb_target, i), axis=ax)
+        _check(r, np.take_along_axis(a, i.astype(np.int64), axis=ax), dt)
+
+    check()
+
+
+def test_take_errors(xb_target):
+    x = _on(xb_target, np.arange(6.0).reshape(2, 3))
+    i = _on(xb_target, np.array([0, 1]))
+    with pytest.raises(ValueError):
+        xb.take(x, i)  # axis is required for N-D
+    with pytest.raises(IndexError):
+        xb.take(x, _on(xb_target, np.array([3])), axis=1)
+    with pytest.raises(IndexError):
+        xb.take(x, _on(xb_target, np.array([-3])), axis=0)
+    with pytest.raises(TypeError):
+        xb.take(x, _on(xb_target, np.array([True, False])), axis=0)
+    with pytest.raises(ValueError):
+        xb.take(_on(xb_target, np.float64(1.0)), i)
+    with pytest.raises(xb.AxisError):
+        xb.take(x, i, axis=2)
+    with pytest.raises(IndexError):
+        xb.take_along_axis(x, _on(xb_target, np.array([[3]])), axis=1)
+    with pytest.raises(IndexError):
+        xb.take_along_axis(x, _on(xb_target, np.array([[-4]])), axis=1)
+    with pytest.raises(ValueError):
+        xb.take_along_axis(x, i, axis=1)  # indices need x's number of dimensions
+    with pytest.raises(ValueError):
+        xb.take_along_axis(x, _on(xb_target, np.zeros((3, 1), np.int64)), axis=1)
+
+
+def test_indexing_keeps_autograd(xb_target):
+    if xb_target.backend != "torch":
+        pytest.skip("autograd is a torch feature")
+    import torch
+
+    t = torch.arange(6.0, dtype=torch.float64).reshape(2, 3).requires_grad_()
+    x = xb.asarray(t)
+    y = x[xb.asarray(torch.tensor([1, 0])), ::-1]
+    z = xb.take_along_axis(x, xb.asarray(torch.tensor([[2], [0]])), axis=1)
+    assert y.requires_grad and z.requires_grad
+    (y.native.sum() + z.native.sum()).backward()
+    assert t.grad.tolist() == [[1.0, 1.0, 2.0], [2.0, 1.0, 1.0]]
+
+
+def test_bounds_checker_used_on_gpus_agrees_with_numpy():
+    """CuPy (which wraps out-of-bounds indices) and torch on CUDA (which asserts) run this checker before
+    indexing; here it is checked on the host against NumPy's own bounds checks."""
+    from xbackend._backends._keys import check_bounds
+
+    is_array = lambda k: isinstance(k, np.ndarray)  # noqa: E731
+    is_mask = lambda k: k.dtype.kind == "b"  # noqa: E731
+
+    @given(case=_case(), bump=st.sampled_from([0, 0, 7, -7]))
+    def check(case, bump):
+        _, a, key = case
+        parts = list(key) if type(key) is tuple and (not key or type(key[0]) is tuple) else [key]
+        native = []
+        for p in parts:
+            k = _np_part(p)
+            if p[0] in ("array", "list"):
+                k = np.asarray(np.asarray(k, dtype=np.int64) + bump)
+                bump = 0
+            native.append(k)
+        native = tuple(native)
+        try:
+            a[native]
+        except IndexError as exc:
+            if "out of bounds" in str(exc):
+                with pytest.raises(IndexError):
+                    check_bounds(a.shape, native, is_array, is_mask)
+            return
+        check_bounds(a.shape, native, is_array, is_mask)  # valid keys pass
+
+    check()

@@ -1,0 +1,47 @@
+"""Index-key helpers shared by the backends whose kernels do not check bounds themselves (CuPy wraps
+out-of-bounds integer indices around, torch on CUDA fails with a device-side assert).
+
+Design constraint: duck-typed over native arrays (``<``, ``|``, ``.any()``, ``.ndim``), so one walk of
+the key serves every backend; the caller says which key parts are index arrays and which are masks.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+
+def key_dims(key: tuple[Any, ...], is_array: Callable[[Any], bool], is_mask: Callable[[Any], bool]) -> int:
+    """How many dimensions of the indexed array ``key`` consumes (``...`` not counted)."""
+    n = 0
+    for k in key:
+        if k is None or k is Ellipsis or type(k) is bool:
+            continue
+        n += k.ndim if is_array(k) and is_mask(k) else 1
+    return n
+
+
+def check_bounds(shape: tuple[int, ...], key: Any, is_array: Callable[[Any], bool],
+                 is_mask: Callable[[Any], bool]) -> None:  # fmt: skip
+    """Raise ``IndexError`` if an integer index array in ``key`` is outside its dimension."""
+    items = key if type(key) is tuple else (key,)
+    if not any(is_array(k) and not is_mask(k) for k in items):
+        return
+    rest = len(shape) - key_dims(items, is_array, is_mask)
+    dim = 0
+    for k in items:
+        if k is Ellipsis:
+            dim += rest
+        elif k is None or type(k) is bool:
+            continue
+        elif is_array(k):
+            if is_mask(k):
+                dim += k.ndim
+                continue
+            if dim >= len(shape):
+                raise IndexError(f"too many indices for an array of {len(shape)} dimension(s)")
+            n = shape[dim]
+            if bool(((k < -n) | (k >= n)).any()):
+                raise IndexError(f"index out of bounds for dimension {dim} with size {n}")
+            dim += 1
+        else:
+            dim += 1
