@@ -1,5 +1,261 @@
-"""The Array API standard's statistical functions (sum, mean, std, ...)."""
+"""The Array API standard's statistical functions: cumulative_sum, cumulative_prod, max, mean, min, prod,
+std, sum, var.
+
+Design constraint: the result dtype comes from the table below, decided here before any backend runs,
+and every reduction returns an Array (0-d for a full reduction), never a Python or NumPy scalar.
+
+==========================================  ==============================================================
+input dtype (``dtype=None``)                result dtype
+==========================================  ==============================================================
+sum, prod, cumulative_sum, cumulative_prod  bool -> default int; signed int -> default int (or wider);
+                                            unsigned -> the unsigned int with the default int's bits
+                                            (``uint64``); float/complex -> unchanged. ``dtype=`` casts
+                                            the input first and computes in that dtype.
+max, min                                    unchanged (real dtypes and bool; complex raises)
+mean                                        float/complex unchanged; bool/int -> default float
+std, var                                    real float unchanged; complex -> its real dtype;
+                                            bool/int -> default float
+==========================================  ==============================================================
+
+Special values (the same on every backend):
+
+* ``max``/``min`` propagate NaN and raise ``ValueError`` over an empty axis (NumPy raises, torch
+  raises a different error, neither has an identity);
+* ``mean`` of an empty axis is NaN, ``std``/``var`` are NaN where ``N - correction <= 0`` (no warning);
+* complex ``mean`` averages the real and imaginary parts separately, so a NaN in one part stays there;
+* integer sums and products wrap around silently (two's complement), as on NumPy and torch.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+from typing import Any
+
+from . import _dtypes as D
+from ._array import Array, _new
+from ._config import current
+from ._dtypes import DType
+from ._errors import UnsupportedDTypeError
+from ._utility import as_array, normalize_axis, normalize_axes, reduce_native, reduced_shape
+
+__all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
+
+_UINT_OF_BITS = {8: D.uint8, 16: D.uint16, 32: D.uint32, 64: D.uint64}
+
+
+def _accumulator(fname: str, dt: DType, dtype: Any) -> DType:
+    """Compute/result dtype of sum, prod and the cumulative functions."""
+    if dtype is not None:
+        d = D.dtype(dtype)
+        if d is D.bool:
+            raise UnsupportedDTypeError(f"{fname}(dtype=xb.bool) is not supported; use xb.any/xb.all for bool logic")
+        if dt.kind == "c" and d.kind != "c":
+            raise UnsupportedDTypeError(
+                f"{fname}(dtype={d}) would drop the imaginary part of a {dt} Array. Fix: pass xb.real(x) explicitly"
+            )
+        return d
+    k = dt.kind
+    if k == "f" or k == "c":
+        return dt
+    di = current().default_int
+    if k == "u":
+        du = _UINT_OF_BITS[di.bits]
+        return du if du.bits >= dt.bits else dt
+    if k == "i":
+        return di if di.bits >= dt.bits else dt
+    return di  # bool
+
+
+def _cast(x: Array, cd: DType) -> Any:
+    return x._data if x._dt is cd else x._be.astype(x._data, cd, copy=False)
+
+
+def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
+    n = 1
+    for a in axes:
+        n *= shape[a]
+    return n
+
+
+def _full(x: Array, axes: tuple[int, ...], keepdims: bool, value: Any, dt: DType) -> Array:
+    shape = reduced_shape(x.shape, axes, keepdims)
+    return _new(x._be.full(shape, value, dt, x._dev), dt, x._dev, x._be)
+
+
+def _reduce(fname: str, x: Array, axis: Any, keepdims: bool, cd: DType, rd: DType) -> Array:
+    axes = normalize_axes(axis, x.ndim, fname)
+    return _new(reduce_native(x, fname, _cast(x, cd), cd, axes, keepdims), rd, x._dev, x._be)
+
+
+def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
+        keepdims: bool = False) -> Array:  # noqa: A001  # fmt: skip
+    """Sum of the elements along ``axis`` (``0`` when empty); the dtype follows the module's table.
+
+    >>> import xbackend as xb
+    >>> x = xb.asarray([[1, 2], [3, 4]], dtype=xb.int8)
+    >>> s = xb.sum(x)
+    >>> s.item(), s.dtype, s.ndim
+    (10, xb.int64, 0)
+    >>> xb.sum(x, axis=0, dtype=xb.float32).tolist()
+    [4.0, 6.0]
+    """
+    x = as_array(x, "sum")
+    cd = _accumulator("sum", x._dt, dtype)
+    return _reduce("sum", x, axis, keepdims, cd, cd)
+
+
+def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
+         keepdims: bool = False) -> Array:  # fmt: skip
+    """Product of the elements along ``axis`` (``1`` when empty); the dtype follows the module's table.
+
+    >>> import xbackend as xb
+    >>> xb.prod(xb.asarray([[1, 2], [3, 4]]), axis=1).tolist()
+    [2, 12]
+    >>> xb.prod(xb.asarray([], dtype=xb.uint8)).dtype
+    xb.uint64
+    """
+    x = as_array(x, "prod")
+    cd = _accumulator("prod", x._dt, dtype)
+    return _reduce("prod", x, axis, keepdims, cd, cd)
+
+
+def _extremum(fname: str, x: Any, axis: Any, keepdims: bool) -> Array:
+    x = as_array(x, fname)
+    if x._dt.kind == "c":
+        raise UnsupportedDTypeError(f"{fname}() of a complex Array ({x._dt}) is not defined (complex numbers have no "
+                                    f"order). Fix: reduce a real key, e.g. xb.{fname}(xb.abs(x))")  # fmt: skip
+    axes = normalize_axes(axis, x.ndim, fname)
+    for a in axes:
+        if x.shape[a] == 0:
+            raise ValueError(
+                f"{fname}() of an empty axis ({a} of shape {x.shape}) has no value (there is no identity). "
+                f"Fix: check x.size first, or use xb.where() with a fill value"
+            )
+    return _new(reduce_native(x, fname, x._data, x._dt, axes, keepdims), x._dt, x._dev, x._be)
+
+
+def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:  # noqa: A001
+    """Largest element along ``axis``; NaN if any element is NaN; an empty axis raises ``ValueError``.
+
+    >>> import xbackend as xb
+    >>> xb.max(xb.asarray([[1, 5], [7, 2]]), axis=1).tolist()
+    [5, 7]
+    >>> xb.max(xb.asarray([1.0, float("nan")])).item()
+    nan
+    """
+    return _extremum("max", x, axis, keepdims)
+
+
+def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:  # noqa: A001
+    """Smallest element along ``axis``; NaN if any element is NaN; an empty axis raises ``ValueError``.
+
+    >>> import xbackend as xb
+    >>> xb.min(xb.asarray([[1, 5], [7, 2]]), axis=0, keepdims=True).tolist()
+    [[1, 2]]
+    """
+    return _extremum("min", x, axis, keepdims)
+
+
+def _float_dtype(dt: DType) -> DType:
+    return current().default_float if dt.kind in "biu" else dt
+
+
+def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
+    """Arithmetic mean along ``axis``; integer and bool input is computed in the default float dtype.
+
+    An empty axis gives NaN. Complex input averages the real and imaginary parts separately.
+
+    >>> import xbackend as xb
+    >>> m = xb.mean(xb.asarray([1, 2, 3, 4]))
+    >>> m.item(), m.dtype
+    (2.5, xb.float64)
+    >>> xb.mean(xb.asarray([[1.0, 2.0], [3.0, 5.0]], dtype=xb.float32), axis=1).tolist()
+    [1.5, 4.0]
+    """
+    x = as_array(x, "mean")
+    cd = _float_dtype(x._dt)
+    axes = normalize_axes(axis, x.ndim, "mean")
+    if x.size == 0:  # NaN where nothing is averaged, or an empty result: no backend warning
+        return _full(x, axes, keepdims, complex(math.nan, math.nan) if cd.kind == "c" else math.nan, cd)
+    return _new(reduce_native(x, "mean", _cast(x, cd), cd, axes, keepdims), cd, x._dev, x._be)
+
+
+def _moment(fname: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Array:
+    x = as_array(x, fname)
+    if isinstance(correction, bool) or not isinstance(correction, (int, float)) or not correction >= 0:
+        raise ValueError(f"{fname}(): correction must be a non-negative int or float, got {correction!r}")
+    cd = _float_dtype(x._dt)
+    rd = D.real_of(cd)
+    axes = normalize_axes(axis, x.ndim, fname)
+    if x.size == 0 or _count(x.shape, axes) - correction <= 0:  # NaN, or an empty result: no backend warning
+        return _full(x, axes, keepdims, math.nan, rd)
+    data = _cast(x, cd)
+    be = x._be
+    if not axes:
+        data = be.reshape(data, tuple(data.shape) + (1,))
+        return _new(be.moment(fname, data, (x.ndim,), correction, False), rd, x._dev, be)
+    return _new(be.moment(fname, data, axes, correction, keepdims), rd, x._dev, be)
+
+
+def var(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction: int | float = 0.0,
+        keepdims: bool = False) -> Array:  # fmt: skip
+    """Variance along ``axis``: ``sum(|x - mean|**2) / (N - correction)``; NaN where ``N - correction <= 0``.
+
+    ``correction=0`` (the default) is the population variance, ``correction=1`` Bessel's correction.
+    Integer input is computed in the default float dtype; complex input gives a real result.
+
+    >>> import xbackend as xb
+    >>> x = xb.asarray([1.0, 2.0, 3.0, 4.0])
+    >>> xb.var(x).item(), xb.var(x, correction=1).item()
+    (1.25, 1.6666666666666667)
+    """
+    return _moment("var", x, axis, correction, keepdims)
+
+
+def std(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction: int | float = 0.0,
+        keepdims: bool = False) -> Array:  # fmt: skip
+    """Standard deviation along ``axis``: the square root of :func:`var` with the same arguments.
+
+    >>> import xbackend as xb
+    >>> xb.std(xb.asarray([[1, 3], [5, 7]]), axis=1).tolist()
+    [1.0, 1.0]
+    """
+    return _moment("std", x, axis, correction, keepdims)
+
+
+def _cumulative(fname: str, x: Any, axis: int | None, dtype: Any, include_initial: bool) -> Array:
+    x = as_array(x, fname)
+    if x.ndim == 0:
+        raise ValueError(f"{fname}() needs an Array with at least one dimension, got a 0-d Array")
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(f"{fname}() of a {x.ndim}-d Array needs axis= (the standard flattens nothing). "
+                             f"Fix: pass axis=..., or reshape to 1-D first")  # fmt: skip
+        axis = 0
+    ax = normalize_axis(axis, x.ndim, fname)
+    cd = _accumulator(fname, x._dt, dtype)
+    be = x._be
+    return _new(be.cumulative(fname, _cast(x, cd), cd, ax, bool(include_initial)), cd, x._dev, be)
+
+
+def cumulative_sum(x: Array, /, *, axis: int | None = None, dtype: DType | None = None,
+                   include_initial: bool = False) -> Array:  # fmt: skip
+    """Running sum along ``axis`` (optional for 1-D input); ``include_initial`` prepends a zero.
+
+    >>> import xbackend as xb
+    >>> x = xb.asarray([1, 2, 3])
+    >>> xb.cumulative_sum(x).tolist(), xb.cumulative_sum(x, include_initial=True).tolist()
+    ([1, 3, 6], [0, 1, 3, 6])
+    """
+    return _cumulative("cumulative_sum", x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x: Array, /, *, axis: int | None = None, dtype: DType | None = None,
+                    include_initial: bool = False) -> Array:  # fmt: skip
+    """Running product along ``axis`` (optional for 1-D input); ``include_initial`` prepends a one.
+
+    >>> import xbackend as xb
+    >>> xb.cumulative_prod(xb.asarray([[1, 2], [3, 4]]), axis=1, include_initial=True).tolist()
+    [[1, 1, 2], [1, 3, 12]]
+    """
+    return _cumulative("cumulative_prod", x, axis, dtype, include_initial)
