@@ -1,5 +1,106 @@
-"""Inspection API: xb.__array_namespace_info__()."""
+"""Inspection API: ``xb.__array_namespace_info__()`` (Array API standard 2023.12+, 2025.12 semantics).
+
+Design constraint: the answers are true for one backend, read from that backend (its devices, the
+dtypes it can hold on a device, its dimension limit), never assumed. The backend is the configured one
+(``xb.using(backend=...)``) unless ``backend=`` is given; creating the object imports that backend,
+nothing else does. Default dtypes are xbackend's (float64/int64 unless configured), the same on every
+backend by design.
+
+>>> import xbackend as xb
+>>> info = xb.__array_namespace_info__()
+>>> info.capabilities()["boolean indexing"], info.default_dtypes()["real floating"]
+(True, xb.float64)
+>>> info.devices()
+(Device('cpu'),)
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from typing import Any
+
+from . import _config, _dtypes as D
+from ._devices import Device, device as _device
+from ._dispatch import get_backend
+from ._dtypes import DType
+
+__all__ = ["__array_namespace_info__"]
+
+# the standard's kind names; bfloat16 is not an Array API dtype and is never listed
+_KINDS: dict[str, tuple[DType, ...]] = {
+    "bool": (D.bool,),
+    "signed integer": D.SIGNED,
+    "unsigned integer": D.UNSIGNED,
+    "integral": D.INTEGER,
+    "real floating": (D.float32, D.float64),
+    "complex floating": D.COMPLEX,
+    "numeric": D.INTEGER + (D.float32, D.float64) + D.COMPLEX,
+}
+_STANDARD = (D.bool,) + D.INTEGER + (D.float32, D.float64) + D.COMPLEX
+
+
+class Info:
+    """What one backend supports; returned by :func:`__array_namespace_info__`."""
+
+    __slots__ = ("_be", "_dev")
+
+    def __init__(self, backend: Any, dev: Device | None) -> None:
+        self._be = backend
+        self._dev = dev
+
+    def __repr__(self) -> str:
+        return f"<xbackend namespace info for backend {self._be.name!r}>"
+
+    def _device(self, dev: Any) -> Device:
+        if dev is None:
+            return self.default_device()
+        return self._be.check_device(_device(dev))
+
+    def capabilities(self) -> dict[str, Any]:
+        """``"boolean indexing"``, ``"data-dependent shapes"`` and ``"max dimensions"``."""
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": self._be.info_max_dims()}
+
+    def default_device(self) -> Device:
+        """The device creation functions use for this backend (the configured one, else the backend's)."""
+        return self._dev if self._dev is not None else self._be.default_device()
+
+    def default_dtypes(self, *, device: Any = None) -> dict[str, DType]:
+        """``"real floating"``, ``"complex floating"``, ``"integral"`` and ``"indexing"`` defaults for ``device``."""
+        self._device(device)  # validates it
+        cfg = _config.current()
+        return {"real floating": cfg.default_float, "complex floating": cfg.default_complex,
+                "integral": cfg.default_int, "indexing": cfg.default_int}  # fmt: skip
+
+    def devices(self) -> tuple[Device, ...]:
+        """Every device of this backend on this machine (2025.12: a tuple)."""
+        return tuple(self._be.devices())
+
+    def dtypes(self, *, device: Any = None, kind: str | tuple[str, ...] | None = None) -> dict[str, DType]:
+        """Array API dtypes this backend holds on ``device``, optionally of a ``kind`` (or tuple of kinds)."""
+        held = set(self._be.info_dtypes(self._device(device)))
+        if kind is None:
+            wanted: tuple[DType, ...] = _STANDARD
+        else:
+            kinds = (kind,) if isinstance(kind, str) else tuple(kind)
+            wanted = ()
+            for k in kinds:
+                try:
+                    wanted += _KINDS[k]
+                except (KeyError, TypeError):
+                    raise ValueError(f"unknown dtype kind {k!r}; use one of {', '.join(_KINDS)}") from None
+        return {d.name: d for d in _STANDARD if d in wanted and d in held}
+
+
+def __array_namespace_info__(*, backend: str | None = None) -> Info:
+    """The inspection object of the Array API standard for ``backend`` (default: the configured one).
+
+    >>> import xbackend as xb
+    >>> sorted(xb.__array_namespace_info__().dtypes(kind="complex floating"))
+    ['complex128', 'complex64']
+    """
+    cfg = _config.current()
+    name = backend if backend is not None else cfg.backend
+    be = get_backend(name)
+    dev = None
+    if cfg.device is not None and name == cfg.backend:
+        dev = be.check_device(cfg.device)
+    return Info(be, dev)

@@ -1,5 +1,542 @@
-"""Linear algebra extension (xb.linalg) of the Array API standard."""
+"""Linear algebra extension (``xb.linalg``) of the Array API standard (2025.12).
+
+Design constraint: every result dtype is decided here, from one table, before a backend runs; the
+backends (``la_*`` methods in ``_backends/<lib>.py``) only call the native routine.
+
+Choices applied on every backend:
+
+* **Integer and bool input** to a floating-point function (``inv``, ``det``, ``svd``, the norms, ...)
+  computes in the default float dtype (``float64`` unless ``xb.using(default_float=...)``).
+  ``float16``/``bfloat16`` compute in ``float32`` (no backend has half-precision LAPACK) and are cast back.
+* ``eig``/``eigvals`` always return complex results (NumPy returns real ones when every eigenvalue is real).
+* ``diagonal`` returns a copy (NumPy's diagonal is a read-only view, torch's a writable one).
+* ``solve(A, b)`` treats ``b`` as a vector only when ``b.ndim == 1`` (the standard), never by shape
+  guessing as torch and NumPy 1 do.
+* **Singular / not positive-definite input**: ``inv``, ``solve``, ``cholesky`` (and ``matrix_power`` with
+  ``n < 0``) raise :class:`xbackend.LinAlgError` on NumPy and torch (CPU and CUDA: torch synchronises to
+  check). CuPy does not check (that would need a device sync) and returns ``inf``/``NaN`` like ``cupy.linalg``.
+  ``det`` of a singular matrix is ``0`` and ``slogdet`` gives ``sign == 0``, ``logabsdet == -inf`` everywhere.
+
+>>> import xbackend as xb
+>>> a = xb.asarray([[4.0, 2.0], [2.0, 3.0]])
+>>> round(xb.linalg.det(a).item(), 9), xb.linalg.solve(a, xb.asarray([2.0, 1.0])).tolist()
+(8.0, [0.5, 0.0])
+>>> q, r = xb.linalg.qr(a)
+>>> float(xb.linalg.matrix_norm(q @ r - a)) < 1e-12
+True
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+from typing import Any, NamedTuple
+
+from . import _config, _dtypes as D
+from ._array import Array, _check_partner, _new
+from ._dtypes import DType
+from ._errors import AxisError, LinAlgError, UnsupportedDTypeError
+from ._linalg_main import _numeric_pair, _vector_axis, matrix_transpose, tensordot, vecdot
+from ._misc import matmul
+
+__all__ = [
+    "cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv", "matmul", "matrix_norm",
+    "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
+    "tensordot", "trace", "vecdot", "vector_norm",
+    "EighResult", "EigResult", "QRResult", "SlogdetResult", "SVDResult", "LinAlgError",
+]  # fmt: skip
+
+_current = _config.current
+_INF = math.inf
+
+
+class EighResult(NamedTuple):
+    eigenvalues: Array
+    eigenvectors: Array
+
+
+class EigResult(NamedTuple):
+    eigenvalues: Array
+    eigenvectors: Array
+
+
+class QRResult(NamedTuple):
+    Q: Array
+    R: Array
+
+
+class SlogdetResult(NamedTuple):
+    sign: Array
+    logabsdet: Array
+
+
+class SVDResult(NamedTuple):
+    U: Array
+    S: Array
+    Vh: Array
+
+
+# input dtype -> (compute dtype, result dtype) for floating-point functions; ints/bool use the default float
+_FLOAT = {D.float16: (D.float32, D.float16), D.bfloat16: (D.float32, D.bfloat16), D.float32: (D.float32, D.float32),
+          D.float64: (D.float64, D.float64), D.complex64: (D.complex64, D.complex64),
+          D.complex128: (D.complex128, D.complex128)}  # fmt: skip
+
+
+def _as_array(x: Any) -> Array:
+    from ._creation import asarray
+
+    return asarray(x)
+
+
+def _float_rule(d: DType) -> tuple[DType, DType]:
+    try:
+        return _FLOAT[d]
+    except KeyError:
+        f = _current().default_float
+        return f, f
+
+
+def _prep(x: Any, name: str, square: bool = False, min_ndim: int = 2) -> tuple[Array, Any, DType, DType]:
+    """``(x, native input in the compute dtype, compute dtype, result dtype)`` after the shape checks."""
+    if type(x) is not Array:
+        x = _as_array(x)
+    shape = x._data.shape
+    if len(shape) < min_ndim:
+        raise ValueError(f"linalg.{name}() needs an Array with at least {min_ndim} dimensions, "
+                         f"got shape {tuple(shape)}")  # fmt: skip
+    if square and shape[-1] != shape[-2]:
+        raise ValueError(f"linalg.{name}() needs square matrices (..., M, M), got shape {tuple(shape)}")
+    cd, rd = _float_rule(x._dt)
+    data = x._data if x._dt is cd else x._be.astype(x._data, cd)
+    return x, data, cd, rd
+
+
+def _out(x: Array, r: Any, dt: DType) -> Array:
+    """Wrap a native result as ``dt`` (casting only where the backend returned another dtype)."""
+    be = x._be
+    if be.dtype_of(r) is not dt:
+        r = be.astype(r, dt, copy=False)
+    return _new(r, dt, x._dev, be)
+
+
+def _failed(x: Array, name: str, exc: Exception) -> LinAlgError:
+    return LinAlgError(
+        f"linalg.{name}() failed on a {x._be.name} Array on {x._dev} of shape {x.shape}: {str(exc).rstrip('.')}. "
+        "Fix: check the input "
+        "(xb.linalg.matrix_rank(x) finds singular matrices), or use xb.linalg.pinv for a least-squares answer"
+    )
+
+
+# --- decompositions ----------------------------------------------------------------------------
+def cholesky(x: Array, /, *, upper: bool = False) -> Array:
+    """Cholesky factor ``L`` (``x = L @ L^H``), or ``U`` (``x = U^H @ U``) with ``upper=True``.
+
+    >>> import xbackend as xb
+    >>> xb.linalg.cholesky(xb.asarray([[4.0, 2.0], [2.0, 2.0]])).tolist()
+    [[2.0, 0.0], [1.0, 1.0]]
+    """
+    x, data, cd, rd = _prep(x, "cholesky", square=True)
+    try:
+        r = x._be.la_cholesky(data, bool(upper))
+    except x._be.linalg_errors as e:
+        raise _failed(x, "cholesky", e) from e
+    return _out(x, r, rd)
+
+
+def eigh(x: Array, /) -> EighResult:
+    """Eigenvalues (ascending, real) and eigenvectors of symmetric/Hermitian matrices.
+
+    >>> import xbackend as xb
+    >>> xb.linalg.eigh(xb.asarray([[2.0, 0.0], [0.0, 1.0]])).eigenvalues.tolist()
+    [1.0, 2.0]
+    """
+    x, data, cd, rd = _prep(x, "eigh", square=True)
+    try:
+        w, v = x._be.la_eigh(data)
+    except x._be.linalg_errors as e:
+        raise _failed(x, "eigh", e) from e
+    return EighResult(_out(x, w, D.real_of(rd)), _out(x, v, rd))
+
+
+def eigvalsh(x: Array, /) -> Array:
+    """Eigenvalues (ascending, real) of symmetric/Hermitian matrices.
+
+    >>> import xbackend as xb
+    >>> xb.linalg.eigvalsh(xb.asarray([[2, 1], [1, 2]])).tolist()
+    [1.0, 3.0]
+    """
+    x, data, cd, rd = _prep(x, "eigvalsh", square=True)
+    try:
+        w = x._be.la_eigvalsh(data)
+    except x._be.linalg_errors as e:
+        raise _failed(x, "eigvalsh", e) from e
+    return _out(x, w, D.real_of(rd))
+
+
+def eig(x: Array, /) -> EigResult:
+    """Eigenvalues and right eigenvectors of general square matrices; always complex (2025.12).
+
+    >>> import xbackend as xb
+    >>> w = xb.linalg.eig(xb.asarray([[0.0, -1.0], [1.0, 0.0]])).eigenvalues
+    >>> w.dtype, sorted(complex(v).imag for v in w)
+    (xb.complex128, [-1.0, 1.0])
+    """
+    x, data, cd, rd = _prep(x, "eig", square=True)
+    try:
+        w, v = x._be.la_eig(data)
+    except x._be.linalg_errors as e:
+        raise _failed(x, "eig", e) from e
+    c = D.complex_of(rd)
+    return EigResult(_out(x, w, c), _out(x, v, c))
+
+
+def eigvals(x: Array, /) -> Array:
+    """Eigenvalues of general square matrices; always complex (2025.12).
+
+    >>> import xbackend as xb
+    >>> xb.linalg.eigvals(xb.asarray([[2.0, 0.0], [0.0, 3.0]])).tolist()
+    [(2+0j), (3+0j)]
+    """
+    x, data, cd, rd = _prep(x, "eigvals", square=True)
+    try:
+        w = x._be.la_eigvals(data)
+    except x._be.linalg_errors as e:
+        raise _failed(x, "eigvals", e) from e
+    return _out(x, w, D.complex_of(rd))
+
+
+def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
+    """QR decomposition; ``mode="reduced"`` (``Q`` is ``M x K``) or ``"complete"`` (``Q`` is ``M x M``).
+
+    >>> import xbackend as xb
+    >>> q, r = xb.linalg.qr(xb.ones((3, 2)), mode="complete")
+    >>> q.shape, r.shape
+    ((3, 3), (3, 2))
+    """
+    if mode not in ("reduced", "complete"):
+        raise ValueError(f"linalg.qr() mode must be 'reduced' or 'complete', got {mode!r}")
+    x, data, cd, rd = _prep(x, "qr")
+    try:
+        q, r = x._be.la_qr(data, mode)
+    except x._be.linalg_errors as e:
+        raise _failed(x, "qr", e) from e
+    return QRResult(_out(x, q, rd), _out(x, r, rd))
+
+
+def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
+    """Singular value decomposition ``x = U @ diag(S) @ Vh``; ``S`` is real and descending.
+
+    >>> import xbackend as xb
+    >>> u, s, vh = xb.linalg.svd(xb.asarray([[3.0, 0.0], [0.0, -4.0]]))
+    >>> s.tolist(), u.shape, vh.shape
+    ([4.0, 3.0], (2, 2), (2, 2))
+    """
+    x, data, cd, rd = _prep(x, "svd")
+    try:
+        u, s, vh = x._be.la_svd(data, bool(full_matrices))
+    except x._be.linalg_errors as e:
+        raise _failed(x, "svd", e) from e
+    return SVDResult(_out(x, u, rd), _out(x, s, D.real_of(rd)), _out(x, vh, rd))
+
+
+def svdvals(x: Array, /) -> Array:
+    """Singular values (real, descending).
+
+    >>> import xbackend as xb
+    >>> xb.linalg.svdvals(xb.asarray([[3, 0], [0, -4]])).tolist()
+    [4.0, 3.0]
+    """
+    x, data, cd, rd = _prep(x, "svdvals")
+    try:
+        s = x._be.la_svdvals(data)
+    except x._be.linalg_errors as e:
+        raise _failed(x, "svdvals", e) from e
+    return _out(x, s, D.real_of(rd))
+
+
+# --- inverses, determinants, systems -----------------------------------------------------------
+def inv(x: Array, /) -> Array:
+    """Inverse of square matrices; a singular matrix raises :class:`~xbackend.LinAlgError` (not on CuPy).
+
+    >>> import xbackend as xb
+    >>> xb.linalg.inv(xb.asarray([[2.0, 0.0], [0.0, 4.0]])).tolist()
+    [[0.5, 0.0], [0.0, 0.25]]
+    """
+    x, data, cd, rd = _prep(x, "inv", square=True)
+    be = x._be
+    try:
+        r = be.la_inv(data)
+    except be.linalg_errors as e:
+        raise _failed(x, "inv", e) from e
+    if cd is not rd:
+        r = be.astype(r, rd)
+    return _new(r, rd, x._dev, be)
+
+
+def det(x: Array, /) -> Array:
+    """Determinant of square matrices (0-d for one matrix).
+
+    >>> import xbackend as xb
+    >>> round(xb.linalg.det(xb.asarray([[1, 2], [3, 4]])).item(), 12)
+    -2.0
+    """
+    x, data, cd, rd = _prep(x, "det", square=True)
+    return _out(x, x._be.la_det(data), rd)
+
+
+def slogdet(x: Array, /) -> SlogdetResult:
+    """Sign and ``log|det|`` of square matrices; a singular matrix gives ``sign 0`` and ``-inf``.
+
+    >>> import xbackend as xb
+    >>> s, l = xb.linalg.slogdet(xb.asarray([[-2.0, 0.0], [0.0, 1.0]]))
+    >>> s.item(), round(l.item(), 6)
+    (-1.0, 0.693147)
+    """
+    x, data, cd, rd = _prep(x, "slogdet", square=True)
+    sign, logabs = x._be.la_slogdet(data)
+    return SlogdetResult(_out(x, sign, rd), _out(x, logabs, D.real_of(rd)))
+
+
+def solve(x1: Array, x2: Array, /) -> Array:
+    """Solve ``x1 @ X = x2`` for square ``x1`` (``(..., M, M)``); ``x2`` is ``(M,)`` or ``(..., M, K)``, batch
+    dimensions broadcast. A singular ``x1`` raises :class:`~xbackend.LinAlgError` (not on CuPy).
+
+    >>> import xbackend as xb
+    >>> xb.linalg.solve(xb.asarray([[2.0, 0.0], [0.0, 4.0]]), xb.asarray([2.0, 2.0])).tolist()
+    [1.0, 0.5]
+    """
+    if type(x1) is not Array:
+        x1 = _as_array(x1)
+    if type(x2) is not Array:
+        x2 = _as_array(x2)
+    if x2._be is not x1._be or x2._dev is not x1._dev:
+        _check_partner(x1, x2)
+    s1, s2 = x1.shape, x2.shape
+    if len(s1) < 2 or s1[-1] != s1[-2]:
+        raise ValueError(f"linalg.solve() needs square matrices (..., M, M) as x1, got shape {s1}")
+    vector = len(s2) == 1
+    if len(s2) == 0 or s2[-1 if vector else -2] != s1[-1]:
+        raise ValueError(f"linalg.solve(): x2 of shape {s2} does not fit x1 of shape {s1}; x2 must be (M,) or "
+                         "(..., M, K) with M = x1.shape[-1]")  # fmt: skip
+    p = x1._dt if x1._dt is x2._dt else D.promote(x1._dt, x2._dt)
+    cd, rd = _float_rule(p)
+    be = x1._be
+    a = x1._data if x1._dt is cd else be.astype(x1._data, cd)
+    b = x2._data if x2._dt is cd else be.astype(x2._data, cd)
+    if vector:
+        b = be.reshape(b, (s2[0], 1))
+    try:
+        r = be.la_solve(a, b)
+    except be.linalg_errors as e:
+        raise _failed(x1, "solve", e) from e
+    if vector:
+        r = be.reshape(r, tuple(r.shape[:-1]))
+    return _out(x1, r, rd)
+
+
+def _rtol(x: Array, rtol: Any, cd: DType, name: str) -> Any:
+    """The relative tolerance as a Python float or a native real array of the batch shape."""
+    real = D.real_of(cd)
+    if rtol is None:
+        return max(x.shape[-2:]) * D.finfo(real).eps
+    if type(rtol) in (float, int):
+        return float(rtol)
+    if type(rtol) is not Array:
+        rtol = _as_array(rtol)
+    if rtol._be is not x._be or rtol._dev is not x._dev:
+        _check_partner(x, rtol)
+    if rtol._dt.kind not in "fiub":
+        raise UnsupportedDTypeError(f"linalg.{name}() rtol must be real, got {rtol._dt}")
+    r = rtol._data if rtol._dt is real else x._be.astype(rtol._data, real)
+    return r
+
+
+def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
+    """Moore-Penrose pseudo-inverse (``(..., N, M)``); singular values ``<= rtol * max`` count as zero
+    (default ``rtol = max(M, N) * eps``).
+
+    >>> import xbackend as xb
+    >>> xb.linalg.pinv(xb.asarray([[2.0, 0.0], [0.0, 0.0]])).tolist()
+    [[0.5, 0.0], [0.0, 0.0]]
+    """
+    x, data, cd, rd = _prep(x, "pinv")
+    be = x._be
+    if 0 in x.shape[-2:]:
+        shape = x.shape[:-2] + (x.shape[-1], x.shape[-2])
+        return _new(be.zeros(shape, rd, x._dev), rd, x._dev, be)
+    try:
+        r = be.la_pinv(data, _rtol(x, rtol, cd, "pinv"))
+    except be.linalg_errors as e:
+        raise _failed(x, "pinv", e) from e
+    return _out(x, r, rd)
+
+
+def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
+    """Number of singular values ``> rtol * max`` (default ``rtol = max(M, N) * eps``), in the default int dtype.
+
+    >>> import xbackend as xb
+    >>> xb.linalg.matrix_rank(xb.asarray([[1.0, 2.0], [2.0, 4.0]])).item()
+    1
+    """
+    x, data, cd, rd = _prep(x, "matrix_rank")
+    be = x._be
+    di = _current().default_int
+    if 0 in x.shape[-2:]:
+        return _new(be.zeros(x.shape[:-2], di, x._dev), di, x._dev, be)
+    try:
+        r = be.la_matrix_rank(data, _rtol(x, rtol, cd, "matrix_rank"))
+    except be.linalg_errors as e:
+        raise _failed(x, "matrix_rank", e) from e
+    return _out(x, r, di)
+
+
+def matrix_power(x: Array, n: int, /) -> Array:
+    """``x`` raised to the integer power ``n`` (``n < 0`` inverts first; ``n == 0`` gives identities).
+
+    >>> import xbackend as xb
+    >>> xb.linalg.matrix_power(xb.asarray([[1.0, 1.0], [0.0, 1.0]]), 3).tolist()
+    [[1.0, 3.0], [0.0, 1.0]]
+    """
+    if isinstance(n, bool) or not isinstance(n, int):
+        try:
+            n = n.__index__()
+        except AttributeError:
+            raise TypeError(f"linalg.matrix_power() needs an int exponent, got {type(n).__name__}") from None
+    x, data, cd, rd = _prep(x, "matrix_power", square=True)
+    try:
+        r = x._be.la_matrix_power(data, n)
+    except x._be.linalg_errors as e:
+        raise _failed(x, "matrix_power", e) from e
+    return _out(x, r, rd)
+
+
+# --- norms -------------------------------------------------------------------------------------
+_MATRIX_ORDS = ("fro", "nuc", 1, -1, 2, -2, _INF, -_INF)
+
+
+def matrix_norm(x: Array, /, *, keepdims: bool = False, ord: Any = "fro") -> Array:  # noqa: A002
+    """Matrix norm over the last two axes: ``'fro'``, ``'nuc'``, ``1``, ``-1``, ``2``, ``-2``, ``inf``, ``-inf``.
+    The result is real (``complex64`` input gives ``float32``).
+
+    >>> import xbackend as xb
+    >>> a = xb.asarray([[3.0, 0.0], [0.0, -4.0]])
+    >>> [xb.linalg.matrix_norm(a, ord=o).item() for o in ("fro", 1, "nuc")]
+    [5.0, 4.0, 7.0]
+    """
+    if isinstance(ord, bool) or ord not in _MATRIX_ORDS:
+        raise ValueError(f"linalg.matrix_norm() ord must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, -inf; got {ord!r}")
+    x, data, cd, rd = _prep(x, "matrix_norm")
+    try:
+        r = x._be.la_matrix_norm(data, ord, bool(keepdims))
+    except x._be.linalg_errors as e:
+        raise _failed(x, "matrix_norm", e) from e
+    return _out(x, r, D.real_of(rd))
+
+
+def _axes(axis: Any, ndim: int, name: str) -> Any:
+    if axis is None:
+        return None
+    items = (axis,) if isinstance(axis, int) else tuple(axis)
+    out = []
+    for a in items:
+        if isinstance(a, bool) or not isinstance(a, int) or not -ndim <= a < ndim:
+            raise AxisError(f"{name}: axis {a!r} is out of range for an Array with {ndim} dimensions")
+        out.append(a % ndim)
+    if len(set(out)) != len(out):
+        raise AxisError(f"{name}: repeated axis in {axis!r}")
+    return out[0] if isinstance(axis, int) else tuple(out)
+
+
+def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False,
+                ord: int | float = 2) -> Array:  # noqa: A002 # fmt: skip
+    """Vector norm over ``axis`` (all axes when ``None``): ``ord`` is any int/float or ``inf``/``-inf``
+    (``0`` counts non-zeros). The result is real (``complex64`` input gives ``float32``).
+
+    >>> import xbackend as xb
+    >>> v = xb.asarray([3, -4])
+    >>> [xb.linalg.vector_norm(v, ord=o).item() for o in (2, 1, float("inf"))]
+    [5.0, 7.0, 4.0]
+    """
+    if isinstance(ord, bool) or not isinstance(ord, (int, float)):
+        raise ValueError(f"linalg.vector_norm() ord must be an int, a float, inf or -inf; got {ord!r}")
+    x, data, cd, rd = _prep(x, "vector_norm", min_ndim=0)
+    ax = _axes(axis, x.ndim, "linalg.vector_norm()")
+    if x.ndim == 0 and axis is None:
+        ax = None
+    r = x._be.la_vector_norm(data, ax, bool(keepdims), ord)
+    return _out(x, r, D.real_of(rd))
+
+
+# --- numeric (dtype-preserving) functions ------------------------------------------------------
+def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
+    """Cross product of 3-element vectors along ``axis`` (negative, as the standard requires); the other
+    axes broadcast.
+
+    >>> import xbackend as xb
+    >>> xb.linalg.cross(xb.asarray([1, 0, 0]), xb.asarray([0, 1, 0])).tolist()
+    [0, 0, 1]
+    """
+    x1, x2, dt = _numeric_pair(x1, x2, "linalg.cross")
+    if x1.ndim == 0 or x2.ndim == 0:
+        raise ValueError("linalg.cross() needs Arrays with at least one dimension")
+    axis = _vector_axis(axis, x1.ndim, x2.ndim, "linalg.cross")
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise ValueError(f"linalg.cross() needs 3-element vectors along axis {axis}, got shapes {x1.shape} and "
+                         f"{x2.shape}")  # fmt: skip
+    be = x1._be
+    a = x1._data if x1._dt is dt else be.astype(x1._data, dt)
+    b = x2._data if x2._dt is dt else be.astype(x2._data, dt)
+    return _new(be.la_cross(a, b, axis), dt, x1._dev, be)
+
+
+def outer(x1: Array, x2: Array, /) -> Array:
+    """Outer product of two 1-D Arrays, shape ``(N, M)``; the dtype follows the promotion table.
+
+    >>> import xbackend as xb
+    >>> xb.linalg.outer(xb.asarray([1, 2]), xb.asarray([1, 10, 100])).tolist()
+    [[1, 10, 100], [2, 20, 200]]
+    """
+    x1, x2, dt = _numeric_pair(x1, x2, "linalg.outer")
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError(f"linalg.outer() needs two 1-D Arrays, got shapes {x1.shape} and {x2.shape}")
+    return x1[:, None] * x2[None, :]
+
+
+def diagonal(x: Array, /, *, offset: int = 0) -> Array:
+    """The ``offset``-th diagonals of the last two axes (a copy on every backend).
+
+    >>> import xbackend as xb
+    >>> xb.linalg.diagonal(xb.asarray([[1, 2], [3, 4]]), offset=1).tolist()
+    [2]
+    """
+    if type(x) is not Array:
+        x = _as_array(x)
+    if x.ndim < 2:
+        raise ValueError(f"linalg.diagonal() needs an Array with at least 2 dimensions, got shape {x.shape}")
+    return _new(x._be.la_diagonal(x._data, int(offset)), x._dt, x._dev, x._be)
+
+
+def _sum_dtype(d: DType, di: DType) -> DType:
+    """The standard's accumulator rule (sum, trace, ...): small ints widen to the default int size."""
+    if d.kind == "i" or d.kind == "b":
+        return di if d.kind == "b" or d.itemsize < di.itemsize else d
+    if d.kind == "u" and d.itemsize < di.itemsize:
+        return D.BY_NAME["uint" + str(di.bits)]
+    return d
+
+
+def trace(x: Array, /, *, offset: int = 0, dtype: DType | None = None) -> Array:
+    """Sum of the ``offset``-th diagonals; small integer dtypes accumulate in the default int (as ``sum``).
+
+    >>> import xbackend as xb
+    >>> t = xb.linalg.trace(xb.asarray([[1, 2], [3, 4]], dtype=xb.int8))
+    >>> t.item(), t.dtype
+    (5, xb.int64)
+    """
+    if type(x) is not Array:
+        x = _as_array(x)
+    if x.ndim < 2:
+        raise ValueError(f"linalg.trace() needs an Array with at least 2 dimensions, got shape {x.shape}")
+    dt = _sum_dtype(x._dt, _current().default_int) if dtype is None else D.dtype(dtype)
+    be = x._be
+    data = x._data if x._dt is dt else be.astype(x._data, dt)
+    return _new(be.la_trace(data, int(offset)), dt, x._dev, be)
