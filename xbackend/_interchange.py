@@ -1,25 +1,54 @@
 """Moving data between backends and devices: ``Array.to``, ``asarray(..., backend=)``, DLPack, ``numpy()``.
 
 Design constraint: a move is explicit and its copy semantics are ours, decided by comparing memory
-addresses after the fact (producers' copy flags are unreliable, see reference/interchange.md):
-``copy=None`` shares where safe, ``copy=True`` always copies, ``copy=False`` shares or raises
-:class:`CopyError`. A dtype change is applied on the side where fewer bytes move. Torch tensors
-with an autograd graph never leave torch silently (:class:`GradientError`).
+addresses after the fact (producers' copy flags are unreliable: torch never sets DLPack's IS_COPIED,
+CuPy refuses ``copy=True``; see reference/interchange.md): ``copy=None`` shares where safe,
+``copy=True`` always copies, ``copy=False`` shares or raises :class:`CopyError`. A dtype change is
+applied on the side where fewer bytes move. Torch tensors with an autograd graph never leave torch
+silently (:class:`GradientError`).
+
+Transport, by where the data is and where it goes:
+
+* same backend: the backend's own device move (``tensor.to``, CuPy peer copy);
+* CPU <-> CPU (NumPy <-> torch): ``torch.from_numpy`` / ``tensor.numpy()`` share memory; read-only,
+  negatively strided and byte-swapped NumPy memory is copied first (torch writes through read-only
+  memory, aborts the process on negative strides);
+* GPU <-> GPU on one device (torch <-> CuPy): DLPack through the *consumer's* ``from_dlpack``, which
+  hands its current stream to the producer (never ``__cuda_array_interface__``, which has no sync);
+  conjugate/negative bits are resolved and negative strides made contiguous before export;
+* host <-> device: the backends' blocking copies (``xb.host_to_device``/``device_to_host`` in
+  ``_transfer`` are the pinned, non-blocking variants).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from . import _dtypes as D
 from ._array import Array, _new
 from ._devices import Device, device as _device
 from ._dispatch import backend_for_type, get_backend
 from ._dtypes import DType
-from ._errors import CopyError, GradientError
+from ._errors import CopyError, DLPackError, GradientError, HostTransferError, XBackendError
 
-__all__ = ["move", "to_numpy", "import_dlpack", "shares_memory"]
+__all__ = ["DLPackError", "Moved", "moved", "to_numpy", "shares_memory"]
+
+# DLPack device types (dlpack.h DLDeviceType)
+_KDL_CPU, _KDL_CUDA, _KDL_CUDA_HOST, _KDL_CUDA_MANAGED = 1, 2, 3, 13
+_DLPACK_FAILURES = (BufferError, RuntimeError, ValueError, TypeError, AssertionError, NotImplementedError)
+
+
+class Moved(NamedTuple):
+    """What :func:`moved` returns: the moved ``array`` and whether the move ``copied`` the data."""
+
+    array: Array
+    copied: bool
+
+
+def _backend(name: Any) -> Any:
+    return get_backend(name if isinstance(name, str) else name.name)
 
 
 def _grad_guard(a: Array, where: str) -> None:
@@ -37,41 +66,101 @@ def _target_device(dst: Any, a: Array, device: Any) -> Device:
         return a._dev
     try:
         return dst.check_device(a._dev)  # stay on the same physical device where the target can
-    except Exception:
+    except XBackendError:
         return dst.default_device()
 
 
 def move(a: Array, *, backend: Any = None, device: Any = None, dtype: DType | None = None,
          copy: bool | None = None) -> Array:  # fmt: skip
-    """Move/cast ``a``; see :meth:`Array.to`."""
+    """Move/cast ``a``; see :meth:`Array.to` (this is its implementation)."""
+    return _move(a, backend, device, dtype, copy)[0]
+
+
+def moved(x: Any, *, backend: str | None = None, device: Any = None, dtype: DType | None = None,
+          copy: bool | None = None) -> Moved:  # fmt: skip
+    """Like ``x.to(...)``, and also say whether the data was copied.
+
+    ``x`` may be an Array or a native array of any backend (it is wrapped without a copy first).
+
+    >>> import numpy as np, xbackend as xb
+    >>> a = np.arange(3.0)
+    >>> xb.moved(a, backend="torch").copied                 # NumPy -> torch on the CPU shares memory
+    False
+    >>> a.flags.writeable = False
+    >>> r = xb.moved(a, backend="torch")                    # torch would write read-only memory: copy
+    >>> r.copied, r.array.tolist()
+    (True, [0.0, 1.0, 2.0])
+    """
+    if type(x) is not Array:
+        x = _wrap_any(x)
+    y, copied = _move(x, backend, device, None if dtype is None else D.dtype(dtype), copy)
+    return Moved(y, copied)
+
+
+def _wrap_any(obj: Any) -> Array:
+    if isinstance(obj, np.generic):
+        obj = np.asarray(obj)
+    be = backend_for_type(type(obj))
+    if be is None:
+        raise TypeError(f"expected an xbackend Array or a native array, got {type(obj).__name__}; use xb.asarray()")
+    return _new(obj, be.dtype_of(obj), be.device_of(obj), be)
+
+
+def _move(a: Array, backend: Any, device: Any, dtype: DType | None, copy: bool | None) -> tuple[Array, bool]:
     src = a._be
-    dst = src if backend is None else get_backend(backend if isinstance(backend, str) else backend.name)
+    dst = src if backend is None else _backend(backend)
     dev = _target_device(dst, a, device)
+    dt = a._dt if dtype is None else dtype
     if dst is not src:
         _grad_guard(a, f"moving it to {dst.name}")
-    dt = a._dt if dtype is None else dtype
+        dst.native_dtype(dt)  # a typed error with the fix (bfloat16 without ml_dtypes) before any work
+    cast = dt is not a._dt
+    cross = dev is not a._dev
+    if copy is False and (cast or cross):
+        what = f"a cast from {a._dt} to {dt}" if cast else f"a copy from {a._dev} to {dev}"
+        raise CopyError(
+            f"moving a {src.name} Array on {a._dev} to {dst.name} on {dev} needs {what}, but copy=False was given. "
+            "Fix: use copy=None (share where possible) or copy=True"
+        )
     x, cur = a._data, a._dt
-    if cur is not dt and dt.itemsize < cur.itemsize:  # cast where fewer bytes move
+    if cast and dt.itemsize < cur.itemsize:  # narrow on the source: fewer bytes move
         x, cur = src.astype(x, dt), dt
-    if dst is src:
-        y = src.to_device(x, dev)
-    elif a._dev.type == "cpu" and dev.type == "cpu":
-        y = dst.from_host(src.to_host(x), cur, dev, None)
-    elif a._dev is dev and hasattr(dst, "import_dlpack"):
-        y = dst.import_dlpack(src.export_dlpack(x))
-    else:
-        y = dst.from_host(src.to_host(x), cur, dev, None)
-    if cur is not dt:
+    y = _transport(src, x, cur, a._dev, dst, dev)
+    if cur is not dt:  # widen on the destination
         y = dst.astype(y, dt)
-    shared = _overlap(src, a._data, a._dev, dst, y, dev)
+    if cast or cross:
+        shared = False
+    elif a.size == 0:
+        shared = True  # nothing to share or copy; copy=True still gives a new object below
+    else:  # a move returns the same layout, so shared memory means the same first byte
+        shared = src.data_ptr(a._data) == dst.data_ptr(y)
     if copy and shared:
         y = dst.astype(y, dt, copy=True)
+        shared = False
     elif copy is False and not shared:
         raise CopyError(
-            f"moving a {src.name} Array on {a._dev} ({a._dt}) to {dst.name} on {dev} ({dt}) needs a copy, "
-            "but copy=False was given. Fix: use copy=None (share where possible) or copy=True"
+            f"moving a {src.name} Array on {a._dev} ({a._dt}) to {dst.name} on {dev} needs a copy, but copy=False "
+            "was given (read-only, negatively strided or byte-swapped NumPy memory, and torch tensors with a "
+            "conjugate/negative bit, cannot be shared). Fix: use copy=None (share where possible) or copy=True"
         )
-    return _new(y, dt, dev, dst)
+    return _new(y, dt, dev, dst), not shared
+
+
+def _transport(src: Any, x: Any, dt: DType, sdev: Device, dst: Any, ddev: Device) -> Any:
+    """Native ``x`` (dtype ``dt``, on ``sdev``) as a native array of ``dst`` on ``ddev``; shares where safe."""
+    if dst is src:
+        return src.to_device(x, ddev)
+    if sdev.type == "cuda" and ddev.type == "cuda":
+        if sdev is not ddev:
+            x = src.to_device(x, ddev)  # peer copy inside the source library, then hand over
+        with src.device_scope(ddev), dst.device_scope(ddev):
+            try:
+                return dst.import_dlpack(src.export_dlpack(x))
+            except _DLPACK_FAILURES as exc:
+                raise DLPackError(f"DLPack hand-off {src.name} -> {dst.name} on {ddev} failed: {exc}") from exc
+    if sdev.type != "cpu" and sdev.type != "cuda":
+        raise HostTransferError(f"{src.name} data on {sdev} has no values to move (e.g. torch 'meta' tensors)")
+    return dst.from_host(src.to_host(x), dt, ddev, None)
 
 
 def _overlap(be1: Any, x1: Any, d1: Device, be2: Any, x2: Any, d2: Device) -> bool:
@@ -84,51 +173,164 @@ def _overlap(be1: Any, x1: Any, d1: Device, be2: Any, x2: Any, d2: Device) -> bo
     return lo1 < hi2 and lo2 < hi1
 
 
-def shares_memory(a: Array, b: Array) -> bool:
-    """Whether two Arrays (any backends) use overlapping memory on the same device.
+def shares_memory(a: Any, b: Any) -> bool:
+    """Whether two Arrays (or native arrays, any backends) use overlapping memory on the same device.
+
+    NumPy pairs are answered exactly (``np.shares_memory``); other pairs by overlapping byte ranges.
 
     >>> import numpy as np, xbackend as xb
     >>> x = xb.asarray(np.arange(4.0))
     >>> xb.shares_memory(x, x[1:]), xb.shares_memory(x, x + 0)
     (True, False)
+    >>> xb.shares_memory(x, x.to(backend="torch"))
+    True
     """
+    if type(a) is not Array:
+        a = _wrap_any(a)
+    if type(b) is not Array:
+        b = _wrap_any(b)
     if a._dev is not b._dev:
         return False
-    if a._be is b._be and a._dev.type == "cpu" and a._be.name == "numpy":
+    if a._be is b._be and a._be.name == "numpy":
         return bool(np.shares_memory(a._data, b._data))
+    if a.size == 0 or b.size == 0:
+        return False
     return _overlap(a._be, a._data, a._dev, b._be, b._data, b._dev)
 
 
-def to_numpy(a: Array, *, copy: bool | None = None) -> np.ndarray:
+def to_numpy(a: Any, *, copy: bool | None = None, detach: bool = False) -> np.ndarray:
     """The values as a NumPy array: shares memory on the CPU where possible, copies device data.
+
+    ``copy=True`` always returns an independent array; ``copy=False`` raises :class:`CopyError` where
+    a copy is unavoidable (device data, torch conjugate/negative views). A torch Array that requires
+    grad raises :class:`GradientError`; ``detach=True`` returns its values as a **read-only** view
+    (NumPy writes would bypass autograd's version counter and corrupt gradients silently).
 
     >>> import xbackend as xb
     >>> xb.to_numpy(xb.asarray([1, 2]))
     array([1, 2])
     """
     if type(a) is not Array:
-        raise TypeError(f"to_numpy() takes an xbackend Array, got {type(a).__name__}")
-    _grad_guard(a, "converting it to NumPy")
-    h = a._be.to_host(a._data)
-    if copy and a._dev.type == "cpu":
-        h = np.array(h, copy=True)
+        a = _wrap_any(a)
+    be = a._be
+    x = a._data
+    readonly = False
+    if be.requires_grad(x):
+        if not detach:
+            raise GradientError(
+                f"the {be.name} Array on {a._dev} requires grad; converting it to NumPy would drop its autograd "
+                "graph. Fix: x.detach().numpy(), or xb.to_numpy(x, detach=True) for a read-only view"
+            )
+        x = be.detach(x)
+        readonly = True
+    if copy is False and a._dev.type != "cpu":
+        raise CopyError(f"the data is on {a._dev}; NumPy needs a host copy, but copy=False was given. Fix: copy=None")
+    h = be.to_host(x)
+    if a._dev.type == "cpu":
+        shared = a.size == 0 or be.data_ptr(x) == h.__array_interface__["data"][0]
+        if copy and shared:
+            h = np.array(h, copy=True)
+            readonly = False
+        elif copy is False and not shared:
+            raise CopyError(
+                f"the {be.name} Array could not be exported to NumPy without a copy (a torch conjugate or negative "
+                "bit view), but copy=False was given. Fix: copy=None"
+            )
+        elif readonly:
+            h = h.view()
+            h.flags.writeable = False
     return h
 
 
+_NP: list[Any] = []
+
+
+def _numpy() -> Any:
+    if not _NP:
+        _NP.append(get_backend("numpy"))
+    return _NP[0]
+
+
+# --- DLPack ------------------------------------------------------------------------------------
+def export_dlpack(a: Array, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                  copy: bool | None = None) -> Any:  # fmt: skip
+    """``Array.__dlpack__``: a capsule of ``a``'s data, made safe for every consumer first.
+
+    Exports resolve torch's conjugate/negative bits (torch would drop the negative bit: wrong signs) and
+    make negatively strided or byte-swapped NumPy/CuPy data contiguous (torch aborts the process on
+    negative strides) - a copy, refused under ``copy=False``. ``copy=True`` copies in the producer's
+    library when the library itself refuses (CuPy). ``stream`` is passed on as given (``None`` means the
+    legacy default stream; torch's own default would skip the synchronisation).
+    """
+    be = a._be
+    x = a._data
+    if be.requires_grad(x):
+        raise GradientError(
+            f"cannot export a {be.name} Array that requires grad through DLPack: the consumer would lose the "
+            "autograd graph. Fix: x.detach().__dlpack__() (or xb.from_dlpack(x.detach()))"
+        )
+    y = be.export_dlpack(x)
+    if y is not x and copy is False and a.size:
+        raise DLPackError("exporting this Array needs a copy (negative strides, byte order or a torch conj/neg bit), "
+                          "but copy=False was given. Fix: copy=None")  # fmt: skip
+    if y is not x and copy:
+        copy = None  # already a fresh copy
+    try:
+        return be.dlpack(y, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+    except GradientError:
+        raise
+    except _DLPACK_FAILURES as exc:
+        if copy and dl_device is None:  # CuPy: "copy=True only supported for copy to CPU" (cupy/cupy#9842)
+            try:
+                return be.dlpack(be.astype(y, a._dt, copy=True), stream=stream, max_version=max_version,
+                                 dl_device=None, copy=None)  # fmt: skip
+            except _DLPACK_FAILURES:
+                pass
+        raise DLPackError(f"{be.name} could not export this Array on {a._dev} through DLPack: {exc}") from exc
+
+
+def _natural_backend(dev_type: int) -> Any:
+    """Which backend imports a foreign producer on DLPack device type ``dev_type``."""
+    if dev_type in (_KDL_CPU, _KDL_CUDA_HOST):
+        return _numpy()
+    if dev_type in (_KDL_CUDA, _KDL_CUDA_MANAGED):
+        for name in ("cupy", "torch"):
+            try:
+                return get_backend(name)
+            except XBackendError:
+                continue
+        raise DLPackError(f"the producer's data is on a CUDA device (DLPack device type {dev_type}), and neither "
+                          "CuPy nor a CUDA build of torch is usable here")  # fmt: skip
+    raise DLPackError(f"DLPack device type {dev_type} is not supported by xbackend (CPU and CUDA are)")
+
+
 def import_dlpack(obj: Any, *, device: Any = None, copy: bool | None = None, backend: Any = None) -> Array:
-    """Import a DLPack producer; the result lives on the producer's backend unless ``backend=`` says otherwise."""
+    """``xb.from_dlpack``: import any DLPack producer (NumPy, torch, CuPy, JAX, an Array, ...).
+
+    Native arrays of a known backend stay on it (unless ``backend=``); foreign producers are imported
+    by the library that owns their device (NumPy for the CPU, CuPy - else torch - for CUDA), then moved.
+    """
     if type(obj) is Array:
         return move(obj, backend=backend, device=device, copy=copy)
+    if isinstance(obj, np.generic):
+        obj = np.asarray(obj)  # NumPy scalars have no __dlpack__ (torch mis-reports "invalid capsule")
     src = backend_for_type(type(obj))
-    if src is not None and src.name != "numpy" or (src is not None and backend is None):
-        return move(_new(obj, src.dtype_of(obj), src.device_of(obj), src), backend=backend, device=device,
-                    copy=copy)  # fmt: skip
+    if src is not None:
+        return move(_new(obj, src.dtype_of(obj), src.device_of(obj), src), backend=backend, device=device, copy=copy)
     if not hasattr(obj, "__dlpack__"):
-        raise TypeError(f"{type(obj).__name__} is not a DLPack producer (it has no __dlpack__ method)")
-    dev_type, _ = obj.__dlpack_device__()
-    if backend is None:
-        backend = "numpy" if dev_type == 1 else "cupy"
-    dst = get_backend(backend)
-    native = dst.import_dlpack(obj)
-    a = _new(native, dst.dtype_of(native), dst.device_of(native), dst)
-    return move(a, device=device, copy=copy) if (device is not None or copy) else a
+        kind = "a raw DLPack capsule" if type(obj).__name__ == "PyCapsule" else type(obj).__name__
+        raise TypeError(f"from_dlpack() needs a DLPack producer (an object with __dlpack__), got {kind}. "
+                        "Fix: pass the array object itself, not obj.__dlpack__()")  # fmt: skip
+    try:
+        dev_type = int(obj.__dlpack_device__()[0])
+    except Exception as exc:
+        raise DLPackError(f"{type(obj).__name__}.__dlpack_device__() failed: {exc}") from exc
+    nat = _natural_backend(dev_type)
+    try:
+        native = nat.import_dlpack(obj)
+    except _DLPACK_FAILURES as exc:
+        raise DLPackError(f"{nat.name} could not import {type(obj).__name__} through DLPack: {exc}") from exc
+    a = _new(native, nat.dtype_of(native), nat.device_of(native), nat)
+    if backend is None and device is None and not copy:
+        return a
+    return move(a, backend=backend, device=device, copy=copy)
