@@ -8,14 +8,14 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile(
     "ci", max_examples=40, deadline=None, derandomize=True, print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors, HealthCheck.function_scoped_fixture],
 )  # fmt: skip
 settings.register_profile(
     "thorough", max_examples=1000, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors, HealthCheck.function_scoped_fixture],
 )  # fmt: skip
 settings.register_profile("dev", max_examples=60, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors])  # fmt: skip
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors, HealthCheck.function_scoped_fixture])  # fmt: skip
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 

@@ -1,22 +1,36 @@
-"""Cross-backend testing kit: the targets this machine can run on and a pytest plugin.
+"""Cross-backend testing kit for xbackend and for libraries written with it.
+
+- :func:`assert_close`, :func:`assert_equal`, :func:`assert_same_dtype`: compare Arrays and native
+  arrays of any backend and device, with dtype-aware default tolerances;
+- :func:`across_backends`: run one function on every usable backend with the same inputs and report
+  every disagreement with a reference at once;
+- :mod:`xbackend.testing.strategies`: hypothesis strategies that draw once and convert (imported on
+  first use, so this package works without hypothesis installed);
+- :func:`available_targets`, :func:`selected_targets`: the (backend, device) pairs this machine can run;
+- a pytest plugin (entry point ``pytest11``) with the ``xb_target``/``xb_backend``/``xb_device``
+  fixtures, ``--xb-backends`` and the ``gpu`` marker.
 
 >>> from xbackend.testing import available_targets
 >>> available_targets()[0].id
 'numpy-cpu'
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from ._across import across_backends
 from ._assert import assert_close, assert_equal, assert_same_dtype, default_tolerance, to_host
 from ._targets import Target, available_targets, gpu_unavailable_reason, selected_targets
 
 __all__ = [
     "Target", "available_targets", "selected_targets", "gpu_unavailable_reason", "strategies",
-    "assert_close", "assert_equal", "assert_same_dtype", "default_tolerance", "to_host",
+    "assert_close", "assert_equal", "assert_same_dtype", "default_tolerance", "to_host", "across_backends",
 ]  # fmt: skip
 
 
-def __getattr__(name: str):  # strategies need hypothesis: import it only when asked
+def __getattr__(name: str) -> Any:  # strategies need hypothesis: import it only when asked
     if name == "strategies":
-        from . import strategies
-
-        return strategies
+        return importlib.import_module(f"{__name__}.strategies")
     raise AttributeError(f"module 'xbackend.testing' has no attribute {name!r}")

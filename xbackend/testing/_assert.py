@@ -2,6 +2,8 @@
 
 Design constraint: comparisons happen on the host in float64/complex128 (a NumPy oracle), with
 tolerances chosen from the *less precise* dtype of the two sides, so one call works for every backend.
+Native arrays are recognised by module name (:func:`xbackend._dispatch.backend_for_type`), so nothing
+here imports torch or CuPy.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import numpy as np
 
 from .. import _dtypes as D
 from .._array import Array
+from .._dispatch import backend_for_type
 from .._dtypes import DType
 
 __all__ = ["assert_close", "assert_equal", "assert_same_dtype", "default_tolerance", "to_host"]
@@ -21,6 +24,7 @@ _TOL: dict[DType, tuple[float, float]] = {
     D.float16: (2e-3, 1e-4), D.bfloat16: (1.6e-2, 1e-3), D.float32: (2e-6, 1e-7), D.float64: (1e-12, 1e-14),
     D.complex64: (2e-6, 1e-7), D.complex128: (1e-12, 1e-14),
 }  # fmt: skip
+_CONTAINERS = (tuple, list, dict)
 
 
 def default_tolerance(*dtypes: DType) -> tuple[float, float]:
@@ -30,6 +34,8 @@ def default_tolerance(*dtypes: DType) -> tuple[float, float]:
     >>> from xbackend.testing import default_tolerance
     >>> default_tolerance(xb.float64, xb.float32)
     (2e-06, 1e-07)
+    >>> default_tolerance(xb.int32)
+    (0.0, 0.0)
     """
     rtol = atol = 0.0
     for d in dtypes:
@@ -39,56 +45,91 @@ def default_tolerance(*dtypes: DType) -> tuple[float, float]:
 
 
 def _xb_dtype(x: Any) -> DType | None:
+    """The xbackend dtype of an Array or native array; None for Python data (lists, scalars)."""
     if type(x) is Array:
         return x.dtype
+    be = backend_for_type(type(x))
+    if be is not None:
+        try:
+            return be.dtype_of(x)
+        except Exception:
+            pass
     dt = getattr(x, "dtype", None)
     if dt is None:
         return None
     try:
-        return D.from_numpy_dtype(np.dtype(dt)) if not hasattr(dt, "is_floating_point") else _torch_dtype(dt)
+        return D.from_numpy_dtype(np.dtype(dt))
     except Exception:
-        return _torch_dtype(dt)
+        return D.BY_NAME.get(str(dt).rpartition(".")[2])
 
 
-def _torch_dtype(dt: Any) -> DType | None:
-    name = str(dt).replace("torch.", "")
-    return D.BY_NAME.get(name)
+def _device(x: Any) -> str | None:
+    if type(x) is Array:
+        return str(x.device)
+    be = backend_for_type(type(x))
+    return None if be is None else str(be.device_of(x))
+
+
+def _backend(x: Any) -> str:
+    if type(x) is Array:
+        return x.backend
+    be = backend_for_type(type(x))
+    return be.name if be is not None else "python"
 
 
 def to_host(x: Any) -> np.ndarray:
     """Any Array, native array (NumPy, torch, CuPy, on any device), or Python data as a NumPy array.
+
+    bfloat16 data comes back as float32 (exact); a torch autograd graph is detached.
 
     >>> import xbackend as xb
     >>> from xbackend.testing import to_host
     >>> to_host(xb.asarray([1, 2])).tolist()
     [1, 2]
     """
-    if type(x) is Array:
-        if x.dtype is D.bfloat16:
-            x = x.astype(D.float32)
-        return np.asarray(x.detach().numpy())
-    mod = type(x).__module__.partition(".")[0]
-    if mod == "torch":
-        t = x.detach().resolve_conj().resolve_neg().cpu()
-        if str(t.dtype) == "torch.bfloat16":
-            t = t.float()
-        return t.numpy()
-    if mod == "cupy":
-        return x.get()
-    return np.asarray(x)
+    if type(x) is not Array:
+        be = backend_for_type(type(x))
+        if be is None:
+            return np.asarray(x)
+        x = Array._new(x, be.dtype_of(x), be.device_of(x), be)  # type: ignore[attr-defined]
+    if x.dtype is D.bfloat16:
+        x = x.astype(D.float32)
+    return np.asarray(x.detach().numpy())
 
 
 def _describe(x: Any) -> str:
     if type(x) is Array:
         return f"{x.backend} Array on {x.device}, dtype {x.dtype}, shape {x.shape}"
-    return f"{type(x).__module__}.{type(x).__name__}, dtype {getattr(x, 'dtype', '?')}, shape {getattr(x, 'shape', '?')}"
+    dev = _device(x)
+    where = f" on {dev}" if dev is not None else ""
+    shape = tuple(getattr(x, "shape", np.shape(x)))
+    return f"{type(x).__module__}.{type(x).__name__}{where}, dtype {_xb_dtype(x) or '?'}, shape {shape}"
 
 
 def assert_same_dtype(actual: Any, expected: Any) -> None:
-    """Both sides have the same xbackend dtype (native arrays are mapped to theirs)."""
+    """Both sides have the same xbackend dtype (native arrays are mapped to theirs).
+
+    >>> import numpy as np, xbackend as xb
+    >>> from xbackend.testing import assert_same_dtype
+    >>> assert_same_dtype(xb.asarray([1.0], dtype=xb.float32), np.float32([2.0]))
+    >>> assert_same_dtype(xb.asarray([1.0]), np.float32([2.0]))
+    Traceback (most recent call last):
+    ...
+    AssertionError: dtype mismatch: float64 (numpy Array on cpu, dtype float64, shape (1,)) != float32 ...
+    """
     da, de = _xb_dtype(actual), _xb_dtype(expected)
     if da is not de:
         raise AssertionError(f"dtype mismatch: {da} ({_describe(actual)}) != {de} ({_describe(expected)})")
+
+
+def _is_structure(x: Any) -> bool:
+    """A tuple/list/dict of arrays (compared item by item), as opposed to nested Python numbers."""
+    if not isinstance(x, _CONTAINERS):
+        return False
+    items = x.values() if isinstance(x, dict) else x
+    return isinstance(x, dict) or any(
+        type(v) is Array or hasattr(v, "shape") or (isinstance(v, _CONTAINERS) and _is_structure(v)) for v in items
+    )
 
 
 def assert_close(actual: Any, expected: Any, *, rtol: float | None = None, atol: float | None = None,
@@ -96,30 +137,47 @@ def assert_close(actual: Any, expected: Any, *, rtol: float | None = None, atol:
                  check_sign_of_zero: bool = False, msg: str = "") -> None:  # fmt: skip
     """Values equal within dtype-aware tolerances; shapes equal; dtypes equal unless ``check_dtype=False``.
 
-    NaN equals NaN (``equal_nan``); infinities must match exactly; ``check_sign_of_zero`` also
-    distinguishes +0.0 from -0.0. The failure message names shapes, dtypes, backends, the number of
-    mismatches and the worst absolute and relative error with its index.
+    Either side may be an :class:`~xbackend.Array`, a native array of any backend on any device, a
+    NumPy scalar or Python data (Python data has no dtype, so only its values are checked). Tuples,
+    lists and dicts *of arrays* are compared item by item. Default tolerances come from the less
+    precise dtype (:func:`default_tolerance`); integers and bool compare exactly. NaN equals NaN
+    (``equal_nan``); infinities must match exactly; +0.0 equals -0.0 unless ``check_sign_of_zero``.
+    ``check_device`` also requires the same device. The failure message names shapes, dtypes,
+    backends and devices, the number of mismatches and the worst absolute and relative error with its
+    index.
 
     >>> import numpy as np, xbackend as xb
     >>> from xbackend.testing import assert_close
     >>> assert_close(xb.asarray([1.0, 2.0]), np.array([1.0, 2.0 + 1e-15]))
+    >>> assert_close(xb.asarray([0.0, float("nan")]), [-0.0, float("nan")])
     >>> assert_close(xb.asarray([1.0]), np.array([1.1]))
     Traceback (most recent call last):
     ...
     AssertionError: values differ: 1 of 1 elements ...
     """
-    if check_dtype:
-        assert_same_dtype(actual, expected)
-    if check_device and type(actual) is Array and type(expected) is Array and actual.device is not expected.device:
-        raise AssertionError(f"device mismatch: {actual.device} != {expected.device}")
+    if _is_structure(actual) or (isinstance(actual, _CONTAINERS) and _is_structure(expected)):
+        _assert_structure(actual, expected, "", dict(rtol=rtol, atol=atol, equal_nan=equal_nan,
+                          check_dtype=check_dtype, check_device=check_device,
+                          check_sign_of_zero=check_sign_of_zero, msg=msg))  # fmt: skip
+        return
+    da, de = _xb_dtype(actual), _xb_dtype(expected)
+    if check_dtype and da is not None and de is not None and da is not de:
+        raise AssertionError(f"dtype mismatch: {da} ({_describe(actual)}) != {de} ({_describe(expected)})"
+                             + (f"\n  {msg}" if msg else ""))  # fmt: skip
+    if check_device:
+        dva, dve = _device(actual), _device(expected)
+        if dva is not None and dve is not None and dva != dve:
+            raise AssertionError(f"device mismatch: {dva} ({_describe(actual)}) != {dve} ({_describe(expected)})")
     a, e = to_host(actual), to_host(expected)
     if a.shape != e.shape:
-        raise AssertionError(f"shape mismatch: {a.shape} ({_describe(actual)}) != {e.shape} ({_describe(expected)})")
-    dts = [d for d in (_xb_dtype(actual), _xb_dtype(expected)) if d is not None]
-    r0, a0 = default_tolerance(*dts)
+        raise AssertionError(f"shape mismatch: {a.shape} ({_describe(actual)}) != {e.shape} ({_describe(expected)})"
+                             + (f"\n  {msg}" if msg else ""))  # fmt: skip
+    r0, a0 = default_tolerance(*[d for d in (da, de) if d is not None])
+    if da is None and de is None and (a.dtype.kind in "fc" or e.dtype.kind in "fc"):
+        r0, a0 = default_tolerance(D.float64)
     rtol = r0 if rtol is None else rtol
     atol = a0 if atol is None else atol
-    if a.dtype.kind in "biu" and e.dtype.kind in "biu":
+    if a.dtype.kind in "biu" and e.dtype.kind in "biu" and rtol == 0 and atol == 0:
         bad = a != e
     else:
         ac = a.astype(np.complex128 if np.iscomplexobj(a) or np.iscomplexobj(e) else np.float64)
@@ -133,16 +191,67 @@ def assert_close(actual: Any, expected: Any, *, rtol: float | None = None, atol:
     n_bad = int(np.count_nonzero(bad))
     if n_bad == 0:
         return
+    raise AssertionError(_mismatch_message(a, e, bad, n_bad, rtol, atol, actual, expected, msg))
+
+
+def _mismatch_message(a: np.ndarray, e: np.ndarray, bad: np.ndarray, n_bad: int, rtol: float, atol: float,
+                      actual: Any, expected: Any, msg: str) -> str:  # fmt: skip
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        abs_err = np.abs(a.astype(np.complex128) - e.astype(np.complex128)).real
-        abs_err = np.where(bad, np.nan_to_num(abs_err, nan=np.inf), -1)
+        if a.dtype.kind in "biu" and e.dtype.kind in "biu":
+            diff = np.abs(a.astype(object) - e.astype(object)).astype(np.float64)  # exact for uint64/int64
+        else:
+            diff = np.abs(a.astype(np.complex128) - e.astype(np.complex128)).real
+        abs_err = np.where(bad, np.nan_to_num(diff, nan=np.inf), -1.0)
         worst = np.unravel_index(int(np.argmax(abs_err)), a.shape) if a.ndim else ()
-        rel = float(abs_err[worst] / max(abs(e[worst]) if np.isfinite(e[worst]) else 1.0, 1e-300))
-    raise AssertionError(
-        f"values differ: {n_bad} of {a.size} elements (rtol={rtol}, atol={atol}); worst at index {worst}: "
-        f"actual {a[worst]!r} vs expected {e[worst]!r} (abs err {float(abs_err[worst]):.3g}, rel err {rel:.3g})\n"
+        ew = e[worst]
+        scale = abs(complex(ew)) if np.isfinite(ew) else 1.0
+        rel = float(abs_err[worst] / scale) if scale else float("inf")
+    nan_note = ""
+    n_nan = int(np.count_nonzero(bad & (np.isnan(a) != np.isnan(e)))) if a.dtype.kind in "fc" else 0
+    if n_nan:
+        nan_note = f"; {n_nan} where only one side is NaN"
+    zero_note = ""
+    if a.dtype.kind in "fc" and e.dtype.kind in "fc":
+        n_zero = int(np.count_nonzero(bad & (a == 0) & (e == 0)))
+        if n_zero:
+            zero_note = f"; {n_zero} differ in the sign of zero"
+    return (
+        f"values differ: {n_bad} of {a.size} elements (rtol={rtol}, atol={atol}){nan_note}{zero_note}; "
+        f"worst at index {tuple(int(i) for i in worst)}: actual {a[worst]!r} vs expected {ew!r} "
+        f"(abs err {float(abs_err[worst]):.3g}, rel err {rel:.3g})\n"
         f"  actual:   {_describe(actual)}\n  expected: {_describe(expected)}" + (f"\n  {msg}" if msg else "")
     )
+
+
+def _assert_structure(actual: Any, expected: Any, path: str, opts: dict[str, Any]) -> None:
+    if isinstance(actual, dict) or isinstance(expected, dict):
+        if not (isinstance(actual, dict) and isinstance(expected, dict)) or actual.keys() != expected.keys():
+            raise AssertionError(f"structure mismatch at output{path}: {_keys(actual)} != {_keys(expected)}")
+        for k in actual:
+            _assert_one(actual[k], expected[k], f"{path}[{k!r}]", opts)
+        return
+    if not (isinstance(actual, (tuple, list)) and isinstance(expected, (tuple, list))) or len(actual) != len(expected):
+        raise AssertionError(f"structure mismatch at output{path}: {_keys(actual)} != {_keys(expected)}")
+    for i, (x, y) in enumerate(zip(actual, expected)):
+        _assert_one(x, y, f"{path}[{i}]", opts)
+
+
+def _assert_one(actual: Any, expected: Any, path: str, opts: dict[str, Any]) -> None:
+    if _is_structure(actual) or (isinstance(actual, _CONTAINERS) and _is_structure(expected)):
+        _assert_structure(actual, expected, path, opts)
+        return
+    try:
+        assert_close(actual, expected, **opts)
+    except AssertionError as exc:
+        raise AssertionError(f"output{path}: {exc}") from None
+
+
+def _keys(x: Any) -> str:
+    if isinstance(x, dict):
+        return f"dict with keys {sorted(map(str, x))}"
+    if isinstance(x, (tuple, list)):
+        return f"{type(x).__name__} of length {len(x)}"
+    return type(x).__name__
 
 
 def assert_equal(actual: Any, expected: Any, *, check_dtype: bool = True) -> None:

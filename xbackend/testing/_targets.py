@@ -16,7 +16,13 @@ __all__ = ["Target", "available_targets", "selected_targets", "gpu_unavailable_r
 
 @dataclass(frozen=True)
 class Target:
-    """One place to run on: a backend name and a device string; ``id`` reads ``numpy-cpu``, ``torch-cuda:0``."""
+    """One place to run on: a backend name and a device string; ``id`` reads ``numpy-cpu``, ``torch-cuda:0``.
+
+    >>> from xbackend.testing import Target
+    >>> t = Target("torch", "cuda:0")
+    >>> t.id, t.is_gpu
+    ('torch-cuda:0', True)
+    """
 
     backend: str
     device: str
@@ -35,7 +41,12 @@ class Target:
 
 @functools.lru_cache(maxsize=None)
 def available_targets() -> tuple[Target, ...]:
-    """Every (backend, device) usable here, CPU ones first."""
+    """Every (backend, device) usable here, NumPy first (probes, and so imports, the installed backends).
+
+    >>> from xbackend.testing import available_targets
+    >>> available_targets()[0]
+    Target(backend='numpy', device='cpu')
+    """
     from .._dispatch import backends
 
     out: list[Target] = []
@@ -47,7 +58,13 @@ def available_targets() -> tuple[Target, ...]:
 
 def selected_targets(spec: str | None = None) -> tuple[Target, ...]:
     """Targets filtered by ``spec`` (``"numpy,torch"`` or ids like ``"torch-cuda:0"``), else by the
-    ``XBACKEND_TEST_BACKENDS`` environment variable, else all available ones."""
+    ``XBACKEND_TEST_BACKENDS`` environment variable, else all available ones. Names not usable here are
+    left out (the pytest plugin reports them as skips).
+
+    >>> from xbackend.testing import selected_targets
+    >>> [t.id for t in selected_targets("numpy")]
+    ['numpy-cpu']
+    """
     spec = spec if spec is not None else os.environ.get("XBACKEND_TEST_BACKENDS")
     targets = available_targets()
     if not spec:
@@ -58,7 +75,13 @@ def selected_targets(spec: str | None = None) -> tuple[Target, ...]:
 
 @functools.lru_cache(maxsize=None)
 def gpu_unavailable_reason() -> str | None:
-    """None if some backend has a CUDA device, else why not (for ``gpu`` skips)."""
+    """None if some backend has a CUDA device, else why not (the reason ``gpu`` tests are skipped with).
+
+    >>> from xbackend.testing import gpu_unavailable_reason
+    >>> r = gpu_unavailable_reason()
+    >>> r is None or r.startswith("no CUDA device: ")
+    True
+    """
     from .._dispatch import backends
 
     reasons = []

@@ -1,8 +1,17 @@
-"""Hypothesis strategies that draw data once (as NumPy) and convert it, so every backend sees the
-same values.
+"""Hypothesis strategies that draw data once (as NumPy) and convert it, so every backend sees the same
+values.
 
-Design constraint: built on ``hypothesis.extra.numpy``; a drawn example is a :class:`Drawn` holding the
-NumPy original and a converter, so a test can build the same input on every target.
+Design constraint: built on ``hypothesis.extra.numpy``. Values are drawn on the host and only then
+converted with :func:`xbackend.asarray`, so a test can feed the *same* drawn NumPy array to every
+target (draw with :func:`host_arrays`, convert per target) and compare with a NumPy oracle. What some
+backend cannot hold is left out up front rather than failing later:
+
+- subnormal floats are never drawn (CuPy and some torch kernels flush them to zero);
+- ``dtypes(backend=...)`` leaves out the dtypes that backend cannot hold;
+- bfloat16 (no NumPy dtype without ml_dtypes) is drawn only when asked for, as float32 host data whose
+  values bfloat16 holds exactly.
+
+Importing this module needs hypothesis; ``import xbackend.testing`` does not.
 """
 
 from __future__ import annotations
@@ -16,93 +25,224 @@ from hypothesis.extra import numpy as hnp
 from .. import _dtypes as D
 from .._dtypes import DType
 
-__all__ = ["dtypes", "shapes", "arrays", "host_arrays", "broadcastable_shapes", "backends", "devices"]
+__all__ = [
+    "dtypes", "shapes", "arrays", "host_arrays", "broadcastable_shapes", "mutually_broadcastable_shapes",
+    "backends", "devices", "targets",
+]  # fmt: skip
 
-_KINDS = {
+_REAL_F = (D.float16, D.float32, D.float64)
+_KINDS: dict[str, tuple[DType, ...]] = {
     "bool": (D.bool,), "signed": D.SIGNED, "unsigned": D.UNSIGNED, "integer": D.INTEGER,
-    "real floating": (D.float16, D.float32, D.float64), "complex floating": D.COMPLEX,
-    "floating": (D.float16, D.float32, D.float64) + D.COMPLEX,
-    "numeric": D.INTEGER + (D.float16, D.float32, D.float64) + D.COMPLEX,
-    "real": D.INTEGER + (D.float16, D.float32, D.float64),
-    "all": (D.bool,) + D.INTEGER + (D.float16, D.float32, D.float64) + D.COMPLEX,
+    "real floating": _REAL_F, "complex floating": D.COMPLEX,
+    "floating": _REAL_F + D.COMPLEX,
+    "numeric": D.INTEGER + _REAL_F + D.COMPLEX,
+    "real": D.INTEGER + _REAL_F,
+    "all": (D.bool,) + D.INTEGER + _REAL_F + D.COMPLEX,
 }  # fmt: skip
+_WITH_BF16 = ("real floating", "floating", "numeric", "real", "all")
 
 
-def dtypes(kind: str | Sequence[str] = "all") -> st.SearchStrategy[DType]:
-    """xbackend dtypes of a kind: ``"bool"``, ``"integer"``, ``"real floating"``, ``"numeric"``, ``"all"``...
-    (bfloat16 is left out: NumPy, the oracle, cannot hold it without ml_dtypes).
+def _holds(backend: str, dt: DType) -> bool:
+    from .._dispatch import get_backend
+    from .._errors import XBackendError
+
+    try:
+        get_backend(backend).native_dtype(dt)
+    except XBackendError:
+        return False
+    return True
+
+
+def dtypes(kind: str | Sequence[str] = "all", *, backend: str | None = None, bfloat16: bool = False,
+           wide_unsigned: bool = True) -> st.SearchStrategy[DType]:  # fmt: skip
+    """xbackend dtypes of a kind: ``"bool"``, ``"signed"``, ``"unsigned"``, ``"integer"``,
+    ``"real floating"``, ``"complex floating"``, ``"floating"``, ``"real"``, ``"numeric"``, ``"all"``
+    (or a list of kinds).
+
+    ``backend=`` leaves out the dtypes that backend cannot hold; ``bfloat16=True`` adds bfloat16 to the
+    floating kinds (left out by default: NumPy, the oracle, cannot hold it without ml_dtypes);
+    ``wide_unsigned=False`` leaves out uint16/uint32/uint64, which torch holds but has few kernels for
+    (xbackend emulates the common ones; use this for operations it does not emulate yet).
 
     >>> from xbackend.testing.strategies import dtypes
-    >>> dtypes("bool").example()
+    >>> from hypothesis import find
+    >>> find(dtypes("bool"), lambda d: True)
     xb.bool
     """
     kinds = [kind] if isinstance(kind, str) else list(kind)
     pool: list[DType] = []
     for k in kinds:
-        pool += [d for d in _KINDS[k] if d not in pool]
+        if k not in _KINDS:
+            raise ValueError(f"unknown dtype kind {k!r}; use one of {', '.join(_KINDS)}")
+        extra = (D.bfloat16,) if bfloat16 and k in _WITH_BF16 else ()
+        pool += [d for d in _KINDS[k] + extra if d not in pool]
+    if not wide_unsigned:
+        pool = [d for d in pool if d not in (D.uint16, D.uint32, D.uint64)]
+    if backend is not None:
+        pool = [d for d in pool if _holds(backend, d)]
+    if not pool:
+        raise ValueError(f"no dtype of kind {kind!r} can be held by backend {backend!r}")
     return st.sampled_from(pool)
 
 
 def shapes(*, min_dims: int = 0, max_dims: int = 3, min_side: int = 0, max_side: int = 5) -> st.SearchStrategy:
-    """Array shapes (``hypothesis.extra.numpy.array_shapes`` with 0-d and size-0 allowed)."""
+    """Array shapes (``hypothesis.extra.numpy.array_shapes`` with 0-d and size-0 allowed).
+
+    >>> from xbackend.testing.strategies import shapes
+    >>> from hypothesis import find
+    >>> find(shapes(min_dims=2, max_dims=2), lambda s: True)
+    (0, 0)
+    """
     return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side)
 
 
 def broadcastable_shapes(shape: tuple[int, ...], **kw: Any) -> st.SearchStrategy:
-    """Shapes that broadcast against ``shape``."""
+    """Shapes that broadcast against ``shape`` (keywords as ``hypothesis.extra.numpy.broadcastable_shapes``;
+    ``shape`` may have size-0 sides).
+
+    >>> import numpy as np
+    >>> from xbackend.testing.strategies import broadcastable_shapes
+    >>> from hypothesis import find
+    >>> find(broadcastable_shapes((2, 3)), lambda s: len(s) == 2)
+    (1, 1)
+    """
+    if 0 in tuple(shape):  # a size-0 side only broadcasts with 0 or 1: let hypothesis draw 0-sides too
+        kw.setdefault("min_side", 0)
     return hnp.broadcastable_shapes(shape, **kw)
+
+
+def mutually_broadcastable_shapes(num_shapes: int, **kw: Any) -> st.SearchStrategy:
+    """``num_shapes`` shapes that broadcast together; draws ``(input_shapes, result_shape)``.
+
+    >>> from xbackend.testing.strategies import mutually_broadcastable_shapes
+    >>> from hypothesis import find
+    >>> find(mutually_broadcastable_shapes(2), lambda s: len(s.result_shape) == 1)
+    BroadcastableShapes(input_shapes=((), (1,)), result_shape=(1,))
+    """
+    return hnp.mutually_broadcastable_shapes(num_shapes=num_shapes, **kw)
+
+
+def _bf16_exact(a: np.ndarray) -> np.ndarray:
+    """float32 values rounded toward zero to bfloat16's 8-bit mantissa (NaN stays NaN)."""
+    bits = a.astype(np.float32).view(np.uint32) & np.uint32(0xFFFF0000)
+    out = bits.view(np.float32)
+    return np.where(np.isnan(a), np.float32(np.nan), out).astype(np.float32)
+
+
+def _element_strategy(dt: DType, elements: Any, finite: bool) -> Any:
+    if dt.kind not in "fc":
+        return elements
+    if elements is not None and not isinstance(elements, dict):
+        return elements
+    kw: dict[str, Any] = {"allow_subnormal": False}
+    if finite:
+        kw.update(allow_nan=False, allow_infinity=False)
+    kw.update(elements or {})
+    host = np.dtype("float32" if dt is D.bfloat16 else dt.name)
+    return hnp.from_dtype(host, **kw)
 
 
 def host_arrays(dtype: DType | st.SearchStrategy[DType], shape: Any = None, *, elements: Any = None,
                 finite: bool = False) -> st.SearchStrategy[np.ndarray]:  # fmt: skip
     """NumPy arrays of an xbackend dtype: the oracle data every backend will receive.
 
-    Subnormal floats are left out (CuPy and some torch kernels flush them to zero).
+    ``shape`` is a shape, an int or a strategy (default :func:`shapes`); ``elements`` a strategy or a
+    dict of ``hypothesis.extra.numpy.from_dtype`` keywords (``{"min_value": -1, "max_value": 1}``);
+    ``finite=True`` leaves out NaN and infinities. Subnormal floats are never drawn (CuPy and some
+    torch kernels flush them to zero). bfloat16 data comes as float32 holding bfloat16-exact values.
+
+    >>> import xbackend as xb
+    >>> from xbackend.testing.strategies import host_arrays
+    >>> from hypothesis import find
+    >>> find(host_arrays(xb.float32, (2, 3), finite=True), lambda a: (a > 1).all())
+    array([[2., 2., 2.],
+           [2., 2., 2.]], dtype=float32)
     """
     shape = shapes() if shape is None else shape
 
     def build(dt: DType) -> st.SearchStrategy[np.ndarray]:
-        el = elements
-        if el is None and dt.kind in "fc":
-            el = {"allow_subnormal": False}
-            if finite:
-                el.update(allow_nan=False, allow_infinity=False)
-        if isinstance(el, dict) and dt.kind in "fc":
-            return hnp.arrays(np.dtype(dt.name), shape, elements=st.from_dtype(np.dtype(dt.name), **el))
-        return hnp.arrays(np.dtype(dt.name), shape, elements=el)
+        host = np.dtype("float32" if dt is D.bfloat16 else dt.name)
+        strat = hnp.arrays(host, shape, elements=_element_strategy(dt, elements, finite))
+        return strat.map(_bf16_exact) if dt is D.bfloat16 else strat
 
     if isinstance(dtype, DType):
         return build(dtype)
+    if isinstance(dtype, str):
+        return build(D.dtype(dtype))
     return dtype.flatmap(build)
 
 
 def arrays(*, dtype: DType | st.SearchStrategy[DType] | None = None, shape: Any = None,
-           backend: str | None = None, device: str | None = None, elements: Any = None,
-           finite: bool = False) -> st.SearchStrategy[Any]:  # fmt: skip
-    """xbackend Arrays on ``backend``/``device`` (default: the configured ones).
+           backend: str | st.SearchStrategy[str] | None = None, device: str | st.SearchStrategy[str] | None = None,
+           elements: Any = None, finite: bool = False) -> st.SearchStrategy[Any]:  # fmt: skip
+    """xbackend Arrays on ``backend``/``device`` (default: the configured ones), drawn on the host by
+    :func:`host_arrays` and converted, so every backend gets exactly the values NumPy would.
+
+    ``dtype``, ``backend`` and ``device`` may be values or strategies (e.g. ``backend=backends()``);
+    without ``dtype``, any dtype the backend can hold.
 
     >>> import xbackend as xb
     >>> from xbackend.testing.strategies import arrays
-    >>> arrays(dtype=xb.int8, shape=(3,)).example().shape
-    (3,)
+    >>> from hypothesis import find
+    >>> x = find(arrays(dtype=xb.int8, shape=(3,)), lambda x: True)
+    >>> x.shape, x.dtype, x.backend
+    ((3,), xb.int8, 'numpy')
     """
     from .._creation import asarray
 
-    dt = dtypes() if dtype is None else dtype
-    return host_arrays(dt, shape, elements=elements, finite=finite).map(
-        lambda a: asarray(a, backend=backend, device=device)
-    )
+    be_st = backend if isinstance(backend, st.SearchStrategy) else st.just(backend)
+    dev_st = device if isinstance(device, st.SearchStrategy) else st.just(device)
+
+    @st.composite
+    def draw_array(draw: Any) -> Any:
+        be = draw(be_st)
+        dev = draw(dev_st)
+        if dtype is None:
+            dt = draw(dtypes(backend=be) if be is not None else dtypes())
+        elif isinstance(dtype, st.SearchStrategy):
+            dt = draw(dtype)
+        else:
+            dt = D.dtype(dtype)
+        host = draw(host_arrays(dt, shape, elements=elements, finite=finite))
+        return asarray(host, dtype=dt, backend=be, device=dev)
+
+    return draw_array()
 
 
 def backends() -> st.SearchStrategy[str]:
-    """Names of the backends usable here."""
-    from ._targets import available_targets
+    """Names of the backends usable here (``XBACKEND_TEST_BACKENDS`` narrows them).
 
-    return st.sampled_from(sorted({t.backend for t in available_targets()}))
+    >>> from xbackend.testing.strategies import backends
+    >>> from hypothesis import find
+    >>> find(backends(), lambda b: True)
+    'numpy'
+    """
+    from ._targets import selected_targets
+
+    return st.sampled_from(sorted({t.backend for t in selected_targets()}))
 
 
 def devices(backend: str | None = None) -> st.SearchStrategy[str]:
-    """Device strings usable here (for one backend, or any)."""
-    from ._targets import available_targets
+    """Device strings usable here (for one backend, or any).
 
-    return st.sampled_from(sorted({t.device for t in available_targets() if backend in (None, t.backend)}))
+    >>> from xbackend.testing.strategies import devices
+    >>> from hypothesis import find
+    >>> find(devices("numpy"), lambda d: True)
+    'cpu'
+    """
+    from ._targets import selected_targets
+
+    return st.sampled_from(sorted({t.device for t in selected_targets() if backend in (None, t.backend)}))
+
+
+def targets() -> st.SearchStrategy[Any]:
+    """(backend, device) :class:`~xbackend.testing.Target` pairs usable here.
+
+    >>> from xbackend.testing.strategies import targets
+    >>> from hypothesis import find
+    >>> find(targets(), lambda t: True).id
+    'numpy-cpu'
+    """
+    from ._targets import selected_targets
+
+    return st.sampled_from(list(selected_targets()))

@@ -1,0 +1,199 @@
+"""Run one function on every usable backend with the same inputs; report every disagreement at once.
+
+Design constraint: inputs are copied to each target (``copy=True``), so a function that writes into
+its arguments on one backend cannot change what the next backend sees; results are compared with
+:func:`assert_close` (values *and* dtypes, since xbackend promises both do not depend on the backend).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Iterable, TypeVar, overload
+
+from .. import _dtypes as D
+from .._array import Array
+from .._dispatch import backend_for_type
+from ._assert import assert_close, to_host
+from ._targets import Target, available_targets, selected_targets
+
+__all__ = ["across_backends"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _on(x: Any, t: Target) -> Any:
+    """``x`` (host data, an Array or a native array; nested in tuples, lists, dicts) copied onto target ``t``."""
+    from .._creation import asarray
+
+    if type(x) is Array or backend_for_type(type(x)) is not None:
+        if type(x) is not Array:
+            x = asarray(x)
+        return asarray(x.detach(), backend=t.backend, device=t.device, copy=True)
+    if hasattr(x, "__array__") and hasattr(x, "shape") and hasattr(x, "dtype"):  # NumPy scalars
+        return asarray(x, backend=t.backend, device=t.device, copy=True)
+    if isinstance(x, dict):
+        return {k: _on(v, t) for k, v in x.items()}
+    if isinstance(x, tuple):
+        items = [_on(v, t) for v in x]
+        return type(x)(*items) if hasattr(x, "_fields") else tuple(items)
+    if isinstance(x, list):
+        return [_on(v, t) for v in x]
+    return x
+
+
+def _on_host(x: Any) -> Any:
+    """``x`` with every array replaced by a NumPy copy (for a callable reference)."""
+    if type(x) is Array or backend_for_type(type(x)) is not None:
+        if type(x) is Array and x.dtype is D.bfloat16:
+            return to_host(x)
+        return to_host(x).copy()
+    if isinstance(x, dict):
+        return {k: _on_host(v) for k, v in x.items()}
+    if isinstance(x, tuple):
+        items = [_on_host(v) for v in x]
+        return type(x)(*items) if hasattr(x, "_fields") else tuple(items)
+    if isinstance(x, list):
+        return [_on_host(v) for v in x]
+    return x
+
+
+def _pick_targets(backends: Iterable[str] | str | None) -> tuple[Target, ...]:
+    if backends is None:
+        return selected_targets()
+    spec = backends if isinstance(backends, str) else ",".join(backends)
+    return selected_targets(spec)
+
+
+def _reference_target(reference: str) -> Target:
+    for t in available_targets():
+        if reference in (t.backend, t.id):
+            return t
+    raise ValueError(
+        f"reference {reference!r} is not usable here (available: {', '.join(t.id for t in available_targets())}). "
+        "Fix: pass reference='numpy' or a callable that computes the expected result with NumPy"
+    )
+
+
+def _compatible(exc: BaseException, ref: BaseException) -> bool:
+    return isinstance(exc, type(ref)) or isinstance(ref, type(exc))
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text[:300]}"
+
+
+@overload
+def across_backends(fn: None = None, /, *, reference: str | Callable[..., Any] = "numpy",
+                    backends: Iterable[str] | str | None = None, rtol: float | None = None,
+                    atol: float | None = None, check_dtype: bool = True,
+                    equal_nan: bool = True) -> Callable[[Callable[..., Any]], Callable[..., dict[str, Any]]]: ...
+@overload
+def across_backends(fn: Callable[..., Any], /, *args: Any, reference: str | Callable[..., Any] = "numpy",
+                    backends: Iterable[str] | str | None = None, rtol: float | None = None,
+                    atol: float | None = None, check_dtype: bool = True, equal_nan: bool = True,
+                    **kwargs: Any) -> dict[str, Any]: ...
+
+
+def across_backends(fn: Callable[..., Any] | None = None, /, *args: Any, reference: str | Callable[..., Any] = "numpy",
+                    backends: Iterable[str] | str | None = None, rtol: float | None = None,
+                    atol: float | None = None, check_dtype: bool = True, equal_nan: bool = True,
+                    **kwargs: Any) -> Any:  # fmt: skip
+    """Run ``fn(*args, **kwargs)`` on every usable backend with the same inputs and compare each result
+    with the reference; all disagreements are reported together in one :class:`AssertionError`.
+
+    Array arguments (NumPy arrays, Arrays or native arrays of any backend, also inside tuples, lists,
+    dicts) are copied onto each target as :class:`~xbackend.Array`; other arguments pass unchanged.
+    Each result (an Array, a native array, a scalar, or tuples/lists/dicts of them) is compared with
+    the reference's by :func:`assert_close` (``rtol``/``atol`` default to the dtype's; dtypes must match
+    unless ``check_dtype=False``).
+
+    ``reference`` is a backend name or target id (``"numpy"``, ``"torch-cpu"``) or a callable that gets
+    the same arguments as NumPy arrays and returns the expected result. ``backends`` chooses targets
+    (names or ids, as in ``--xb-backends``; default: ``XBACKEND_TEST_BACKENDS``, else every usable
+    one). If the reference raises, every target must raise a compatible exception, and that exception
+    is re-raised (so ``pytest.raises`` works around the call). Returns ``{target id: result}``.
+
+    Called without ``fn`` it is a decorator: ``@across_backends(rtol=1e-6)`` turns ``f`` into a function
+    that runs ``across_backends(f, ...)`` on its arguments. Keyword arguments of ``fn`` that share a
+    name with an option here can be bound with :func:`functools.partial`.
+
+    >>> import numpy as np, xbackend as xb
+    >>> from xbackend.testing import across_backends
+    >>> out = across_backends(lambda x: xb.exp(x) - 1, np.array([0.0, 1.0]))
+    >>> out["numpy-cpu"].tolist()
+    [0.0, 1.718281828459045]
+    >>> @across_backends(reference=lambda x: np.sqrt(x))
+    ... def root(x):
+    ...     return xb.sqrt(x)
+    >>> root(np.array([4.0, 9.0]))["numpy-cpu"].tolist()
+    [2.0, 3.0]
+    >>> across_backends(lambda x: x * 2, np.array([1.0]), reference=lambda x: x * 3)
+    Traceback (most recent call last):
+    ...
+    AssertionError: ... disagree with the reference ...
+    """
+    opts = dict(reference=reference, backends=backends, rtol=rtol, atol=atol, check_dtype=check_dtype,
+                equal_nan=equal_nan)  # fmt: skip
+    if fn is None:
+        if args:
+            raise TypeError("across_backends(): the function to run comes first, e.g. across_backends(f, x)")
+
+        def decorate(f: F) -> F:
+            @functools.wraps(f)
+            def run(*a: Any, **k: Any) -> dict[str, Any]:
+                return across_backends(f, *a, **opts, **k)  # type: ignore[arg-type]
+
+            return run  # type: ignore[return-value]
+
+        return decorate
+    name = getattr(fn, "__qualname__", getattr(fn, "__name__", repr(fn)))
+    targets = _pick_targets(backends)
+    if not targets:
+        raise ValueError(f"across_backends({name}): no target selected by backends={backends!r}")
+    ref_target = None if callable(reference) else _reference_target(reference)
+    run_on = list(targets) if ref_target is None or ref_target in targets else [ref_target, *targets]
+
+    results: dict[str, Any] = {}
+    errors: dict[str, BaseException] = {}
+    for t in run_on:
+        try:
+            results[t.id] = fn(*_on(args, t), **_on(kwargs, t))
+        except Exception as exc:  # report, never stop at the first backend
+            errors[t.id] = exc
+
+    if ref_target is None:
+        ref_id = "reference()"
+        try:
+            ref_result: Any = reference(*_on_host(args), **_on_host(kwargs))  # type: ignore[operator]
+            ref_error: BaseException | None = None
+        except Exception as exc:
+            ref_result, ref_error = None, exc
+    else:
+        ref_id = ref_target.id
+        ref_result, ref_error = results.get(ref_id), errors.get(ref_id)
+
+    problems: list[str] = []
+    checked = [t for t in targets if t.id != ref_id]
+    for t in checked:
+        if ref_error is not None:
+            if t.id not in errors:
+                problems.append(f"{t.id}: returned a result, but the reference {ref_id} raised {_short(ref_error)}")
+            elif not _compatible(errors[t.id], ref_error):
+                problems.append(f"{t.id}: raised {_short(errors[t.id])}; the reference {ref_id} raised "
+                                f"{_short(ref_error)}")  # fmt: skip
+            continue
+        if t.id in errors:
+            problems.append(f"{t.id}: raised {_short(errors[t.id])}")
+            continue
+        try:
+            assert_close(results[t.id], ref_result, rtol=rtol, atol=atol, check_dtype=check_dtype, equal_nan=equal_nan)
+        except AssertionError as exc:
+            problems.append(f"{t.id}: " + str(exc).replace("\n", "\n    "))
+    if problems:
+        head = (f"{len(problems)} of {len(checked)} targets disagree with the reference {ref_id} "
+                f"for {name}():")  # fmt: skip
+        raise AssertionError("\n".join([head] + [f"  {p}" for p in problems]))
+    if ref_error is not None:
+        raise ref_error
+    return results
