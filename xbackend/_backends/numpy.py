@@ -650,13 +650,16 @@ class NumpyBackend(Backend):
                     "mean": np.mean}  # fmt: skip
         return {n: getattr(xp, n) for n in ("sum", "prod", "max", "min", "all", "any", "mean")}
 
-    # NumPy warns on inf - inf, overflow and casts to float16; torch and the standard do not: all quiet here
+    # sum/prod/max/min call the ufunc's reduce directly; NumPy's own floating-point warnings (inf - inf,
+    # overflow) stay, as for elementwise operators. mean (empty slices) and the float16/bfloat16 paths
+    # (float32 accumulation, then a rounding cast) are quiet, as on torch.
     def reduce(self, name: str, x: Any, dt: DType, axes: tuple[int, ...], keepdims: bool) -> Any:
         """``name`` in sum, prod, max, min, mean, all, any over non-empty ``axes``; always an array (0-d too)."""
         xp = self.xp
         fn = self._reducers[name]
         k = dt.kind
-        if (k != "f" and k != "c") or name == "max" or name == "min":  # nothing to warn about
+        half = (k == "f" or k == "c") and x.dtype.itemsize == 2
+        if name != "mean" and not half:
             if name == "sum" or name == "prod":
                 return xp.asarray(fn(x, axis=axes, keepdims=keepdims, dtype=x.dtype))
             return xp.asarray(fn(x, axis=axes, keepdims=keepdims))
