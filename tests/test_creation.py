@@ -348,3 +348,26 @@ def test_every_creation_function_with_every_dtype(xb_target, dt):
         assert x.dtype is dt, name
         _native_dtype_ok(x)
         assert_close(x, want, check_dtype=False, msg=name)
+
+
+def test_complex_to_real_casts_raise_everywhere(xb_target):
+    """Dropping an imaginary part silently is refused on every path (NumPy and torch only warn)."""
+    import numpy as np
+    import pytest
+
+    import xbackend as xb
+
+    z = xb.asarray([1 + 2j], backend=xb_target.backend, device=xb_target.device)
+    attempts = [
+        lambda: z.astype(xb.float64),
+        lambda: xb.astype(z, xb.int32),
+        lambda: xb.asarray(z, dtype=xb.float32),
+        lambda: z.to(dtype=xb.bool),
+        lambda: xb.asarray([1j], dtype=xb.float64, backend=xb_target.backend, device=xb_target.device),
+        lambda: xb.asarray(1j, dtype=xb.float64, backend=xb_target.backend, device=xb_target.device),
+        lambda: xb.asarray(np.complex64(1j), dtype=xb.float32, backend=xb_target.backend, device=xb_target.device),
+    ]
+    for attempt in attempts:
+        with pytest.raises(xb.UnsupportedDTypeError, match="imaginary part"):
+            attempt()
+    assert xb.real(z).astype(xb.float32).tolist() == [1.0]

@@ -206,3 +206,17 @@ def test_fake_devices(fake):
         xb.zeros(2, backend="fakedev", device="cpu")
     with pytest.raises(xb.BackendMismatchError):
         a + xb.ones(3)  # numpy backend on the cpu
+
+
+def test_meta_arrays_refuse_to_give_values():
+    import pytest
+
+    import xbackend as xb
+
+    if not xb.backends()["torch"].usable:
+        pytest.skip("needs torch")
+    m = xb.ones((2,), backend="torch", device="meta")
+    assert m.shape == (2,) and (m + 1).device == xb.Device("meta")
+    for read in (m.tolist, lambda: m[0].item(), lambda: bool(m[0]), lambda: float(m[0]), lambda: int(m[0])):
+        with pytest.raises(xb.HostTransferError, match="meta"):
+            read()

@@ -208,6 +208,7 @@ class Array:
         dt = D.dtype(dtype)
         if dt is self._dt and not copy:
             return self
+        D.check_cast(self._dt, dt)
         return _new(self._be.astype(self._data, dt, copy=True), dt, self._dev, self._be)
 
     def detach(self) -> "Array":

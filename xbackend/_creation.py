@@ -122,6 +122,8 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
     dt = None if dtype is None else D.dtype(dtype)
     t = type(obj)
     if t is Array:
+        if dt is not None:
+            D.check_cast(obj._dt, dt)
         if backend is None and (device is None or _device(device) is obj._dev):
             data = obj._be.wrap_native(obj._data, dt, None, copy)
             return obj if data is obj._data and dt in (None, obj._dt) else _new(data, dt or obj._dt, obj._dev, obj._be)
@@ -137,11 +139,15 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
     be, dev = _target(backend, device)
     cfg = _config.current()
     if t in _SCALARS:
+        if dt is not None and t is complex:
+            D.check_cast(D.complex128, dt)
         dt = dt or D.python_scalar_dtype(obj, cfg.default_float, cfg.default_int)
         if t is int and dt.kind in "iu":
             D.check_int_fits(obj, dt)
         return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
     if isinstance(obj, np.generic):
+        if dt is not None:
+            D.check_cast(D.from_numpy_dtype(obj.dtype), dt)
         dt = dt or D.from_numpy_dtype(obj.dtype)
         return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
     if copy is False:
@@ -152,6 +158,8 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
         host = _from_nested_arrays(obj, exc)
     if host.dtype.kind == "O":
         host = _from_nested_arrays(obj, None)
+    if dt is not None and host.dtype.kind == "c":
+        D.check_cast(D.complex128, dt)
     dt = dt or _host_dtype(host, cfg)
     return _new(be.from_host(host, dt, dev, True), dt, dev, be)
 

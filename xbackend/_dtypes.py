@@ -146,6 +146,15 @@ def from_numpy_dtype(nd: Any) -> DType:
         raise UnsupportedDTypeError(f"NumPy dtype {nd} has no xbackend dtype; convert it first, e.g. a.astype('float64')") from None
 
 
+def check_cast(src: DType, dst: DType) -> None:
+    """Refuse the one cast that silently loses a whole component: complex -> real (or bool)."""
+    if src.kind == "c" and dst.kind != "c":
+        raise UnsupportedDTypeError(
+            f"casting {src} to {dst} would drop the imaginary part silently. "
+            "Fix: take the part you mean first, e.g. xb.real(x).astype(...) or xb.abs(x)"
+        )
+
+
 # --- the promotion table -----------------------------------------------------------------------
 def _build_table() -> dict[tuple[DType, DType], DType]:
     t: dict[tuple[DType, DType], DType] = {}

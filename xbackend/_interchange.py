@@ -111,6 +111,7 @@ def _move(a: Array, backend: Any, device: Any, dtype: DType | None, copy: bool |
     dst = src if backend is None else _backend(backend)
     dev = _target_device(dst, a, device)
     dt = a._dt if dtype is None else dtype
+    D.check_cast(a._dt, dt)
     if dst is not src:
         _grad_guard(a, f"moving it to {dst.name}")
         dst.native_dtype(dt)  # a typed error with the fix (bfloat16 without ml_dtypes) before any work

@@ -801,9 +801,13 @@ class TorchBackend(Backend):
         return x
 
     def item(self, x: Any) -> Any:
+        if x.device.type == "meta":
+            raise _no_values()
         return x.item()
 
     def tolist(self, x: Any) -> Any:
+        if x.device.type == "meta":
+            raise _no_values()
         return x.tolist()
 
     def reshape(self, x: Any, shape: tuple[int, ...], copy: bool | None = None) -> Any:
@@ -1196,3 +1200,12 @@ def _int_tensordot(a: Any, b: Any, axes: Any) -> Any:
     q = b.permute(*a2, *free2).reshape(k, -1)
     out = (p[:, :, None] * q[None, :, :]).sum(dim=1, dtype=p.dtype)
     return out.reshape(tuple(a.shape[i] for i in free1) + tuple(b.shape[i] for i in free2))
+
+
+def _no_values() -> Exception:
+    from .._errors import HostTransferError
+
+    return HostTransferError(
+        "a torch Array on the 'meta' device has a shape and dtype but no values to read. "
+        "Fix: create it on a real device, e.g. x.to_device('cpu') of data made there"
+    )
