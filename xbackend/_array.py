@@ -9,6 +9,7 @@ before the backend runs, so nothing is read back from the native result on the h
 
 from __future__ import annotations
 
+import functools
 import operator
 from typing import Any, Iterator
 
@@ -205,11 +206,17 @@ class Array:
         return self.to(device=device)
 
     def astype(self, dtype: DType, /, *, copy: bool = True) -> "Array":
-        dt = D.dtype(dtype)
+        dt = dtype if type(dtype) is DType else D.dtype(dtype)
         if dt is self._dt and not copy:
             return self
-        D.check_cast(self._dt, dt)
-        return _new(self._be.astype(self._data, dt, copy=True), dt, self._dev, self._be)
+        if self._dt.kind == "c" and dt.kind != "c":
+            D.check_cast(self._dt, dt)
+        out = _onew(Array)
+        out._data = self._be.astype(self._data, dt, True)
+        out._dt = dt
+        out._dev = self._dev
+        out._be = self._be
+        return out
 
     def detach(self) -> "Array":
         """The same data without an autograd graph (torch); other backends return ``self``."""
@@ -221,8 +228,16 @@ class Array:
 
     # -- indexing -------------------------------------------------------------------------------
     def __getitem__(self, key: Any) -> "Array":
+        be = self._be
+        if be.native_basic_indexing and ((t := type(key)) is slice or t is int):  # x[1:-1], x[0]: straight through
+            out = _onew(Array)
+            out._data = self._data[key]
+            out._dt = self._dt
+            out._dev = self._dev
+            out._be = be
+            return out
         key = _native_key(self, key)
-        return _new(self._be.getitem(self._data, key), self._dt, self._dev, self._be)
+        return _new(be.getitem(self._data, key), self._dt, self._dev, be)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         key = _native_key(self, key)
@@ -296,6 +311,57 @@ def _scalar_dtype(a: Array, s: Any) -> DType:
 
 
 # --- operator and function factories -----------------------------------------------------------
+# The fast path of every binary operator, specialised per operation when the module loads (as
+# ``collections.namedtuple`` and ``dataclasses`` do): same backend, same device, same dtype in the
+# operation's pass-through set - or a float Array with a Python float. Everything else goes to the
+# operation's general path. Specialising saves ~0.1 µs per call over branching on ``reflected``/``to_bool``.
+_FAST_BINARY = """
+def {fname}(self, other):
+    if type(other) is Array:
+        be = self._be
+        dev = self._dev
+        d = self._dt
+        if other._be is be and other._dev is dev and d is other._dt and d in fast:
+            try:
+                fn = be.kernels[name][d]
+            except KeyError:
+                fn = be.kernel(name, d)
+            out = _onew(Array)
+            out._data = fn({array_args})
+            out._dt = {result}
+            out._dev = dev
+            out._be = be
+            return out
+    elif type(other) is float:
+        d = self._dt
+        if d in fast_fc:
+            be = self._be
+            try:
+                fn = be.kernels[name][d]
+            except KeyError:
+                fn = be.kernel(name, d)
+            out = _onew(Array)
+            out._data = fn({scalar_args})
+            out._dt = {result}
+            out._dev = self._dev
+            out._be = be
+            return out
+    return general(self, other)
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def _fast_binary_code(reflected: bool, to_bool: bool) -> Any:
+    """The template compiled once per variant (4 in all): import stays fast."""
+    src = _FAST_BINARY.format(
+        fname="op",
+        array_args="other._data, self._data" if reflected else "self._data, other._data",
+        scalar_args="other, self._data" if reflected else "self._data, other",
+        result="_BOOL" if to_bool else "d",
+    )
+    return compile(src, f"<xbackend fast binary path reflected={reflected} to_bool={to_bool}>", "exec")
+
+
 def binary(name: str, reflected: bool = False) -> Any:
     """The implementation of a two-argument elementwise operation, as a method of its first argument."""
     category = ELEMENTWISE[name][1]
@@ -303,7 +369,7 @@ def binary(name: str, reflected: bool = False) -> Any:
     fast_fc = frozenset(d for d in fast if d.kind in "fc")
     to_bool = bool_result(category)
 
-    def op(self: Array, other: Any) -> Array:
+    def general(self: Array, other: Any) -> Array:
         be = self._be
         d1 = self._dt
         if type(other) is Array:
@@ -340,7 +406,7 @@ def binary(name: str, reflected: bool = False) -> Any:
                     x = be.astype(x, cd)
         else:
             other = _coerce(self, other)
-            return op(self, other)
+            return general(self, other)
         try:
             fn = be.kernels[name][cd]
         except KeyError:
@@ -352,7 +418,12 @@ def binary(name: str, reflected: bool = False) -> Any:
         out._be = be
         return out
 
-    op.__name__ = name
+    namespace = {"Array": Array, "_onew": _onew, "_BOOL": _BOOL, "fast": fast, "fast_fc": fast_fc, "name": name,
+                 "general": general}  # fmt: skip
+    exec(_fast_binary_code(reflected, to_bool), namespace)  # noqa: S102 - a fixed template, no user input
+    op = namespace["op"]
+    op.__name__ = op.__qualname__ = ("__r" if reflected else "") + name
+    op.__module__ = __name__
     return op
 
 
@@ -421,22 +492,40 @@ def unary(name: str) -> Any:
     return op
 
 
+_NUMERIC = frozenset(D.NUMERIC)
+
+
 def matmul(a: Array, b: Any, reflected: bool = False) -> Array:
     if type(b) is not Array:
         b = _coerce(a, b)
         if type(b) is not Array:
             raise TypeError("matmul does not take Python scalars; use * for scaling")
-    if b._be is not a._be or b._dev is not a._dev:
+    be = a._be
+    if b._be is not be or b._dev is not a._dev:
         _check_partner(a, b)
     if reflected:
         a, b = b, a
-    cd, _ = resolve("matmul", "numeric", D.promote(a._dt, b._dt), _current().default_float)
-    be = a._be
-    x = a._data if a._dt is cd else be.astype(a._data, cd)
-    y = b._data if b._dt is cd else be.astype(b._data, cd)
-    if a._data.ndim == 0 or b._data.ndim == 0:
+    x = a._data
+    y = b._data
+    cd = a._dt
+    if cd is not b._dt or cd not in _NUMERIC:
+        cd, _ = resolve("matmul", "numeric", D.promote(a._dt, b._dt), _current().default_float)
+        if a._dt is not cd:
+            x = be.astype(x, cd)
+        if b._dt is not cd:
+            y = be.astype(y, cd)
+    if x.ndim == 0 or y.ndim == 0:
         raise ValueError("matmul needs arrays with at least one dimension; use * for 0-d Arrays")
-    return _new(be.kernel("matmul", cd)(x, y), cd, a._dev, be)
+    try:
+        fn = be.kernels["matmul"][cd]
+    except KeyError:
+        fn = be.kernel("matmul", cd)
+    out = _onew(Array)
+    out._data = fn(x, y)
+    out._dt = cd
+    out._dev = a._dev
+    out._be = be
+    return out
 
 
 def _native_key(a: Array, key: Any) -> Any:
@@ -564,8 +653,12 @@ def _install_operators() -> None:
         setattr(Array, f"__{dunder}__", binary(name))
     for dunder, name in (("neg", "negative"), ("pos", "positive"), ("abs", "abs"), ("invert", "bitwise_invert")):
         setattr(Array, f"__{dunder}__", unary(name))
-    Array.__matmul__ = lambda self, other: matmul(self, other)  # type: ignore[method-assign]
-    Array.__rmatmul__ = lambda self, other: matmul(self, other, reflected=True)  # type: ignore[method-assign]
+    Array.__matmul__ = matmul  # type: ignore[method-assign]
+
+    def rmatmul(self: Array, other: Any) -> Array:
+        return matmul(self, other, True)
+
+    Array.__rmatmul__ = rmatmul  # type: ignore[method-assign]
 
     def imatmul(self: Array, other: Any) -> Array:
         r = matmul(self, other)

@@ -32,7 +32,7 @@ from ._devices import Device
 from ._dtypes import DType
 from ._errors import UnsupportedDTypeError
 
-__all__ = ["Backend", "BackendInfo", "KernelCache"]
+__all__ = ["Backend", "BackendInfo"]
 
 
 @dataclass(frozen=True)
@@ -70,22 +70,6 @@ def byte_bounds(ptr: int, shape: tuple[int, ...], strides: tuple[int, ...], item
     return lo, hi + itemsize
 
 
-class KernelCache(dict):
-    """``kernels[name][dtype]`` -> native callable: plain dicts, filled by :meth:`Backend.kernel`.
-
-    The hot path does two plain dict lookups (no tuple, no ``__missing__`` hook) inside ``try``;
-    on a miss it calls ``backend.kernel(name, dtype)``, which builds the kernel and stores it.
-    ``kernels[name, dtype]`` (tuple key) also works, for code off the hot path.
-    """
-
-    __slots__ = ("_backend",)
-
-    def __missing__(self, key: Any) -> Any:
-        if type(key) is tuple:
-            return self._backend.kernel(*key)
-        raise KeyError(key)
-
-
 class Backend:
     """Base class of all backends; see the module docstring for the contract."""
 
@@ -93,10 +77,14 @@ class Backend:
     module: ClassVar[str] = "?"
     #: True when ``default_device()`` can never change in this process (lets creation cache it)
     fixed_default_device: ClassVar[bool] = False
+    #: True when ``native[key]`` for an int or slice key already has the standard's semantics (bounds
+    #: checked, negative steps, a view): ``Array.__getitem__`` then skips ``normalize_key``/``getitem``
+    native_basic_indexing: ClassVar[bool] = False
 
     def __init__(self) -> None:
-        self.kernels = KernelCache()
-        self.kernels._backend = self
+        #: ``kernels[name][dtype]`` -> native callable: plain dicts (the hot path does two lookups in a
+        #: ``try``), filled on a miss by :meth:`kernel`
+        self.kernels: dict[str, dict[DType, Callable[..., Any]]] = {}
 
     def kernel(self, name: str, dt: DType) -> Callable[..., Any]:
         """The kernel for ``name`` on inputs of dtype ``dt`` (built by ``make_kernel`` once, then cached)."""

@@ -120,4 +120,4 @@ def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:  # noqa: A002 
         bounds.append(b._data if b.dtype is x.dtype else x._be.astype(b._data, x.dtype))
     if bounds[0] is None and bounds[1] is None:
         return _new(x._be.astype(x._data, x.dtype, copy=True), x.dtype, x._dev, x._be)
-    return _new(x._be.kernels["clip", x.dtype](x._data, bounds[0], bounds[1]), x.dtype, x._dev, x._be)
+    return _new(x._be.kernel("clip", x.dtype)(x._data, bounds[0], bounds[1]), x.dtype, x._dev, x._be)

@@ -226,6 +226,12 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
     [[0, 1, 2], [3, 4, 5]]
     """
     x = _arr(x, "reshape")
+    if copy is None and type(shape) is tuple:
+        try:  # fast path: with no entry below -1 the native reshape accepts exactly the valid shapes; anything
+            if not shape or min(shape) >= -1:  # else falls through to the checks and messages below
+                return _new(x._be.reshape(x._data, shape), x._dt, x._dev, x._be)
+        except (RuntimeError, ValueError, TypeError):
+            pass
     shape = _shape_tuple(shape, "reshape")
     known = 1
     unknown = 0

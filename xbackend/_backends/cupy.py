@@ -37,6 +37,7 @@ class CupyBackend(NumpyBackend):
     module = "cupy"
     index_checks = True  # CuPy wraps out-of-bounds integer indices around; xbackend raises IndexError (issue 3)
     fixed_default_device = False  # the current CUDA device can change
+    native_basic_indexing = False  # out-of-bounds checks go through check_index
 
     def __init__(self) -> None:
         self.xp = _import_cupy()

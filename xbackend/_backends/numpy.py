@@ -51,6 +51,7 @@ class NumpyBackend(Backend):
     name = "numpy"
     module = "numpy"
     fixed_default_device = True
+    native_basic_indexing = True
     xp: Any = np
     index_checks = False  # NumPy raises IndexError for out-of-bounds indices itself (CuPy wraps: True there)
 
@@ -180,7 +181,10 @@ class NumpyBackend(Backend):
         return x.__array_interface__["data"][0]
 
     def astype(self, x: Any, dt: DType, copy: bool = True) -> Any:
-        return x.astype(self.native_dtype(dt), copy=copy)
+        try:
+            return x.astype(self.to_np[dt], copy=copy)
+        except KeyError:
+            return x.astype(self.native_dtype(dt), copy=copy)
 
     def requires_grad(self, x: Any) -> bool:
         return False
@@ -349,6 +353,8 @@ class NumpyBackend(Backend):
         return x.tolist()
 
     def reshape(self, x: Any, shape: tuple[int, ...], copy: bool | None = None) -> Any:
+        if copy is None:
+            return x.reshape(shape)
         if copy:
             return self.xp.reshape(x, shape).copy()
         if copy is False:
@@ -368,7 +374,7 @@ class NumpyBackend(Backend):
 
     def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
         if name == "pow" and x.dtype.kind == "f":  # through the patched kernel (special cases of x ** 0.5)
-            x[...] = self.kernels["pow", self.from_np[x.dtype]](x, y)
+            x[...] = self.kernel("pow", self.from_np[x.dtype])(x, y)
             return x
         return op(x, y)
 

@@ -796,7 +796,7 @@ class TorchBackend(Backend):
 
     def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
         dt = self.from_t[x.dtype]
-        r = self.kernels[name, dt](x, y)
+        r = self.kernel(name, dt)(x, y)
         x.copy_(r)
         return x
 
