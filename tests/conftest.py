@@ -3,23 +3,26 @@
 from __future__ import annotations
 
 import os
+from importlib.metadata import entry_points
 
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
     "ci", max_examples=40, deadline=None, derandomize=True, print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors, HealthCheck.function_scoped_fixture],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
 )  # fmt: skip
 settings.register_profile(
     "thorough", max_examples=1000, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors, HealthCheck.function_scoped_fixture],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
 )  # fmt: skip
 settings.register_profile("dev", max_examples=60, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors, HealthCheck.function_scoped_fixture])  # fmt: skip
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors])  # fmt: skip
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
-def pytest_configure(config):  # the plugin is registered by its entry point once installed
-    pm = config.pluginmanager
-    if not pm.has_plugin("xbackend") and not pm.has_plugin("xbackend.testing._plugin"):
-        pm.import_plugin("xbackend.testing._plugin")
+# The plugin is registered by its pytest11 entry point once xbackend is installed; run from the tree
+# (PYTHONPATH=., as on the GPU machine) it is loaded here instead - early enough for its options.
+if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD") or not any(
+    ep.value == "xbackend.testing._plugin" for ep in entry_points(group="pytest11")
+):
+    pytest_plugins = ["xbackend.testing._plugin"]
