@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every GPU check of xbackend in one command, for a machine with one CUDA GPU (budget: under 8 minutes).
 #
-#   benchmarks/gpu_check.sh [OUTDIR]        (OUTDIR default: $OUT if set, else benchmarks/results)
+#   benchmarks/gpu_check.sh [OUTDIR]        (OUTDIR default: benchmarks/results; when $OUT is set, a tarball of
+#                                            OUTDIR and summary.txt are also copied there: few files travel back)
 #
 # Runs from the repository root with PYTHONPATH=. (no install, no network):
 #   1. environment report (torch/CUDA/CuPy versions, device)            -> gpu_env.txt
@@ -12,9 +13,10 @@
 # summary.txt lists each step's exit status and seconds.
 set -u
 cd "$(dirname "$0")/.."
-OUTDIR="${1:-${OUT:-benchmarks/results}}"
+OUTDIR="${1:-benchmarks/results}"
 mkdir -p "$OUTDIR"
 export PYTHONPATH=".${PYTHONPATH:+:$PYTHONPATH}"
+export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"  # bounded, deterministic property tests
 PY="${PYTHON:-$(command -v python || command -v python3)}"
 SUMMARY="$OUTDIR/summary.txt"
 : > "$SUMMARY"
@@ -83,4 +85,7 @@ for b in benchmarks/*.py; do
 done
 
 echo "== overall: $([ $status -eq 0 ] && echo PASS || echo FAIL)" | tee -a "$SUMMARY"
+if [ -n "${OUT:-}" ] && [ "$OUT" != "$OUTDIR" ]; then
+    tar czf "$OUT/gpu_results.tar.gz" -C "$OUTDIR" . && cp "$SUMMARY" "$OUT/summary.txt"
+fi
 exit $status
