@@ -124,11 +124,12 @@ def _extremum(fname: str, x: Any, axis: Any, keepdims: bool) -> Array:
     if x._dt.kind == "c":
         raise UnsupportedDTypeError(f"{fname}() of a complex Array ({x._dt}) is not defined (complex numbers have no "
                                     f"order). Fix: reduce a real key, e.g. xb.{fname}(xb.abs(x))")  # fmt: skip
-    axes = normalize_axes(axis, x.ndim, fname)
-    for a in axes:
-        if x.shape[a] == 0:
+    shape = x._data.shape
+    axes = normalize_axes(axis, len(shape), fname)
+    for a in axes if 0 in shape else ():
+        if shape[a] == 0:
             raise ValueError(
-                f"{fname}() of an empty axis ({a} of shape {x.shape}) has no value (there is no identity). "
+                f"{fname}() of an empty axis ({a} of shape {tuple(shape)}) has no value (there is no identity). "
                 f"Fix: check x.size first, or use xb.where() with a fill value"
             )
     return _new(reduce_native(x, fname, x._data, x._dt, axes, keepdims), x._dt, x._dev, x._be)
