@@ -116,8 +116,9 @@ def mutually_broadcastable_shapes(num_shapes: int, **kw: Any) -> st.SearchStrate
 
     >>> from xbackend.testing.strategies import mutually_broadcastable_shapes
     >>> from hypothesis import find
-    >>> find(mutually_broadcastable_shapes(2), lambda s: len(s.result_shape) == 1)
-    BroadcastableShapes(input_shapes=((), (1,)), result_shape=(1,))
+    >>> s = find(mutually_broadcastable_shapes(2), lambda s: len(s.result_shape) == 1)
+    >>> len(s.input_shapes), s.result_shape
+    (2, (1,))
     """
     return hnp.mutually_broadcastable_shapes(num_shapes=num_shapes, **kw)
 
