@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import _config, _dtypes as D
-from ._array import Array, _check_partner, _new
+from ._array import Array, _check_partner, _new, _onew
 from ._devices import Device, device as _device
 from ._dispatch import _instances, backend_for_type, get_backend
 from ._dtypes import DType
@@ -206,7 +206,12 @@ def empty(shape: Any, *, dtype: DType | None = None, device: Any = None, backend
     """
     be, dev, cfg = _resolve(backend, device)
     dt = cfg.default_float if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
-    return _new(be.empty(shape if type(shape) is int and shape >= 0 else _shape(shape), dt, dev), dt, dev, be)
+    out = _onew(Array)
+    out._data = be.empty(shape if type(shape) is int and shape >= 0 else _shape(shape), dt, dev)
+    out._dt = dt
+    out._dev = dev
+    out._be = be
+    return out
 
 
 def zeros(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
@@ -218,7 +223,12 @@ def zeros(shape: Any, *, dtype: DType | None = None, device: Any = None, backend
     """
     be, dev, cfg = _resolve(backend, device)
     dt = cfg.default_float if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
-    return _new(be.zeros(shape if type(shape) is int and shape >= 0 else _shape(shape), dt, dev), dt, dev, be)
+    out = _onew(Array)
+    out._data = be.zeros(shape if type(shape) is int and shape >= 0 else _shape(shape), dt, dev)
+    out._dt = dt
+    out._dev = dev
+    out._be = be
+    return out
 
 
 def ones(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
@@ -230,7 +240,12 @@ def ones(shape: Any, *, dtype: DType | None = None, device: Any = None, backend:
     """
     be, dev, cfg = _resolve(backend, device)
     dt = cfg.default_float if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
-    return _new(be.ones(shape if type(shape) is int and shape >= 0 else _shape(shape), dt, dev), dt, dev, be)
+    out = _onew(Array)
+    out._data = be.ones(shape if type(shape) is int and shape >= 0 else _shape(shape), dt, dev)
+    out._dt = dt
+    out._dev = dev
+    out._be = be
+    return out
 
 
 def _fill_dtype(fill_value: Any, dtype: Any) -> DType:

@@ -182,9 +182,10 @@ class NumpyBackend(Backend):
 
     def astype(self, x: Any, dt: DType, copy: bool = True) -> Any:
         try:
-            return x.astype(self.to_np[dt], copy=copy)
+            nd = self.to_np[dt]
         except KeyError:
-            return x.astype(self.native_dtype(dt), copy=copy)
+            nd = self.native_dtype(dt)
+        return x.astype(nd) if copy else x.astype(nd, copy=False)
 
     def requires_grad(self, x: Any) -> bool:
         return False
