@@ -229,7 +229,7 @@ class Array:
     # -- indexing -------------------------------------------------------------------------------
     def __getitem__(self, key: Any) -> "Array":
         be = self._be
-        if be.native_basic_indexing and ((t := type(key)) is slice or t is int):  # x[1:-1], x[0]: straight through
+        if be.native_basic_indexing and ((t := type(key)) is int or (t is slice and key.step is None)):  # x[1:-1]
             out = _onew(Array)
             out._data = self._data[key]
             out._dt = self._dt

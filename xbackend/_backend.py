@@ -77,8 +77,8 @@ class Backend:
     module: ClassVar[str] = "?"
     #: True when ``default_device()`` can never change in this process (lets creation cache it)
     fixed_default_device: ClassVar[bool] = False
-    #: True when ``native[key]`` for an int or slice key already has the standard's semantics (bounds
-    #: checked, negative steps, a view): ``Array.__getitem__`` then skips ``normalize_key``/``getitem``
+    #: True when ``native[key]`` for an int or a step-less slice key already has the standard's semantics
+    #: (bounds checked, a view): ``Array.__getitem__`` then skips ``normalize_key``/``getitem``
     native_basic_indexing: ClassVar[bool] = False
 
     def __init__(self) -> None:

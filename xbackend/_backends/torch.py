@@ -83,6 +83,7 @@ def _host_dtype(nd: Any) -> DType | None:
 class TorchBackend(Backend):
     name = "torch"
     module = "torch"
+    native_basic_indexing = True  # ints and step-less slices; negative steps go through getitem below
 
     def __init__(self) -> None:
         t = _import_torch()
