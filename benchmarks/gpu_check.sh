@@ -7,6 +7,7 @@
 # Runs from the repository root with PYTHONPATH=. (no install, no network):
 #   1. environment report (torch/CUDA/CuPy versions, device)            -> gpu_env.txt
 #   2. pytest -m gpu tests/  (every GPU test of the suite)              -> gpu_tests.txt, gpu_tests.xml
+#      + the oracle tests that loop over every target (CUDA included)   -> gpu_oracle_tests.txt, .xml
 #   3. benchmarks/interchange.py --gpu                                  -> interchange.{md,json,txt}, PNG if matplotlib
 #   4. every other benchmarks/*.py that takes --gpu (overhead.py, ...)  -> <name>_gpu.txt
 # Each step has its own timeout; a failing step does not stop the others. Exit status: 0 only if all passed.
@@ -61,6 +62,11 @@ try:
     print("ml_dtypes", ml_dtypes.__version__)
 except ImportError:
     print("ml_dtypes not installed (bfloat16 host paths raise the typed error)")
+for mod in ("pytest", "hypothesis"):  # the pytest step needs both (tests/conftest.py imports hypothesis)
+    try:
+        print(mod, __import__(mod).__version__)
+    except ImportError:
+        print(mod, "NOT INSTALLED: the pytest step cannot run")
 import xbackend as xb
 for info in xb.backends().values():
     print(info)
@@ -83,6 +89,12 @@ for b in benchmarks/*.py; do
     grep -q -- '"--out"' "$b" && extra+=(--out "$OUTDIR/${name}_gpu.md")
     step "$b --gpu" 60 "$OUTDIR/${name}_gpu.txt" "$PY" "$b" --gpu "${extra[@]}"
 done
+
+# Tests that loop over every target inside one test (the elementwise oracle, creation, Array) carry no gpu
+# marker, yet include the CUDA targets automatically when a device exists: run them too.
+step "cross-target oracle tests" 150 "$OUTDIR/gpu_oracle_tests.txt" \
+    "$PY" -m pytest tests/test_elementwise.py tests/test_creation.py tests/test_array.py -m "not gpu" -q \
+    -p no:cacheprovider -rfEsx --junitxml="$OUTDIR/gpu_oracle_tests.xml"
 
 echo "== overall: $([ $status -eq 0 ] && echo PASS || echo FAIL)" | tee -a "$SUMMARY"
 if [ -n "${OUT:-}" ] && [ "$OUT" != "$OUTDIR" ]; then

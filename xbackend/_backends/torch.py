@@ -602,7 +602,7 @@ class TorchBackend(Backend):
         return lambda x: 1 / x
 
     def _k_matmul(self, dt: DType) -> Callable[..., Any]:
-        return torch.matmul
+        return _int_matmul if dt.kind in "iu" else torch.matmul  # CUDA has no integer GEMM (pytorch#44428)
 
     def _k_clip(self, dt: DType) -> Callable[..., Any]:
         nd = self.native_dtype(dt)
@@ -1206,6 +1206,20 @@ class TorchBackend(Backend):
         if dt.kind == "c":  # torch's complex subtraction leaks a NaN imaginary part into the real part
             return torch.view_as_complex(torch.diff(torch.view_as_real(x.resolve_conj()), n=n, dim=axis))
         return torch.diff(x, n=n, dim=axis)
+
+
+def _int_matmul(a: Any, b: Any) -> Any:
+    """torch.matmul, computed exactly by broadcast multiply and sum on CUDA (no integer GEMM there)."""
+    if a.device.type != "cuda" or a.ndim == 0 or b.ndim == 0:
+        return torch.matmul(a, b)
+    p = a.unsqueeze(0) if a.ndim == 1 else a  # (..., M, K)
+    q = b.unsqueeze(-1) if b.ndim == 1 else b  # (..., K, N)
+    if p.shape[-1] != q.shape[-2]:
+        return torch.matmul(a, b)  # torch's own shape error
+    out = (p.unsqueeze(-1) * q.unsqueeze(-3)).sum(dim=-2, dtype=p.dtype)
+    if a.ndim == 1:
+        out = out.squeeze(-2)
+    return out.squeeze(-1) if b.ndim == 1 else out
 
 
 def _int_tensordot(a: Any, b: Any, axes: Any) -> Any:
