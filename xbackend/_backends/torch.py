@@ -764,6 +764,11 @@ class TorchBackend(Backend):
             return x[key]  # the hot path: a view, bounds checked on the host by torch
         if x.is_cuda:
             self._check_index(x, key)  # CUDA kernels assert (and poison the context) instead of raising
+        sep = self._empty_ellipsis_separator(x, key)
+        if sep is not None:
+            x, key, after = sep
+            r = self.getitem(x, key)
+            return r.squeeze(r.ndim - 1 - after)
         neg = self._negative_steps(x, key)
         signed = self._signed_view.get(x.dtype)
         if signed is not None:  # uint16/32/64 lack gather/flip kernels: move the same bits as intN
@@ -774,9 +779,34 @@ class TorchBackend(Backend):
         flips, key = neg
         return x.flip(flips)[key]
 
+    def _empty_ellipsis_separator(self, x: Any, key: Any) -> tuple[Any, Any, int] | None:
+        """NumPy counts an Ellipsis that covers no dimension as a separator between index arrays (their
+        result axes then go first); torch does not. Make the separation real for torch: a size-1 axis at
+        the Ellipsis (a view) indexed by ``:``. Returns (view, key, result axes after the new one), or None."""
+        if type(key) is not tuple or Ellipsis not in key:
+            return None
+        Tensor = self._tensor
+        e = key.index(Ellipsis)
+        before, rest = key[:e], key[e + 1 :]
+        if not (any(isinstance(k, Tensor) for k in before) and any(isinstance(k, Tensor) for k in rest)):
+            return None
+        is_mask = lambda k: k.dtype == torch.bool  # noqa: E731
+        is_tensor = lambda k: isinstance(k, Tensor)  # noqa: E731
+        if key_dims(key, is_tensor, is_mask) != x.ndim:
+            return None  # the Ellipsis covers some axes: torch already sees the indices as separated
+        pos = key_dims(before, is_tensor, is_mask)
+        after = sum(1 for k in rest if k is None or type(k) is slice)
+        return x.unsqueeze(pos), before + (slice(None),) + rest, after
+
     def setitem(self, x: Any, key: Any, value: Any) -> None:
         if x.is_cuda:
             self._check_index(x, key)
+        sep = self._empty_ellipsis_separator(x, key)
+        if sep is not None:
+            x, key, after = sep
+            if isinstance(value, self._tensor) and value.ndim > after:
+                value = value.unsqueeze(value.ndim - after)
+            return self.setitem(x, key, value)
         neg = self._negative_steps(x, key)
         base = x
         signed = self._signed_view.get(x.dtype)
