@@ -70,6 +70,19 @@ def byte_bounds(ptr: int, shape: tuple[int, ...], strides: tuple[int, ...], item
     return lo, hi + itemsize
 
 
+def dlpack_kwargs(stream: Any, max_version: Any, dl_device: Any, copy: bool | None) -> dict[str, Any]:
+    """Keywords for a producer's ``__dlpack__``: ``stream`` always (its meaning differs between None and
+    absent for some producers), the rest only when given (older producers reject unknown keywords)."""
+    kw: dict[str, Any] = {"stream": stream}
+    if max_version is not None:
+        kw["max_version"] = max_version
+    if dl_device is not None:
+        kw["dl_device"] = dl_device
+    if copy is not None:
+        kw["copy"] = copy
+    return kw
+
+
 class Backend:
     """Base class of all backends; see the module docstring for the contract."""
 

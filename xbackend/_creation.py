@@ -197,6 +197,26 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None, back
     return import_dlpack(x, device=device, copy=copy, backend=backend)
 
 
+def _filled(method: str) -> Any:
+    """The body of empty/zeros/ones: resolve place and dtype, ask the backend's ``method``, build the Array
+    inline (these are hot: xb.zeros(100) should cost little more than np.zeros(100))."""
+
+    def make(shape: Any, dtype: Any, device: Any, backend: Any) -> Array:
+        be, dev, cfg = _resolve(backend, device)
+        dt = cfg.default_float if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
+        out = _onew(Array)
+        out._data = getattr(be, method)(shape if type(shape) is int and shape >= 0 else _shape(shape), dt, dev)
+        out._dt = dt
+        out._dev = dev
+        out._be = be
+        return out
+
+    return make
+
+
+_empty, _zeros, _ones = _filled("empty"), _filled("zeros"), _filled("ones")
+
+
 def empty(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
     """An uninitialised Array (default dtype: the default float).
 
@@ -204,14 +224,7 @@ def empty(shape: Any, *, dtype: DType | None = None, device: Any = None, backend
     >>> xb.empty((2, 3)).shape
     (2, 3)
     """
-    be, dev, cfg = _resolve(backend, device)
-    dt = cfg.default_float if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
-    out = _onew(Array)
-    out._data = be.empty(shape if type(shape) is int and shape >= 0 else _shape(shape), dt, dev)
-    out._dt = dt
-    out._dev = dev
-    out._be = be
-    return out
+    return _empty(shape, dtype, device, backend)
 
 
 def zeros(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
@@ -221,14 +234,7 @@ def zeros(shape: Any, *, dtype: DType | None = None, device: Any = None, backend
     >>> xb.zeros(3).tolist(), xb.zeros((1, 2), dtype=xb.int8).dtype
     ([0.0, 0.0, 0.0], xb.int8)
     """
-    be, dev, cfg = _resolve(backend, device)
-    dt = cfg.default_float if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
-    out = _onew(Array)
-    out._data = be.zeros(shape if type(shape) is int and shape >= 0 else _shape(shape), dt, dev)
-    out._dt = dt
-    out._dev = dev
-    out._be = be
-    return out
+    return _zeros(shape, dtype, device, backend)
 
 
 def ones(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
@@ -238,14 +244,7 @@ def ones(shape: Any, *, dtype: DType | None = None, device: Any = None, backend:
     >>> xb.ones(2, dtype=xb.bool).tolist()
     [True, True]
     """
-    be, dev, cfg = _resolve(backend, device)
-    dt = cfg.default_float if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
-    out = _onew(Array)
-    out._data = be.ones(shape if type(shape) is int and shape >= 0 else _shape(shape), dt, dev)
-    out._dt = dt
-    out._dev = dev
-    out._be = be
-    return out
+    return _ones(shape, dtype, device, backend)
 
 
 def _fill_dtype(fill_value: Any, dtype: Any) -> DType:

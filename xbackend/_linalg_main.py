@@ -23,14 +23,20 @@ def _as_array(x: Any) -> Array:
     return asarray(x)
 
 
-def _numeric_pair(x1: Any, x2: Any, name: str) -> tuple[Array, Array, DType]:
-    """Both operands as Arrays on one backend/device, and their promoted numeric dtype."""
+def _pair(x1: Any, x2: Any) -> tuple[Array, Array]:
+    """Both operands as Arrays on one backend and device (else the usual mismatch error)."""
     if type(x1) is not Array:
         x1 = _as_array(x1)
     if type(x2) is not Array:
         x2 = _as_array(x2)
     if x2._be is not x1._be or x2._dev is not x1._dev:
         _check_partner(x1, x2)
+    return x1, x2
+
+
+def _numeric_pair(x1: Any, x2: Any, name: str) -> tuple[Array, Array, DType]:
+    """Both operands as Arrays on one backend/device, and their promoted numeric dtype."""
+    x1, x2 = _pair(x1, x2)
     d1, d2 = x1._dt, x2._dt
     dt = d1 if d1 is d2 else D.promote(d1, d2)
     if dt.kind == "b":

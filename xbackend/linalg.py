@@ -35,7 +35,7 @@ from . import _config, _dtypes as D
 from ._array import Array, _check_partner, _new
 from ._dtypes import DType
 from ._errors import AxisError, LinAlgError, UnsupportedDTypeError
-from ._linalg_main import _numeric_pair, _vector_axis, matrix_transpose, tensordot, vecdot
+from ._linalg_main import _numeric_pair, _pair, _vector_axis, matrix_transpose, tensordot, vecdot
 from ._misc import matmul
 
 __all__ = [
@@ -304,12 +304,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
     >>> xb.linalg.solve(xb.asarray([[2.0, 0.0], [0.0, 4.0]]), xb.asarray([2.0, 2.0])).tolist()
     [1.0, 0.5]
     """
-    if type(x1) is not Array:
-        x1 = _as_array(x1)
-    if type(x2) is not Array:
-        x2 = _as_array(x2)
-    if x2._be is not x1._be or x2._dev is not x1._dev:
-        _check_partner(x1, x2)
+    x1, x2 = _pair(x1, x2)
     s1, s2 = x1.shape, x2.shape
     if len(s1) < 2 or s1[-1] != s1[-2]:
         raise ValueError(f"linalg.solve() needs square matrices (..., M, M) as x1, got shape {s1}")

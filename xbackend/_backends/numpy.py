@@ -16,7 +16,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import _dtypes as D
-from .._backend import Backend, BackendInfo, byte_bounds
+from .._backend import Backend, BackendInfo, byte_bounds, dlpack_kwargs
 from .._devices import CPU, Device
 from .._dtypes import DType
 from .._errors import UnknownDeviceError
@@ -160,13 +160,7 @@ class NumpyBackend(Backend):
 
     def dlpack(self, x: Any, stream: Any = None, max_version: Any = None, dl_device: Any = None,
                copy: bool | None = None) -> Any:  # fmt: skip
-        kw: dict[str, Any] = {"stream": stream}
-        if max_version is not None:
-            kw["max_version"] = max_version
-        if dl_device is not None:
-            kw["dl_device"] = dl_device
-        if copy is not None:
-            kw["copy"] = copy
+        kw = dlpack_kwargs(stream, max_version, dl_device, copy)
         try:
             return x.__dlpack__(**kw)
         except TypeError:

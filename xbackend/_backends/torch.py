@@ -29,7 +29,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import _dtypes as D
-from .._backend import Backend, BackendInfo, byte_bounds
+from .._backend import Backend, BackendInfo, byte_bounds, dlpack_kwargs
 from .._devices import CPU, Device, device as _device
 from .._dtypes import DType
 from .._errors import CopyError, UnknownDeviceError, UnsupportedDTypeError
@@ -261,13 +261,7 @@ class TorchBackend(Backend):
         """``x.__dlpack__`` with ``stream`` always passed: torch's own default (-1) skips the stream sync
         (pytorch/pytorch#163242), while ``None`` means the legacy default stream, as the standard says."""
         x = x.resolve_conj().resolve_neg()
-        kw: dict[str, Any] = {"stream": stream}
-        if max_version is not None:
-            kw["max_version"] = max_version
-        if dl_device is not None:
-            kw["dl_device"] = dl_device
-        if copy is not None:
-            kw["copy"] = copy
+        kw = dlpack_kwargs(stream, max_version, dl_device, copy)
         with self.device_scope(self.device_of(x)):  # torch refuses tensors off the current CUDA device
             try:
                 return x.__dlpack__(**kw)
