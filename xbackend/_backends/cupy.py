@@ -268,9 +268,9 @@ class CupyBackend(NumpyBackend):
         with x.device:
             return super().cumulative(name, x, dt, axis, include_initial)
 
-    def diff(self, x: Any, dt: DType, axis: int, n: int, prepend: Any, append: Any) -> Any:
+    def diff(self, x: Any, dt: DType, axis: int, n: int) -> Any:
         with x.device:
-            return super().diff(x, dt, axis, n, prepend, append)
+            return super().diff(x, dt, axis, n)
 
     # -- manipulation / searching / indexing (issue 3) ----------------------------------------
     def repeat(self, x: Any, repeats: Any, axis: int) -> Any:

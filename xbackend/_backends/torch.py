@@ -1211,20 +1211,8 @@ class TorchBackend(Backend):
             out = torch.cat([init, out], dim=axis)
         return out
 
-    def diff(self, x: Any, dt: DType, axis: int, n: int, prepend: Any, append: Any) -> Any:
-        if prepend is not None or append is not None:
-            parts = []
-            for e in (prepend, x, append):
-                if e is None:
-                    continue
-                shape = list(x.shape)
-                shape[axis] = e.shape[axis]
-                parts.append(e if tuple(e.shape) == tuple(shape) else e.expand(shape))
-            x = torch.cat(parts, dim=axis)
-        elif n == 0:
-            return x.clone()
-        if n == 0:
-            return x
+    def diff(self, x: Any, dt: DType, axis: int, n: int) -> Any:
+        """The ``n``-th difference along ``axis`` (n >= 1; edges are already attached by the core)."""
         if dt in _UINT_WIDE:
             return self._narrow(torch.diff(self._wide(x, dt), n=n, dim=axis), dt)
         if dt.kind == "c":  # torch's complex subtraction leaks a NaN imaginary part into the real part
