@@ -17,9 +17,6 @@ from xbackend.testing import assert_close, available_targets
 TARGETS = available_targets()
 
 
-def _on(t, a):
-    return xb.asarray(a, backend=t.backend, device=t.device)
-
 
 # -- construction and properties -----------------------------------------------------------------
 def test_array_cannot_be_called_directly():
@@ -29,21 +26,21 @@ def test_array_cannot_be_called_directly():
 
 def test_properties(xb_target):
     a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
-    x = _on(xb_target, a)
+    x = xb_target.asarray(a)
     assert x.dtype is xb.float32 and x.shape == (2, 3, 4) and x.ndim == 3 and x.size == 24
     assert x.backend == xb_target.backend and x.device == xb_target.device
     assert isinstance(x.device, xb.Device)
     assert type(x.native).__module__.split(".")[0] == xb_target.backend
     assert type(x.shape) is tuple and all(type(s) is int for s in x.shape)
     assert_close(x.mT, np.swapaxes(a, -1, -2))
-    m = _on(xb_target, a[0])
+    m = xb_target.asarray(a[0])
     assert_close(m.T, a[0].T)
     with pytest.raises(ValueError, match="mT"):
         x.T
     with pytest.raises(ValueError):
-        _on(xb_target, np.zeros(3)).mT
-    assert _on(xb_target, np.zeros((0, 3))).size == 0
-    assert _on(xb_target, np.float64(1.0)).shape == ()
+        xb_target.asarray(np.zeros(3)).mT
+    assert xb_target.asarray(np.zeros((0, 3))).size == 0
+    assert xb_target.asarray(np.float64(1.0)).shape == ()
 
 
 # -- operators --------------------------------------------------------------------------------------
@@ -64,7 +61,7 @@ def test_binary_operator_is_the_function(xb_target, dunder):
     dt = np.int32 if dunder[2:-2] in {d[2:-2] for d in INT_ONLY} else np.float64
     a = np.array([[1, 6, 3], [4, 2, 7]], dtype=dt)
     b = np.array([2, 1, 3], dtype=dt)
-    x, y = _on(xb_target, a), _on(xb_target, b)
+    x, y = xb_target.asarray(a), xb_target.asarray(b)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         want = f(x, y)
@@ -88,8 +85,8 @@ _SYMBOL = {
 
 
 def test_native_operand_of_the_same_backend_is_accepted(xb_target):
-    x = _on(xb_target, np.array([1.0, 2.0]))
-    n = _on(xb_target, np.array([10.0, 20.0])).native
+    x = xb_target.asarray(np.array([1.0, 2.0]))
+    n = xb_target.asarray(np.array([10.0, 20.0])).native
     assert_close(x + n, np.array([11.0, 22.0]))
     r = n - x  # the native array defers to our reflected operator
     assert type(r) is xb.Array
@@ -99,7 +96,7 @@ def test_native_operand_of_the_same_backend_is_accepted(xb_target):
 @pytest.mark.parametrize("dunder", sorted(UNARY_OPS))
 def test_unary_operators(xb_target, dunder):
     a = np.array([-2, 0, 3], dtype=np.int16)
-    x = _on(xb_target, a)
+    x = xb_target.asarray(a)
     got = getattr(x, dunder)()
     assert got.dtype is xb.int16
     assert_close(got, UNARY_OPS[dunder](x))
@@ -112,10 +109,10 @@ def test_inplace_operators(xb_target, sym):
     dt = np.int64 if sym in "&|^<<>>" else np.float64
     a = np.array([[5, 6, 7], [8, 9, 10]], dtype=dt)
     b = np.array([1, 2, 3], dtype=dt)
-    x = _on(xb_target, a.copy())  # NumPy data is shared, not copied
+    x = xb_target.asarray(a.copy())  # NumPy data is shared, not copied
     view = x[1]
     ident = id(x)
-    y = _on(xb_target, b)
+    y = xb_target.asarray(b)
     ns = {"x": x, "y": y}
     exec(f"x {sym}= y", ns)
     assert id(ns["x"]) == ident and ns["x"].dtype is x.dtype
@@ -124,26 +121,26 @@ def test_inplace_operators(xb_target, sym):
         want = eval(f"a {sym} b")
     assert_close(ns["x"], want)
     assert_close(view, want[1])  # writes land in the original memory (views see them)
-    ns2 = {"x": _on(xb_target, a.copy())}
+    ns2 = {"x": xb_target.asarray(a.copy())}
     exec(f"x {sym}= 2", ns2)
     assert_close(ns2["x"], eval(f"a {sym} 2"))
 
 
 def test_inplace_that_would_change_dtype_raises(xb_target):
-    x = _on(xb_target, np.array([1, 2], dtype=np.int8))
+    x = xb_target.asarray(np.array([1, 2], dtype=np.int8))
     with pytest.raises(xb.PromotionError, match="in-place"):
         x += 1.5
     with pytest.raises(xb.PromotionError):
-        x += _on(xb_target, np.array([1, 2], dtype=np.int16))
+        x += xb_target.asarray(np.array([1, 2], dtype=np.int16))
     with pytest.raises(xb.PromotionError):
         x /= 2
     with pytest.raises(xb.ScalarOverflowError):
         x += 1000
     with pytest.raises(xb.PromotionError):
-        x += _on(xb_target, np.array([0, 0], dtype=np.uint8))  # int8 with uint8 is int16: not in place
-    x += _on(xb_target, np.array([0, 0], dtype=np.int8))
-    f = _on(xb_target, np.array([1.0, 2.0], dtype=np.float32))
-    f += _on(xb_target, np.array([1, 2], dtype=np.int8))  # int8 -> float32 is lossless for the table
+        x += xb_target.asarray(np.array([0, 0], dtype=np.uint8))  # int8 with uint8 is int16: not in place
+    x += xb_target.asarray(np.array([0, 0], dtype=np.int8))
+    f = xb_target.asarray(np.array([1.0, 2.0], dtype=np.float32))
+    f += xb_target.asarray(np.array([1, 2], dtype=np.int8))  # int8 -> float32 is lossless for the table
     assert f.dtype is xb.float32 and f.tolist() == [2.0, 4.0]
     assert x.tolist() == [1, 2]
 
@@ -151,48 +148,48 @@ def test_inplace_that_would_change_dtype_raises(xb_target):
 def test_matmul_operators(xb_target):
     a = np.arange(6.0).reshape(2, 3)
     b = np.arange(12.0).reshape(3, 4)
-    x, y = _on(xb_target, a), _on(xb_target, b)
+    x, y = xb_target.asarray(a), xb_target.asarray(b)
     assert_close(x @ y, a @ b)
     assert_close(x @ y.native, a @ b)
     assert_close(x.native @ y, a @ b)
     assert_close(xb.matmul(x, y), a @ b)
-    sq = _on(xb_target, np.eye(3) * 2)
-    z = _on(xb_target, a.copy())
+    sq = xb_target.asarray(np.eye(3) * 2)
+    z = xb_target.asarray(a.copy())
     z @= sq
     assert_close(z, a * 2)
     with pytest.raises(TypeError):
         x @ 2.0
     with pytest.raises(ValueError):
-        _on(xb_target, np.float64(1.0)) @ x
+        xb_target.asarray(np.float64(1.0)) @ x
     with pytest.raises(xb.PromotionError):
-        w = _on(xb_target, a.copy())
+        w = xb_target.asarray(a.copy())
         w @= y
 
 
 def test_arrays_are_unhashable(xb_target):
     with pytest.raises(TypeError):
-        hash(_on(xb_target, np.zeros(2)))
+        hash(xb_target.asarray(np.zeros(2)))
 
 
 # -- Python scalars out -------------------------------------------------------------------------------
 def test_python_scalar_conversions(xb_target):
-    f = _on(xb_target, np.array([2.5]))
-    i = _on(xb_target, np.array(7, dtype=np.int16))
-    b = _on(xb_target, np.array([[True]]))
-    c = _on(xb_target, np.array(1 + 2j))
+    f = xb_target.asarray(np.array([2.5]))
+    i = xb_target.asarray(np.array(7, dtype=np.int16))
+    b = xb_target.asarray(np.array([[True]]))
+    c = xb_target.asarray(np.array(1 + 2j))
     assert float(f) == 2.5 and type(float(f)) is float
     assert int(f) == 2 and int(i) == 7 and type(int(i)) is int
-    assert bool(b) is True and bool(_on(xb_target, np.array(0.0))) is False
+    assert bool(b) is True and bool(xb_target.asarray(np.array(0.0))) is False
     assert complex(c) == 1 + 2j and complex(f) == 2.5 + 0j
     assert operator.index(i) == 7 and [10, 20, 30, 40, 50, 60, 70, 80][i] == 80
     assert i.item() == 7 and type(i.item()) is int
     assert f.item() == 2.5 and type(b.item()) is bool and c.item() == 1 + 2j
     with pytest.raises(TypeError, match="one element"):
-        bool(_on(xb_target, np.array([1.0, 2.0])))
+        bool(xb_target.asarray(np.array([1.0, 2.0])))
     with pytest.raises(TypeError):
-        float(_on(xb_target, np.zeros(0)))
+        float(xb_target.asarray(np.zeros(0)))
     with pytest.raises(TypeError):
-        _on(xb_target, np.array([1, 2])).item()
+        xb_target.asarray(np.array([1, 2])).item()
     with pytest.raises(TypeError, match="complex"):
         float(c)
     with pytest.raises(TypeError):
@@ -200,15 +197,15 @@ def test_python_scalar_conversions(xb_target):
     with pytest.raises(TypeError):
         operator.index(f)
     with pytest.raises(TypeError):
-        operator.index(_on(xb_target, np.array([3])))  # 1-d is not an index
+        operator.index(xb_target.asarray(np.array([3])))  # 1-d is not an index
 
 
 def test_tolist(xb_target):
     a = np.arange(6, dtype=np.int32).reshape(2, 3)
-    assert _on(xb_target, a).tolist() == a.tolist()
-    assert _on(xb_target, np.array(1.5)).tolist() == 1.5
-    assert _on(xb_target, np.array([True, False])).tolist() == [True, False]
-    assert _on(xb_target, np.zeros((2, 0))).tolist() == [[], []]
+    assert xb_target.asarray(a).tolist() == a.tolist()
+    assert xb_target.asarray(np.array(1.5)).tolist() == 1.5
+    assert xb_target.asarray(np.array([True, False])).tolist() == [True, False]
+    assert xb_target.asarray(np.zeros((2, 0))).tolist() == [[], []]
 
 
 # -- indexing --------------------------------------------------------------------------------------
@@ -224,7 +221,7 @@ def test_basic_indexing_get(case):
     shape, idx = case
     a = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
     for t in TARGETS:
-        x = _on(t, a)
+        x = t.asarray(a)
         got = x[idx]
         assert got.dtype is xb.float32 and got.shape == a[idx].shape, (t, idx)
         assert_close(got, a[idx], msg=f"{idx} on {t}")
@@ -237,57 +234,57 @@ def test_basic_indexing_set(case, value, as_array):
     want = a.copy()
     want[idx] = value
     for t in TARGETS:
-        x = _on(t, a.copy())
-        v = _on(t, np.full(a[idx].shape, value, dtype=np.int64)) if as_array else value
+        x = t.asarray(a.copy())
+        v = t.asarray(np.full(a[idx].shape, value, dtype=np.int64)) if as_array else value
         x[idx] = v
         assert_close(x, want, msg=f"x[{idx}] = {value} on {t}")
 
 
 def test_negative_step_slices(xb_target):
     a = np.arange(20).reshape(4, 5)
-    x = _on(xb_target, a)
+    x = xb_target.asarray(a)
     for idx in [(slice(None, None, -1),), (slice(None), slice(None, None, -2)), (slice(3, 0, -2), slice(4, None, -1)),
                 (Ellipsis, slice(-1, -6, -3)), (None, slice(None, None, -1), 2), (slice(10, -10, -1),)]:  # fmt: skip
         assert_close(x[idx], a[idx], msg=str(idx))
-        y = _on(xb_target, a.copy())
+        y = xb_target.asarray(a.copy())
         b = a.copy()
         b[idx] = -1
         y[idx] = -1
         assert_close(y, b, msg=str(idx))
-        y = _on(xb_target, a.copy())
+        y = xb_target.asarray(a.copy())
         b = a.copy()
         src = np.arange(a[idx].size).reshape(a[idx].shape) * 100
         b[idx] = src
-        y[idx] = _on(xb_target, src)
+        y[idx] = xb_target.asarray(src)
         assert_close(y, b, msg=str(idx))
 
 
 def test_index_with_arrays_and_ellipsis(xb_target):
     a = np.arange(24).reshape(2, 3, 4)
-    x = _on(xb_target, a)
+    x = xb_target.asarray(a)
     assert_close(x[..., 1], a[..., 1])
     assert_close(x[None, ..., None], a[None, ..., None])
-    assert_close(x[_on(xb_target, np.array(1))], a[1])  # 0-d integer Array is an integer index
-    m = _on(xb_target, a % 2 == 0)
+    assert_close(x[xb_target.asarray(np.array(1))], a[1])  # 0-d integer Array is an integer index
+    m = xb_target.asarray(a % 2 == 0)
     assert_close(x[m], a[a % 2 == 0])
     with pytest.raises(IndexError):
-        x[_on(xb_target, np.array([0.5]))]
+        x[xb_target.asarray(np.array([0.5]))]
     with pytest.raises(IndexError):
         x[5]
 
 
 def test_setitem_values_are_checked(xb_target):
-    x = _on(xb_target, np.zeros(3, dtype=np.int8))
+    x = xb_target.asarray(np.zeros(3, dtype=np.int8))
     with pytest.raises(xb.PromotionError, match="Fix"):
         x[0] = 1.5
     with pytest.raises(xb.PromotionError):
-        x[:] = _on(xb_target, np.ones(3, dtype=np.int64))
+        x[:] = xb_target.asarray(np.ones(3, dtype=np.int64))
     with pytest.raises(OverflowError):
         x[0] = 1000
     x[1] = True
     x[2] = 5
     assert x.tolist() == [0, 1, 5]
-    f = _on(xb_target, np.zeros(2, dtype=np.float32))
+    f = xb_target.asarray(np.zeros(2, dtype=np.float32))
     f[0] = 3  # an int into a float Array is fine
     f[1:] = [2.5]  # host data is converted
     assert f.tolist() == [3.0, 2.5]
@@ -295,22 +292,22 @@ def test_setitem_values_are_checked(xb_target):
 
 def test_len_and_iter(xb_target):
     a = np.arange(6).reshape(3, 2)
-    x = _on(xb_target, a)
+    x = xb_target.asarray(a)
     assert len(x) == 3
     rows = list(x)
     assert len(rows) == 3 and all(type(r) is xb.Array and r.shape == (2,) for r in rows)
     assert [r.tolist() for r in rows] == a.tolist()
-    z = _on(xb_target, np.array(1.0))
+    z = xb_target.asarray(np.array(1.0))
     with pytest.raises(TypeError):
         len(z)
     with pytest.raises(TypeError):
         iter(z).__next__()
-    assert list(_on(xb_target, np.zeros((0, 2)))) == []
+    assert list(xb_target.asarray(np.zeros((0, 2)))) == []
 
 
 # -- repr, namespace, host conversion -------------------------------------------------------------------
 def test_repr_shows_backend_device_dtype(xb_target):
-    x = _on(xb_target, np.array([1.5, 2.0], dtype=np.float32))
+    x = xb_target.asarray(np.array([1.5, 2.0], dtype=np.float32))
     r = repr(x)
     assert r.startswith("Array(") and "1.5" in r
     assert f"backend={xb_target.backend!r}" in r and f"device={str(x.device)!r}" in r and "dtype=float32" in r
@@ -325,7 +322,7 @@ def test_repr_on_meta_device():
 
 
 def test_array_namespace(xb_target):
-    x = _on(xb_target, np.zeros(2))
+    x = xb_target.asarray(np.zeros(2))
     assert x.__array_namespace__() is xb
     assert x.__array_namespace__(api_version="2025.12") is xb
     assert x.__array_namespace__(api_version="2023.12") is xb
@@ -336,7 +333,7 @@ def test_array_namespace(xb_target):
 
 def test_array_protocol_on_the_cpu(xb_target):
     a = np.arange(3.0)
-    x = _on(xb_target, a)
+    x = xb_target.asarray(a)
     assert np.asarray(x).tolist() == [0.0, 1.0, 2.0]
     assert np.asarray(x, dtype=np.float32).dtype == np.float32
     h = x.numpy()
@@ -363,7 +360,7 @@ def test_numpy_shares_memory_on_the_cpu():
 @pytest.mark.parametrize("dst", [t for t in TARGETS])
 def test_to_between_targets(xb_target, dst):
     a = np.array([[1.0, -2.0], [3.5, 4.0]], dtype=np.float32)
-    x = _on(xb_target, a)
+    x = xb_target.asarray(a)
     y = x.to(backend=dst.backend, device=dst.device)
     assert y.backend == dst.backend and y.device == dst.device and y.dtype is xb.float32
     assert_close(y, a)
@@ -459,7 +456,7 @@ def test_wide_unsigned_operators_indexing_in_place(xb_target, dt):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for what, f, want in checks:
-            x = _on(xb_target, a.copy())
+            x = xb_target.asarray(a.copy())
             try:
                 r = f(x)
             except xb.UnsupportedDTypeError:
@@ -469,7 +466,7 @@ def test_wide_unsigned_operators_indexing_in_place(xb_target, dt):
         for stmt, want in (("x += 1", a + np.array(1, dt.name)), ("x *= 2", a * np.array(2, dt.name)),
                            ("x //= 2", a // np.array(2, dt.name)), ("x[::-2] = 7", None),
                            ("x[1] = x[0]", None)):  # fmt: skip
-            ns = {"x": _on(xb_target, a.copy())}
+            ns = {"x": xb_target.asarray(a.copy())}
             try:
                 exec(stmt, ns)
             except xb.UnsupportedDTypeError:

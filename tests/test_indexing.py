@@ -24,9 +24,6 @@ DTYPES = [D.bool, D.int8, D.uint8, D.uint16, D.int32, D.uint64, D.int64, D.float
 INDEX_DTYPES = ["int8", "uint8", "int16", "int32", "uint32", "int64", "uint64"]
 
 
-def _on(t, a):
-    return xb.asarray(a, backend=t.backend, device=t.device)
-
 
 def _check(r, expected, dt):
     assert type(r) is xb.Array
@@ -97,7 +94,7 @@ def _np_part(p):
 
 def _xb_part(t, p):
     if p[0] in ("array", "mask"):
-        return _on(t, p[1])
+        return t.asarray(p[1])
     return _np_part(p)
 
 
@@ -119,7 +116,7 @@ def test_getitem_basic(xb_target):
     def check(case):
         dt, a, key = case
         nk, xk = _keys(xb_target, key)
-        _check(_on(xb_target, a)[xk], a[nk], dt)
+        _check(xb_target.asarray(a)[xk], a[nk], dt)
 
     check()
 
@@ -133,9 +130,9 @@ def test_getitem_advanced(xb_target):
             e = a[nk]
         except IndexError:  # e.g. index arrays that do not broadcast together
             with pytest.raises(IndexError):
-                _on(xb_target, a)[xk]
+                xb_target.asarray(a)[xk]
             return
-        _check(_on(xb_target, a)[xk], e, dt)
+        _check(xb_target.asarray(a)[xk], e, dt)
 
     check()
 
@@ -152,9 +149,9 @@ def test_setitem_scalar(xb_target):
             e[nk] = v
         except IndexError:
             with pytest.raises(IndexError):
-                _on(xb_target, a)[xk] = v
+                xb_target.asarray(a)[xk] = v
             return
-        x = _on(xb_target, a.copy())
+        x = xb_target.asarray(a.copy())
         x[xk] = v
         _check(x, e, dt)
 
@@ -171,8 +168,8 @@ def test_setitem_array_value(xb_target):
         v = data.draw(xst.host_arrays(dt, vshape))
         e = a.copy()
         e[nk] = v
-        for value in (_on(xb_target, v), v):  # an Array, or host data moved to the target
-            x = _on(xb_target, a.copy())
+        for value in (xb_target.asarray(v), v):  # an Array, or host data moved to the target
+            x = xb_target.asarray(a.copy())
             x[xk] = value
             _check(x, e, dt)
 
@@ -185,29 +182,29 @@ def test_negative_steps_with_index_arrays(xb_target):
                 (Ellipsis, slice(3, 0, -1), np.array([[1], [0]])),
                 (np.array([True, False, True]), slice(None, None, -1), 0),
                 (0, slice(None, None, -1), [4, 0]), (slice(None, None, -1), np.ones((4, 5), bool))]:  # fmt: skip
-        xk = tuple(_on(xb_target, k) if isinstance(k, np.ndarray) else k for k in key)
-        _check(_on(xb_target, a)[xk], a[key], xb.int64)
+        xk = tuple(xb_target.asarray(k) if isinstance(k, np.ndarray) else k for k in key)
+        _check(xb_target.asarray(a)[xk], a[key], xb.int64)
         e = a.copy()
         e[key] = -1
-        x = _on(xb_target, a.copy())
+        x = xb_target.asarray(a.copy())
         x[xk] = -1
         _check(x, e, xb.int64)
 
 
 def test_ints_next_to_index_arrays_follow_numpy(xb_target):
     a = np.arange(24).reshape(2, 3, 4)
-    x = _on(xb_target, a)
-    i = _on(xb_target, np.array([0, 1]))
+    x = xb_target.asarray(a)
+    i = xb_target.asarray(np.array([0, 1]))
     _check(x[0, :, i], a[0, :, [0, 1]], xb.int64)  # NumPy: (2, 3); plain torch: (3, 2)
     _check(x[0, None, i], a[0, None, [0, 1]], xb.int64)
     _check(x[:, 1, i], a[:, 1, [0, 1]], xb.int64)
-    _check(x[_on(xb_target, np.array(1)), :, i], a[1, :, [0, 1]], xb.int64)  # 0-d index Arrays act as ints
+    _check(x[xb_target.asarray(np.array(1)), :, i], a[1, :, [0, 1]], xb.int64)  # 0-d index Arrays act as ints
 
 
 def test_uint8_index_is_an_index_not_a_mask(xb_target):
     a = np.arange(5.0)
-    x = _on(xb_target, a)
-    _check(x[_on(xb_target, np.array([1, 0, 1], dtype=np.uint8))], a[[1, 0, 1]], xb.float64)
+    x = xb_target.asarray(a)
+    _check(x[xb_target.asarray(np.array([1, 0, 1], dtype=np.uint8))], a[[1, 0, 1]], xb.float64)
     _check(x[[1, 0, 1]], a[[1, 0, 1]], xb.float64)
     _check(x[[]], a[np.array([], dtype=np.int64)], xb.float64)
     _check(x[[True, False, True, False, True]], a[[True, False, True, False, True]], xb.float64)
@@ -215,31 +212,31 @@ def test_uint8_index_is_an_index_not_a_mask(xb_target):
 
 def test_zero_d_bool_masks(xb_target):
     a = np.arange(6).reshape(2, 3)
-    x = _on(xb_target, a)
+    x = xb_target.asarray(a)
     for m in (True, False):
         _check(x[m], a[m], xb.int64)
-        _check(x[_on(xb_target, np.array(m))], a[np.array(m)], xb.int64)
-        _check(x[..., _on(xb_target, np.array(m))], a[..., np.array(m)], xb.int64)
-    z = _on(xb_target, np.float64(3.0))
-    _check(z[_on(xb_target, np.array(True))], np.float64(3.0)[np.array(True)], xb.float64)
-    z[_on(xb_target, np.array(False))] = 1.0
+        _check(x[xb_target.asarray(np.array(m))], a[np.array(m)], xb.int64)
+        _check(x[..., xb_target.asarray(np.array(m))], a[..., np.array(m)], xb.int64)
+    z = xb_target.asarray(np.float64(3.0))
+    _check(z[xb_target.asarray(np.array(True))], np.float64(3.0)[np.array(True)], xb.float64)
+    z[xb_target.asarray(np.array(False))] = 1.0
     assert z.item() == 3.0
     z[True] = 1.0
     assert z.item() == 1.0
 
 
 def test_out_of_bounds_raise_index_error(xb_target):
-    x = _on(xb_target, np.arange(6.0).reshape(2, 3))
+    x = xb_target.asarray(np.arange(6.0).reshape(2, 3))
     for key in [(2,), (0, 3), (0, -4), ([0, 2],), (slice(None), [3]), (slice(None), [-4]),
-                (_on(xb_target, np.array([1, 5], dtype=np.uint8)),), (_on(xb_target, np.array([-3])),)]:  # fmt: skip
+                (xb_target.asarray(np.array([1, 5], dtype=np.uint8)),), (xb_target.asarray(np.array([-3])),)]:  # fmt: skip
         with pytest.raises(IndexError):
             x[key]
         with pytest.raises(IndexError):
             x[key] = 1.0
     with pytest.raises(IndexError):
-        x[_on(xb_target, np.array([True, False, True]))]  # mask of the wrong shape
+        x[xb_target.asarray(np.array([True, False, True]))]  # mask of the wrong shape
     with pytest.raises(IndexError):
-        x[_on(xb_target, np.array([0.0]))]
+        x[xb_target.asarray(np.array([0.0]))]
     with pytest.raises(IndexError):
         x[0, 0, 0]
     with pytest.raises(IndexError):
@@ -247,7 +244,7 @@ def test_out_of_bounds_raise_index_error(xb_target):
 
 
 def test_setitem_values_and_promotion(xb_target):
-    f32 = _on(xb_target, np.zeros(3, np.float32))
+    f32 = xb_target.asarray(np.zeros(3, np.float32))
     f32[0] = 1  # Python scalars are weak
     f32[1] = np.float64(2.5)  # NumPy scalars are weak too
     f32[:] = np.array([1, 2, 3], dtype=np.int16)  # host data, lossless: moved and cast
@@ -259,8 +256,8 @@ def test_setitem_values_and_promotion(xb_target):
     with pytest.raises(xb.PromotionError):
         f32[0] = 1j
     with pytest.raises(xb.PromotionError):
-        f32[:] = _on(xb_target, np.zeros(3, np.float64))
-    i8 = _on(xb_target, np.zeros(3, np.int8))
+        f32[:] = xb_target.asarray(np.zeros(3, np.float64))
+    i8 = xb_target.asarray(np.zeros(3, np.int8))
     i8[:] = [1, -2, 3]
     i8[0] = True
     _check(i8, np.array([1, -2, 3], np.int8), xb.int8)
@@ -273,12 +270,12 @@ def test_setitem_values_and_promotion(xb_target):
     with pytest.raises(xb.ScalarOverflowError):
         i8[:] = [1, 300, 2]
     with pytest.raises(xb.PromotionError):
-        i8[:] = _on(xb_target, np.zeros(3, np.uint8))  # uint8 does not fit int8
-    b = _on(xb_target, np.zeros(2, bool))
+        i8[:] = xb_target.asarray(np.zeros(3, np.uint8))  # uint8 does not fit int8
+    b = xb_target.asarray(np.zeros(2, bool))
     with pytest.raises(xb.PromotionError):
         b[0] = 1
-    u64 = _on(xb_target, np.zeros(2, np.uint64))
-    u64[_on(xb_target, np.array([1]))] = 2**64 - 1
+    u64 = xb_target.asarray(np.zeros(2, np.uint64))
+    u64[xb_target.asarray(np.array([1]))] = 2**64 - 1
     _check(u64, np.array([0, 2**64 - 1], np.uint64), xb.uint64)
     with pytest.raises(ValueError):  # shapes that do not broadcast
         f32[:2] = np.zeros(3, np.float32)
@@ -287,7 +284,7 @@ def test_setitem_values_and_promotion(xb_target):
 def test_setitem_mixed_backends_raise(xb_target):
     if xb_target.backend == "numpy":
         pytest.skip("needs a second backend: covered on the non-NumPy targets")
-    x = _on(xb_target, np.zeros(3))
+    x = xb_target.asarray(np.zeros(3))
     with pytest.raises(xb.BackendMismatchError):
         x[0] = xb.asarray(np.float64(1.0), backend="numpy")
     with pytest.raises(xb.BackendMismatchError):
@@ -307,10 +304,10 @@ def test_take(xb_target):
         lo = 0 if idt.startswith("u") else -n
         el = st.integers(lo, n - 1) if n else st.nothing()
         i = data.draw(hnp.arrays(np.dtype(idt), st.integers(0, 5), elements=el))
-        x = _on(xb_target, a)
-        _check(xb.take(x, _on(xb_target, i), axis=ax), np.take(a, i.astype(np.int64), axis=ax), dt)
+        x = xb_target.asarray(a)
+        _check(xb.take(x, xb_target.asarray(i), axis=ax), np.take(a, i.astype(np.int64), axis=ax), dt)
         if a.ndim == 1:
-            _check(xb.take(x, _on(xb_target, i)), np.take(a, i.astype(np.int64)), dt)
+            _check(xb.take(x, xb_target.asarray(i)), np.take(a, i.astype(np.int64)), dt)
 
     check()
 
@@ -326,35 +323,35 @@ def test_take_along_axis(xb_target):
         idt = data.draw(st.sampled_from(INDEX_DTYPES))
         lo = 0 if idt.startswith("u") else -n
         i = data.draw(hnp.arrays(np.dtype(idt), tuple(ishape), elements=st.integers(lo, n - 1)))
-        r = xb.take_along_axis(_on(xb_target, a), _on(xb_target, i), axis=ax)
+        r = xb.take_along_axis(xb_target.asarray(a), xb_target.asarray(i), axis=ax)
         _check(r, np.take_along_axis(a, i.astype(np.int64), axis=ax), dt)
 
     check()
 
 
 def test_take_errors(xb_target):
-    x = _on(xb_target, np.arange(6.0).reshape(2, 3))
-    i = _on(xb_target, np.array([0, 1]))
+    x = xb_target.asarray(np.arange(6.0).reshape(2, 3))
+    i = xb_target.asarray(np.array([0, 1]))
     with pytest.raises(ValueError):
         xb.take(x, i)  # axis is required for N-D
     with pytest.raises(IndexError):
-        xb.take(x, _on(xb_target, np.array([3])), axis=1)
+        xb.take(x, xb_target.asarray(np.array([3])), axis=1)
     with pytest.raises(IndexError):
-        xb.take(x, _on(xb_target, np.array([-3])), axis=0)
+        xb.take(x, xb_target.asarray(np.array([-3])), axis=0)
     with pytest.raises(TypeError):
-        xb.take(x, _on(xb_target, np.array([True, False])), axis=0)
+        xb.take(x, xb_target.asarray(np.array([True, False])), axis=0)
     with pytest.raises(ValueError):
-        xb.take(_on(xb_target, np.float64(1.0)), i)
+        xb.take(xb_target.asarray(np.float64(1.0)), i)
     with pytest.raises(xb.AxisError):
         xb.take(x, i, axis=2)
     with pytest.raises(IndexError):
-        xb.take_along_axis(x, _on(xb_target, np.array([[3]])), axis=1)
+        xb.take_along_axis(x, xb_target.asarray(np.array([[3]])), axis=1)
     with pytest.raises(IndexError):
-        xb.take_along_axis(x, _on(xb_target, np.array([[-4]])), axis=1)
+        xb.take_along_axis(x, xb_target.asarray(np.array([[-4]])), axis=1)
     with pytest.raises(ValueError):
         xb.take_along_axis(x, i, axis=1)  # indices need x's number of dimensions
     with pytest.raises(ValueError):
-        xb.take_along_axis(x, _on(xb_target, np.zeros((3, 1), np.int64)), axis=1)
+        xb.take_along_axis(x, xb_target.asarray(np.zeros((3, 1), np.int64)), axis=1)
 
 
 def test_indexing_keeps_autograd(xb_target):

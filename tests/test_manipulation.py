@@ -20,9 +20,6 @@ import xbackend.testing.strategies as xst
 ALL = [d for d in D.ALL if d is not D.bfloat16]
 
 
-def _on(t, a):
-    return xb.asarray(a, backend=t.backend, device=t.device)
-
 
 def _check(r, expected, dt=None):
     assert type(r) is xb.Array
@@ -53,11 +50,11 @@ def test_broadcast_to_and_arrays(xb_target):
         k = data.draw(st.integers(0, len(target)))
         src = tuple(1 if data.draw(st.booleans()) else s for s in target[len(target) - k:])
         a = data.draw(xst.host_arrays(data.draw(st.sampled_from(ALL)), src))
-        _check(xb.broadcast_to(_on(xb_target, a), target), np.broadcast_to(a, target), xb.dtype(a.dtype.name))
+        _check(xb.broadcast_to(xb_target.asarray(a), target), np.broadcast_to(a, target), xb.dtype(a.dtype.name))
         shapes = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=3, max_dims=3, max_side=3))
         hs = [(np.arange(int(np.prod(s))) % 3).astype(d).reshape(s)
               for s, d in zip(shapes.input_shapes, ("int8", "float32", "bool"))]
-        out = xb.broadcast_arrays(*[_on(xb_target, h) for h in hs])
+        out = xb.broadcast_arrays(*[xb_target.asarray(h) for h in hs])
         assert type(out) is tuple and len(out) == 3
         for r, e in zip(out, np.broadcast_arrays(*hs)):
             _check(r, e, xb.dtype(e.dtype.name))
@@ -71,12 +68,12 @@ def test_broadcast_shapes_and_errors(xb_target):
     assert xb.broadcast_shapes((0, 1), (3,)) == (0, 3)
     with pytest.raises(ValueError):
         xb.broadcast_shapes((2,), (3,))
-    x = _on(xb_target, np.zeros((2, 3)))
+    x = xb_target.asarray(np.zeros((2, 3)))
     for bad in [(3, 3), (3,), (2, 0), (-1, 3)]:
         with pytest.raises(ValueError):
             xb.broadcast_to(x, bad)
     with pytest.raises(ValueError):
-        xb.broadcast_arrays(x, _on(xb_target, np.zeros(2)))
+        xb.broadcast_arrays(x, xb_target.asarray(np.zeros(2)))
     assert xb.broadcast_arrays() == ()
 
 
@@ -112,7 +109,7 @@ def test_concat(xb_target):
     def check(case, flat):
         arrays, dts, axis = case
         want = _promoted(dts)
-        xs = [_on(xb_target, a) for a in arrays]
+        xs = [xb_target.asarray(a) for a in arrays]
         cast = [a.astype(want.name) for a in arrays]
         if flat:
             _check(xb.concat(xs, axis=None), np.concatenate([c.ravel() for c in cast]), want)
@@ -128,7 +125,7 @@ def test_stack_unstack(xb_target):
     def check(case):
         arrays, dts, axis = case
         want = _promoted(dts)
-        xs = [_on(xb_target, a) for a in arrays]
+        xs = [xb_target.asarray(a) for a in arrays]
         r = xb.stack(xs, axis=axis)
         e = np.stack([a.astype(want.name) for a in arrays], axis=axis)
         _check(r, e, want)
@@ -141,16 +138,16 @@ def test_stack_unstack(xb_target):
 
 
 def test_join_errors(xb_target):
-    a = _on(xb_target, np.zeros((2, 3)))
-    b = _on(xb_target, np.zeros((3, 3)))
+    a = xb_target.asarray(np.zeros((2, 3)))
+    b = xb_target.asarray(np.zeros((3, 3)))
     with pytest.raises(ValueError):
         xb.concat([], axis=0)
     with pytest.raises(ValueError):
         xb.concat([a, b], axis=1)
     with pytest.raises(ValueError):
-        xb.concat([a, _on(xb_target, np.zeros(3))])
+        xb.concat([a, xb_target.asarray(np.zeros(3))])
     with pytest.raises(ValueError):
-        xb.concat([_on(xb_target, np.float64(1.0)), _on(xb_target, np.float64(2.0))])
+        xb.concat([xb_target.asarray(np.float64(1.0)), xb_target.asarray(np.float64(2.0))])
     with pytest.raises(ValueError):
         xb.stack([a, b])
     with pytest.raises(xb.AxisError):
@@ -160,17 +157,17 @@ def test_join_errors(xb_target):
     with pytest.raises(TypeError):
         xb.concat(a)
     with pytest.raises(xb.PromotionError):
-        xb.concat([_on(xb_target, np.zeros(2, np.uint64)), _on(xb_target, np.zeros(2, np.int8))])
-    assert xb.concat([_on(xb_target, np.zeros(2, np.int8)), _on(xb_target, np.zeros(1, np.uint8))]).dtype is xb.int16
-    i64, f32 = _on(xb_target, np.zeros(2, np.int64)), _on(xb_target, np.zeros(2, np.float32))
+        xb.concat([xb_target.asarray(np.zeros(2, np.uint64)), xb_target.asarray(np.zeros(2, np.int8))])
+    assert xb.concat([xb_target.asarray(np.zeros(2, np.int8)), xb_target.asarray(np.zeros(1, np.uint8))]).dtype is xb.int16
+    i64, f32 = xb_target.asarray(np.zeros(2, np.int64)), xb_target.asarray(np.zeros(2, np.float32))
     assert xb.stack([i64, f32]).dtype is xb.float32
-    assert xb.unstack(_on(xb_target, np.zeros((0, 2))), axis=0) == ()
+    assert xb.unstack(xb_target.asarray(np.zeros((0, 2))), axis=0) == ()
 
 
 def test_mixed_backends_and_devices_raise(xb_target):
     if xb_target.backend == "numpy":
         pytest.skip("needs a second backend: covered on the non-NumPy targets")
-    a = _on(xb_target, np.zeros(2))
+    a = xb_target.asarray(np.zeros(2))
     n = xb.asarray(np.zeros(2), backend="numpy")
     for fn in (lambda: xb.concat([a, n]), lambda: xb.stack([n, a]), lambda: xb.broadcast_arrays(a, n),
                lambda: xb.repeat(a, xb.asarray([1, 1], backend="numpy"))):
@@ -186,7 +183,7 @@ def test_mixed_backends_and_devices_raise(xb_target):
 def test_reshape(xb_target):
     @given(a=_array(max_dims=3), data=st.data())
     def check(a, data):
-        x = _on(xb_target, a)
+        x = xb_target.asarray(a)
         flat = a.reshape(-1)
         shape = data.draw(st.sampled_from([(a.size,), (1, a.size, 1), (-1,), (a.size, -1) if a.size else (0, 5)]))
         r = xb.reshape(x, shape)
@@ -202,20 +199,20 @@ def test_reshape(xb_target):
 
 
 def test_reshape_errors(xb_target):
-    x = _on(xb_target, np.arange(6.0).reshape(2, 3))
+    x = xb_target.asarray(np.arange(6.0).reshape(2, 3))
     for bad in [(4,), (-1, -1), (-2, 3), (0, -1)]:
         with pytest.raises(ValueError):
             xb.reshape(x, bad)
     with pytest.raises(ValueError):  # a transposed 2x3 cannot be flattened without a copy
         xb.reshape(x.mT, (6,), copy=False)
     _check(xb.reshape(x.mT, (6,)), np.arange(6.0).reshape(2, 3).T.reshape(6))
-    assert xb.reshape(_on(xb_target, np.zeros((0, 3))), (3, 0, 2)).shape == (3, 0, 2)
+    assert xb.reshape(xb_target.asarray(np.zeros((0, 3))), (3, 0, 2)).shape == (3, 0, 2)
 
 
 def test_expand_dims_squeeze(xb_target):
     @given(a=_array(max_dims=3), data=st.data())
     def check(a, data):
-        x = _on(xb_target, a)
+        x = xb_target.asarray(a)
         n = data.draw(st.integers(1, 3))
         m = a.ndim + n
         axes = data.draw(st.lists(st.integers(-m, m - 1), min_size=n, max_size=n,
@@ -232,7 +229,7 @@ def test_expand_dims_squeeze(xb_target):
 
 
 def test_shape_errors(xb_target):
-    x = _on(xb_target, np.zeros((2, 1, 3)))
+    x = xb_target.asarray(np.zeros((2, 1, 3)))
     with pytest.raises(ValueError):
         xb.squeeze(x, axis=0)
     with pytest.raises(xb.AxisError):
@@ -250,13 +247,13 @@ def test_shape_errors(xb_target):
     with pytest.raises(ValueError):
         xb.moveaxis(x, (0, 1), 0)
     with pytest.raises(xb.AxisError):
-        xb.flip(_on(xb_target, np.float64(1.0)), axis=0)
+        xb.flip(xb_target.asarray(np.float64(1.0)), axis=0)
 
 
 def test_permute_moveaxis(xb_target):
     @given(a=_array(max_dims=4, max_side=3), data=st.data())
     def check(a, data):
-        x = _on(xb_target, a)
+        x = xb_target.asarray(a)
         nd = a.ndim
         perm = data.draw(st.permutations(range(nd)))
         neg = [p - nd if data.draw(st.booleans()) else p for p in perm]  # negative axes: 2025.12
@@ -275,7 +272,7 @@ def test_permute_moveaxis(xb_target):
 def test_flip_roll(xb_target):
     @given(a=_array(max_dims=3), data=st.data())
     def check(a, data):
-        x = _on(xb_target, a)
+        x = xb_target.asarray(a)
         nd = a.ndim
         dt = xb.dtype(a.dtype.name)
         _check(xb.flip(x), np.flip(a), dt)
@@ -299,7 +296,7 @@ def test_flip_roll(xb_target):
 def test_repeat(xb_target):
     @given(a=_array(max_dims=3, max_side=3), data=st.data())
     def check(a, data):
-        x = _on(xb_target, a)
+        x = xb_target.asarray(a)
         dt = xb.dtype(a.dtype.name)
         k = data.draw(st.integers(0, 3))
         _check(xb.repeat(x, k), np.repeat(a, k), dt)
@@ -309,25 +306,25 @@ def test_repeat(xb_target):
             n = a.shape[ax]
             rdt = data.draw(st.sampled_from(["int64", "int32", "uint8", "int8"]))
             reps = np.array(data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)), dtype=rdt)
-            _check(xb.repeat(x, _on(xb_target, reps), axis=ax), np.repeat(a, reps.astype(np.int64), axis=ax), dt)
+            _check(xb.repeat(x, xb_target.asarray(reps), axis=ax), np.repeat(a, reps.astype(np.int64), axis=ax), dt)
             one = np.array([k], dtype=rdt)
-            _check(xb.repeat(x, _on(xb_target, one), axis=ax), np.repeat(a, k, axis=ax), dt)
+            _check(xb.repeat(x, xb_target.asarray(one), axis=ax), np.repeat(a, k, axis=ax), dt)
         reps = np.array(data.draw(st.lists(st.integers(0, 2), min_size=a.size, max_size=a.size)), dtype=np.int64)
-        _check(xb.repeat(x, _on(xb_target, reps)), np.repeat(a.reshape(-1), reps), dt)
+        _check(xb.repeat(x, xb_target.asarray(reps)), np.repeat(a.reshape(-1), reps), dt)
 
     check()
 
 
 def test_repeat_errors(xb_target):
-    x = _on(xb_target, np.arange(3))
+    x = xb_target.asarray(np.arange(3))
     with pytest.raises(ValueError):
         xb.repeat(x, -1)
     with pytest.raises(ValueError):
-        xb.repeat(x, _on(xb_target, np.array([1, -1, 1])))
+        xb.repeat(x, xb_target.asarray(np.array([1, -1, 1])))
     with pytest.raises(ValueError):
-        xb.repeat(x, _on(xb_target, np.array([1, 1])))
+        xb.repeat(x, xb_target.asarray(np.array([1, 1])))
     with pytest.raises(TypeError):
-        xb.repeat(x, _on(xb_target, np.array([1.0, 1.0, 1.0])))
+        xb.repeat(x, xb_target.asarray(np.array([1.0, 1.0, 1.0])))
     with pytest.raises(TypeError):
         xb.repeat(x, 1.5)
 
@@ -335,12 +332,12 @@ def test_repeat_errors(xb_target):
 def test_tile(xb_target):
     @given(a=_array(max_dims=3, max_side=3), reps=st.lists(st.integers(0, 3), max_size=4))
     def check(a, reps):
-        x = _on(xb_target, a)
+        x = xb_target.asarray(a)
         _check(xb.tile(x, tuple(reps)), np.tile(a, tuple(reps)), xb.dtype(a.dtype.name))
 
     check()
     with pytest.raises(ValueError):
-        xb.tile(_on(xb_target, np.zeros(2)), (-1,))
+        xb.tile(xb_target.asarray(np.zeros(2)), (-1,))
 
 
 def test_views_keep_autograd(xb_target):

@@ -21,9 +21,6 @@ ALL = [d for d in D.ALL if d is not D.bfloat16]
 REAL = [d for d in ALL if d.kind != "c"]
 
 
-def _on(t, a):
-    return xb.asarray(a, backend=t.backend, device=t.device)
-
 
 def _check(r, expected, dt):
     assert type(r) is xb.Array
@@ -42,7 +39,7 @@ def test_argmax_argmin(xb_target):
         if dt.kind == "f" and a.size and data.draw(st.booleans()):
             a = a.copy()
             a.reshape(-1)[data.draw(st.integers(0, a.size - 1))] = np.nan
-        x = _on(xb_target, a)
+        x = xb_target.asarray(a)
         for name in ("argmax", "argmin"):
             fn, ref = getattr(xb, name), getattr(np, name)
             _check(fn(x, keepdims=keepdims), ref(a, keepdims=keepdims), xb.int64)
@@ -60,7 +57,7 @@ def test_count_nonzero(xb_target):
         if dt.kind == "c" and a.size:  # zero real or imaginary parts
             a = a.copy()
             a.real[a.real > 0] = 0
-        x = _on(xb_target, a)
+        x = xb_target.asarray(a)
         _check(xb.count_nonzero(x, keepdims=keepdims), np.count_nonzero(a, axis=None, keepdims=keepdims), xb.int64)
         nd = a.ndim
         if nd:
@@ -78,7 +75,7 @@ def test_nonzero(xb_target):
     def check(dt, data):
         a = data.draw(xst.host_arrays(dt, xst.shapes(min_dims=1, max_dims=3, max_side=4),
                                       elements=st.sampled_from([0, 1]) if dt.kind in "iuf" else None))  # fmt: skip
-        out = xb.nonzero(_on(xb_target, a))
+        out = xb.nonzero(xb_target.asarray(a))
         exp = np.nonzero(a)
         assert type(out) is tuple and len(out) == len(exp) == a.ndim
         for r, e in zip(out, exp):
@@ -104,19 +101,19 @@ def test_searchsorted(xb_target):
     def check(case, side, data):
         x1, x2, cd = case
         a1, a2 = x1.astype(cd.name), x2.astype(cd.name)
-        r = xb.searchsorted(_on(xb_target, x1), _on(xb_target, x2), side=side)
+        r = xb.searchsorted(xb_target.asarray(x1), xb_target.asarray(x2), side=side)
         _check(r, np.searchsorted(a1, a2, side=side), xb.int64)
         # sorter: the same search on a shuffled x1
         perm = data.draw(st.permutations(range(x1.size)))
         shuffled = x1[np.array(perm, dtype=np.int64)]
         sorter = np.argsort(shuffled, kind="stable")
-        r = xb.searchsorted(_on(xb_target, shuffled), _on(xb_target, x2), side=side, sorter=_on(xb_target, sorter))
+        r = xb.searchsorted(xb_target.asarray(shuffled), xb_target.asarray(x2), side=side, sorter=xb_target.asarray(sorter))
         _check(r, np.searchsorted(a1, a2, side=side), xb.int64)
         # a Python scalar x2 (weak, 2025.12)
         if x2.size and x1.dtype.kind in "iuf":
             v = x2.reshape(-1)[0].item()
             v = int(v) if x1.dtype.kind in "iu" else float(v)
-            r = xb.searchsorted(_on(xb_target, x1), v, side=side)
+            r = xb.searchsorted(xb_target.asarray(x1), v, side=side)
             _check(r, np.searchsorted(x1, np.asarray(v, dtype=x1.dtype), side=side), xb.int64)
 
     check()
@@ -126,7 +123,7 @@ def test_searchsorted_floats_with_nan_and_inf(xb_target):
     x1 = np.array([-np.inf, -1.0, 0.0, 0.0, 2.5, np.inf, np.nan, np.nan])  # NaN sorts last, as in xb.sort
     x2 = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 3.0, -5.0])
     for side in ("left", "right"):
-        _check(xb.searchsorted(_on(xb_target, x1), _on(xb_target, x2), side=side),
+        _check(xb.searchsorted(xb_target.asarray(x1), xb_target.asarray(x2), side=side),
                np.searchsorted(x1, x2, side=side), xb.int64)  # fmt: skip
 
     @given(dt=st.sampled_from([D.float16, D.float32, D.float64]), data=st.data(),
@@ -134,7 +131,7 @@ def test_searchsorted_floats_with_nan_and_inf(xb_target):
     def check(dt, data, side):
         a = np.sort(data.draw(xst.host_arrays(dt, st.integers(0, 8))))
         v = data.draw(xst.host_arrays(dt, xst.shapes(max_dims=2, max_side=4)))
-        _check(xb.searchsorted(_on(xb_target, a), _on(xb_target, v), side=side), np.searchsorted(a, v, side=side),
+        _check(xb.searchsorted(xb_target.asarray(a), xb_target.asarray(v), side=side), np.searchsorted(a, v, side=side),
                xb.int64)  # fmt: skip
 
     check()
@@ -155,7 +152,7 @@ def test_where(xb_target):
     @given(case=_where_case())
     def check(case):
         c, a, b, cd = case
-        r = xb.where(_on(xb_target, c), _on(xb_target, a), _on(xb_target, b))
+        r = xb.where(xb_target.asarray(c), xb_target.asarray(a), xb_target.asarray(b))
         with np.errstate(over="ignore"):
             _check(r, np.where(c, a.astype(cd.name), b.astype(cd.name)), cd)
 
@@ -170,64 +167,64 @@ def test_where(xb_target):
 def test_where_weak_scalars(xb_target, dt, scalar, want):
     c = np.array([True, False, True])
     a = np.array([1, 0, 1], dtype=dt.name)
-    x = _on(xb_target, a)
-    cond = _on(xb_target, c)
+    x = xb_target.asarray(a)
+    cond = xb_target.asarray(c)
     _check(xb.where(cond, x, scalar), np.where(c, a.astype(want.name), np.asarray(scalar).astype(want.name)), want)
     _check(xb.where(cond, scalar, x), np.where(c, np.asarray(scalar).astype(want.name), a.astype(want.name)), want)
 
 
 def test_default_int_is_the_index_dtype(xb_target):
-    x = _on(xb_target, np.array([[3.0, 1.0], [0.0, 7.0]]))
+    x = xb_target.asarray(np.array([[3.0, 1.0], [0.0, 7.0]]))
     with xb.using(default_int=xb.int32):
         for r in (xb.argmax(x), xb.argmin(x, axis=0), xb.count_nonzero(x), *xb.nonzero(x),
-                  xb.searchsorted(_on(xb_target, np.array([1.0, 2.0])), 1.5)):  # fmt: skip
+                  xb.searchsorted(xb_target.asarray(np.array([1.0, 2.0])), 1.5)):  # fmt: skip
             assert r.dtype is xb.int32 and r._be.dtype_of(r.native) is xb.int32
 
 
 def test_errors(xb_target):
-    z = _on(xb_target, np.zeros((0, 3)))
+    z = xb_target.asarray(np.zeros((0, 3)))
     with pytest.raises(ValueError):
         xb.argmax(z)
     with pytest.raises(ValueError):
         xb.argmin(z, axis=0)
     assert xb.argmax(z, axis=1).shape == (0,)
     with pytest.raises(xb.UnsupportedDTypeError):
-        xb.argmax(_on(xb_target, np.array([1j, 2j])))
+        xb.argmax(xb_target.asarray(np.array([1j, 2j])))
     with pytest.raises(xb.AxisError):
-        xb.argmax(_on(xb_target, np.float64(1.0)), axis=0)
-    assert xb.argmax(_on(xb_target, np.float64(1.0))).item() == 0
+        xb.argmax(xb_target.asarray(np.float64(1.0)), axis=0)
+    assert xb.argmax(xb_target.asarray(np.float64(1.0))).item() == 0
     with pytest.raises(xb.AxisError):
         xb.count_nonzero(z, axis=(0, -2))
     with pytest.raises(ValueError):
-        xb.nonzero(_on(xb_target, np.float64(1.0)))
-    x = _on(xb_target, np.array([1.0, 2.0]))
+        xb.nonzero(xb_target.asarray(np.float64(1.0)))
+    x = xb_target.asarray(np.array([1.0, 2.0]))
     with pytest.raises(TypeError):
-        xb.where(_on(xb_target, np.array([1, 0])), x, x)
+        xb.where(xb_target.asarray(np.array([1, 0])), x, x)
     with pytest.raises(TypeError):
-        xb.where(_on(xb_target, np.array([True, False])), 1.0, 2.0)
+        xb.where(xb_target.asarray(np.array([True, False])), 1.0, 2.0)
     with pytest.raises(ValueError):
-        xb.where(_on(xb_target, np.array([True, False, True])), x, x)
+        xb.where(xb_target.asarray(np.array([True, False, True])), x, x)
     with pytest.raises(xb.PromotionError):
-        xb.where(_on(xb_target, np.array([True, False])), _on(xb_target, np.array([1, 2], np.uint64)),
-                 _on(xb_target, np.array([1, 2], np.int8)))  # fmt: skip
+        xb.where(xb_target.asarray(np.array([True, False])), xb_target.asarray(np.array([1, 2], np.uint64)),
+                 xb_target.asarray(np.array([1, 2], np.int8)))  # fmt: skip
     with pytest.raises(xb.ScalarOverflowError):
-        xb.where(_on(xb_target, np.array([True, False])), _on(xb_target, np.array([1, 2], np.int8)), 300)
+        xb.where(xb_target.asarray(np.array([True, False])), xb_target.asarray(np.array([1, 2], np.int8)), 300)
     with pytest.raises(ValueError):
-        xb.searchsorted(_on(xb_target, np.zeros((2, 2))), x)
+        xb.searchsorted(xb_target.asarray(np.zeros((2, 2))), x)
     with pytest.raises(ValueError):
         xb.searchsorted(x, x, side="middle")
     with pytest.raises(xb.UnsupportedDTypeError):
-        xb.searchsorted(_on(xb_target, np.array([1j])), 1.0)
+        xb.searchsorted(xb_target.asarray(np.array([1j])), 1.0)
     with pytest.raises(ValueError):
-        xb.searchsorted(x, x, sorter=_on(xb_target, np.array([0])))
+        xb.searchsorted(x, x, sorter=xb_target.asarray(np.array([0])))
 
 
 def test_mixed_backends_raise(xb_target):
     if xb_target.backend == "numpy":
         pytest.skip("needs a second backend: covered on the non-NumPy targets")
-    x = _on(xb_target, np.array([1.0, 2.0]))
+    x = xb_target.asarray(np.array([1.0, 2.0]))
     n = xb.asarray(np.array([1.0, 2.0]), backend="numpy")
-    c = _on(xb_target, np.array([True, False]))
+    c = xb_target.asarray(np.array([True, False]))
     with pytest.raises(xb.BackendMismatchError):
         xb.where(c, x, n)
     with pytest.raises(xb.BackendMismatchError):

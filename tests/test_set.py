@@ -24,9 +24,6 @@ DTYPES = [D.bool, *D.INTEGER, D.float16, D.float32, D.float64, D.complex64, D.co
 nan, inf = math.nan, math.inf
 
 
-def _on(t, a):
-    return xb.asarray(a, backend=t.backend, device=t.device)
-
 
 def _elements(dt):
     if dt is D.bool:
@@ -87,7 +84,7 @@ def _values_equal(got, want):
 def test_unique_family_matches_the_oracle(xb_target):
     @given(a=_array())
     def check(a):
-        x = _on(xb_target, a)
+        x = xb_target.asarray(a)
         values, first, inverse, counts = _oracle(a)
         r = xb.unique_all(x)
         assert type(r).__name__ == "UniqueAllResult" and r._fields == ("values", "indices", "inverse_indices", "counts")
@@ -113,22 +110,22 @@ def test_unique_family_matches_the_oracle(xb_target):
 
 
 def test_each_nan_is_distinct_and_signed_zeros_merge(xb_target):
-    x = _on(xb_target, np.array([nan, -0.0, 1.0, nan, 0.0, 1.0]))
+    x = xb_target.asarray(np.array([nan, -0.0, 1.0, nan, 0.0, 1.0]))
     r = xb.unique_all(x)
     assert_close(r.values, [-0.0, 1.0, nan, nan], check_dtype=False, check_sign_of_zero=True)
     assert r.counts.tolist() == [2, 2, 1, 1]
     assert r.indices.tolist() == [1, 2, 0, 3]
     assert r.inverse_indices.tolist() == [2, 0, 1, 3, 0, 1]
-    assert_close(xb.unique_values(_on(xb_target, np.array([0.0, -0.0]))), [0.0], check_dtype=False,
+    assert_close(xb.unique_values(xb_target.asarray(np.array([0.0, -0.0]))), [0.0], check_dtype=False,
                  check_sign_of_zero=True)  # fmt: skip
 
 
 def test_zero_d_and_empty(xb_target):
-    r = xb.unique_all(_on(xb_target, np.array(7, dtype=np.int16)))
+    r = xb.unique_all(xb_target.asarray(np.array(7, dtype=np.int16)))
     assert r.values.shape == (1,) and r.values.dtype is xb.int16 and r.values.tolist() == [7]
     assert r.inverse_indices.shape == () and r.inverse_indices.tolist() == 0
     assert r.indices.tolist() == [0] and r.counts.tolist() == [1]
-    e = xb.unique_all(_on(xb_target, np.zeros((2, 0), dtype=np.float32)))
+    e = xb.unique_all(xb_target.asarray(np.zeros((2, 0), dtype=np.float32)))
     assert e.values.shape == (0,) and e.values.dtype is xb.float32
     assert e.indices.shape == (0,) and e.counts.shape == (0,) and e.inverse_indices.shape == (2, 0)
     assert e.counts.dtype is xb.int64
@@ -137,13 +134,13 @@ def test_zero_d_and_empty(xb_target):
 def test_wide_unsigned_extremes(xb_target):
     for dt in (D.uint16, D.uint32, D.uint64):
         hi = D._INT_RANGE[dt][1]
-        r = xb.unique_counts(_on(xb_target, np.array([hi, 0, hi, 1 << (dt.bits - 1), 0], dtype=dt.name)))
+        r = xb.unique_counts(xb_target.asarray(np.array([hi, 0, hi, 1 << (dt.bits - 1), 0], dtype=dt.name)))
         assert r.values.dtype is dt and r.values.tolist() == [0, 1 << (dt.bits - 1), hi]
         assert r.counts.tolist() == [2, 1, 2]
 
 
 def test_index_dtype_follows_default_int(xb_target):
-    x = _on(xb_target, np.array([2, 1, 2]))
+    x = xb_target.asarray(np.array([2, 1, 2]))
     with xb.using(default_int=xb.int32):
         r = xb.unique_all(x)
     for a in (r.indices, r.inverse_indices, r.counts):
@@ -157,7 +154,7 @@ def test_isin_matches_the_oracle(xb_target):
     def check(a, b, invert):
         d1, d2 = xb.dtype(a.dtype.name), xb.dtype(b.dtype.name)
         p = D.PROMOTION.get((d1, d2))
-        x1, x2 = _on(xb_target, a), _on(xb_target, b)
+        x1, x2 = xb_target.asarray(a), xb_target.asarray(b)
         if p is None:
             with pytest.raises(xb.PromotionError):
                 xb.isin(x1, x2)
@@ -175,29 +172,29 @@ def test_isin_matches_the_oracle(xb_target):
 
 
 def test_isin_scalars_nan_and_zero(xb_target):
-    x = _on(xb_target, np.array([1.0, nan, -0.0, 3.0]))
-    assert xb.isin(x, _on(xb_target, np.array([nan, 0.0, 3.0]))).tolist() == [False, False, True, True]
+    x = xb_target.asarray(np.array([1.0, nan, -0.0, 3.0]))
+    assert xb.isin(x, xb_target.asarray(np.array([nan, 0.0, 3.0]))).tolist() == [False, False, True, True]
     assert xb.isin(x, 3).tolist() == [False, False, False, True]
     assert xb.isin(x, nan, invert=True).tolist() == [True, True, True, True]
-    r = xb.isin(2, _on(xb_target, np.array([[1, 2], [3, 4]], dtype=np.uint8)))
+    r = xb.isin(2, xb_target.asarray(np.array([[1, 2], [3, 4]], dtype=np.uint8)))
     assert r.shape == () and r.dtype is xb.bool and r.item() is True
-    u = _on(xb_target, np.array([2**64 - 1, 5], dtype=np.uint64))
+    u = xb_target.asarray(np.array([2**64 - 1, 5], dtype=np.uint64))
     assert xb.isin(u, 2**64 - 1).tolist() == [True, False]
-    c = _on(xb_target, np.array([1 + 2j, 2 + 1j]))
-    assert xb.isin(c, _on(xb_target, np.array([2 + 1j, nan + 0j]))).tolist() == [False, True]
+    c = xb_target.asarray(np.array([1 + 2j, 2 + 1j]))
+    assert xb.isin(c, xb_target.asarray(np.array([2 + 1j, nan + 0j]))).tolist() == [False, True]
 
 
 def test_isin_errors(xb_target):
     with pytest.raises(TypeError, match="at least one Array"):
         xb.isin(1, 2)
     with pytest.raises(xb.PromotionError):
-        xb.isin(_on(xb_target, np.array([1], dtype=np.uint64)), _on(xb_target, np.array([1], dtype=np.int8)))
+        xb.isin(xb_target.asarray(np.array([1], dtype=np.uint64)), xb_target.asarray(np.array([1], dtype=np.int8)))
     with pytest.raises(xb.ScalarOverflowError):
-        xb.isin(_on(xb_target, np.array([1], dtype=np.uint8)), 300)
+        xb.isin(xb_target.asarray(np.array([1], dtype=np.uint8)), 300)
     others = [t for t in available_targets() if t.backend != xb_target.backend]
     if others:
         with pytest.raises(xb.BackendMismatchError):
-            xb.isin(_on(xb_target, np.array([1])), _on(others[0], np.array([1])))
+            xb.isin(xb_target.asarray(np.array([1])), others[0].asarray(np.array([1])))
 
 
 def test_unique_keeps_autograd():

@@ -35,9 +35,6 @@ EPS = {D.float16: 2.0**-24, D.bfloat16: 2.0**-24, D.float32: 2.0**-24, D.float64
        D.complex64: 2.0**-24, D.complex128: 2.0**-53}  # fmt: skip
 
 
-def _on(t, a):
-    return xb.asarray(a, backend=t.backend, device=t.device)
-
 
 # --- the documented dtype table, restated -------------------------------------------------------------
 def sum_dtype(dt, default_int=D.int64):
@@ -145,7 +142,7 @@ def test_sum_and_prod_match_the_oracle(xb_target, name):
                                                       else [D.complex128]), label="dtype")  # fmt: skip
         rd = sum_dtype(dt) if dtype is None else dtype
         axes = _axes(axis, a.ndim)
-        r = getattr(xb, name)(_on(xb_target, a), axis=axis, keepdims=keepdims, dtype=dtype)
+        r = getattr(xb, name)(xb_target.asarray(a), axis=axis, keepdims=keepdims, dtype=dtype)
         np_fn = np.sum if name == "sum" else np.prod
         shape = np.sum(np.zeros(a.shape), axis=axes, keepdims=keepdims).shape
         _check_result(r, rd, shape)
@@ -163,7 +160,7 @@ def test_sum_and_prod_match_the_oracle(xb_target, name):
 
 def test_sum_dtype_table(xb_target):
     for dt in ALL:
-        x = _on(xb_target, np.ones((2, 3), dtype=dt.name))
+        x = xb_target.asarray(np.ones((2, 3), dtype=dt.name))
         for fn in (xb.sum, xb.prod, xb.cumulative_sum, xb.cumulative_prod):
             kw = {"axis": 1} if fn in (xb.cumulative_sum, xb.cumulative_prod) else {}
             r = fn(x, **kw)
@@ -177,20 +174,20 @@ def test_sum_dtype_table(xb_target):
 
 def test_integer_sums_wrap_like_numpy(xb_target):
     big = np.array([2**63 - 1, 1, 2], dtype=np.int64)
-    assert xb.sum(_on(xb_target, big)).item() == -(2**63) + 2
+    assert xb.sum(xb_target.asarray(big)).item() == -(2**63) + 2
     u = np.array([2**64 - 1, 2, 2**63], dtype=np.uint64)
-    assert xb.sum(_on(xb_target, u)).item() == (2**64 - 1 + 2 + 2**63) % 2**64
-    assert xb.prod(_on(xb_target, u)).item() == ((2**64 - 1) * 2 * 2**63) % 2**64
-    assert xb.sum(_on(xb_target, np.array([200, 100], dtype=np.uint8)), dtype=xb.uint8).item() == 44
-    assert xb.sum(_on(xb_target, np.array([2**31, 2**31 + 5], dtype=np.uint32)), dtype=xb.uint32).item() == 5
-    assert xb.prod(_on(xb_target, np.array([2**16, 2**16 + 1], dtype=np.uint32)), dtype=xb.uint32).item() == 2**16
+    assert xb.sum(xb_target.asarray(u)).item() == (2**64 - 1 + 2 + 2**63) % 2**64
+    assert xb.prod(xb_target.asarray(u)).item() == ((2**64 - 1) * 2 * 2**63) % 2**64
+    assert xb.sum(xb_target.asarray(np.array([200, 100], dtype=np.uint8)), dtype=xb.uint8).item() == 44
+    assert xb.sum(xb_target.asarray(np.array([2**31, 2**31 + 5], dtype=np.uint32)), dtype=xb.uint32).item() == 5
+    assert xb.prod(xb_target.asarray(np.array([2**16, 2**16 + 1], dtype=np.uint32)), dtype=xb.uint32).item() == 2**16
 
 
 @pytest.mark.parametrize("dt", [D.uint16, D.uint32, D.uint64])
 def test_wide_unsigned_never_hit_missing_kernels(xb_target, dt):
     hi = D._INT_RANGE[dt][1]
     a = np.array([[hi, 0, 1], [hi - 1, 7, hi]], dtype=dt.name)
-    x = _on(xb_target, a)
+    x = xb_target.asarray(a)
     ints = a.astype(object)
     assert xb.max(x).item() == hi and xb.min(x).item() == 0
     assert xb.max(x, axis=1).tolist() == [hi, hi] and xb.min(x, axis=0).tolist() == [hi - 1, 0, 1]
@@ -218,7 +215,7 @@ def test_max_min_match_the_oracle(xb_target, name):
         if nans and a.dtype.kind == "f" and a.size:
             a = a.copy()
             a.reshape(-1)[0] = np.nan
-        x = _on(xb_target, a)
+        x = xb_target.asarray(a)
         if any(a.shape[i] == 0 for i in axes):
             with pytest.raises(ValueError, match="empty"):
                 getattr(xb, name)(x, axis=axis, keepdims=keepdims)
@@ -232,21 +229,21 @@ def test_max_min_match_the_oracle(xb_target, name):
 
 
 def test_max_min_special_cases(xb_target):
-    x = _on(xb_target, np.array([[1.0, nan, 3.0], [-inf, 2.0, inf]]))
+    x = xb_target.asarray(np.array([[1.0, nan, 3.0], [-inf, 2.0, inf]]))
     assert_equal(xb.max(x, axis=1), [nan, inf], check_dtype=False)
     assert_equal(xb.min(x, axis=1), [nan, -inf], check_dtype=False)
     assert math.isnan(xb.max(x).item()) and math.isnan(xb.min(x).item())
     for fn in (xb.max, xb.min):
         with pytest.raises(ValueError, match="empty"):
-            fn(_on(xb_target, np.zeros((0,))))
+            fn(xb_target.asarray(np.zeros((0,))))
         with pytest.raises(ValueError, match="empty"):
-            fn(_on(xb_target, np.zeros((2, 0))), axis=1)
-        assert fn(_on(xb_target, np.zeros((2, 0))), axis=0).shape == (0,)
+            fn(xb_target.asarray(np.zeros((2, 0))), axis=1)
+        assert fn(xb_target.asarray(np.zeros((2, 0))), axis=0).shape == (0,)
         with pytest.raises(xb.UnsupportedDTypeError, match="complex"):
-            fn(_on(xb_target, np.array([1j])))
-        z = fn(_on(xb_target, np.array(4, dtype=np.int8)))
+            fn(xb_target.asarray(np.array([1j])))
+        z = fn(xb_target.asarray(np.array(4, dtype=np.int8)))
         assert z.shape == () and z.dtype is xb.int8 and z.item() == 4
-        assert fn(_on(xb_target, np.array(4, dtype=np.int8)), axis=(), keepdims=True).shape == ()
+        assert fn(xb_target.asarray(np.array(4, dtype=np.int8)), axis=(), keepdims=True).shape == ()
 
 
 # --- mean / var / std --------------------------------------------------------------------------------------
@@ -257,7 +254,7 @@ def test_mean_matches_the_oracle(xb_target):
         axes = _axes(axis, a.ndim)
         dt = xb.dtype(a.dtype.name)
         rd = float_dtype(dt)
-        r = xb.mean(_on(xb_target, a), axis=axis, keepdims=keepdims)
+        r = xb.mean(xb_target.asarray(a), axis=axis, keepdims=keepdims)
         with np.errstate(invalid="ignore", divide="ignore"):
             import warnings
 
@@ -285,7 +282,7 @@ def test_var_std_match_the_oracle(xb_target, name):
         axes = _axes(axis, a.ndim)
         dt = xb.dtype(a.dtype.name)
         rd = D.real_of(float_dtype(dt))
-        r = getattr(xb, name)(_on(xb_target, a), axis=axis, correction=correction, keepdims=keepdims)
+        r = getattr(xb, name)(xb_target.asarray(a), axis=axis, correction=correction, keepdims=keepdims)
         n = int(np.prod([a.shape[i] for i in axes])) if axes else 1
         shape = np.sum(np.zeros(a.shape), axis=axes, keepdims=keepdims).shape
         _check_result(r, rd, shape)
@@ -306,36 +303,36 @@ def test_var_std_match_the_oracle(xb_target, name):
 
 
 def test_mean_var_special_cases(xb_target):
-    e = _on(xb_target, np.zeros((0, 3), dtype=np.float32))
+    e = xb_target.asarray(np.zeros((0, 3), dtype=np.float32))
     m = xb.mean(e)
     assert m.dtype is xb.float32 and m.shape == () and math.isnan(m.item())
     assert_equal(xb.mean(e, axis=0), [nan] * 3, check_dtype=False)
     assert xb.mean(e, axis=1).shape == (0,) and xb.var(e, axis=1).shape == (0,)
     assert_equal(xb.var(e, axis=0, keepdims=True), [[nan] * 3], check_dtype=False)
-    one = _on(xb_target, np.array([[1.0, 2.0]]))
+    one = xb_target.asarray(np.array([[1.0, 2.0]]))
     assert_equal(xb.var(one, axis=0, correction=1), [nan, nan])
     assert_equal(xb.std(one, axis=1, correction=1), [math.sqrt(0.5)])
     assert_equal(xb.var(one, axis=1, correction=2), [nan])
-    c = xb.mean(_on(xb_target, np.array([1 + 1j, 2 + 1j, complex(nan, 0)])))  # NaN stays in the real part
+    c = xb.mean(xb_target.asarray(np.array([1 + 1j, 2 + 1j, complex(nan, 0)])))  # NaN stays in the real part
     assert c.dtype is xb.complex128 and math.isnan(c.item().real) and c.item().imag == 2 / 3
-    assert xb.var(_on(xb_target, np.array([1j, -1j]))).dtype is xb.float64
-    assert xb.var(_on(xb_target, np.array([1j, -1j], dtype=np.complex64))).item() == 1.0
-    assert math.isnan(xb.mean(_on(xb_target, np.array([1.0, nan]))).item())
+    assert xb.var(xb_target.asarray(np.array([1j, -1j]))).dtype is xb.float64
+    assert xb.var(xb_target.asarray(np.array([1j, -1j], dtype=np.complex64))).item() == 1.0
+    assert math.isnan(xb.mean(xb_target.asarray(np.array([1.0, nan]))).item())
     with pytest.raises(ValueError, match="correction"):
         xb.var(one, correction=-1)
-    z = _on(xb_target, np.array(5, dtype=np.int16))
+    z = xb_target.asarray(np.array(5, dtype=np.int16))
     assert xb.mean(z).dtype is xb.float64 and xb.mean(z).item() == 5.0 and xb.var(z).item() == 0.0
     with xb.using(default_float=xb.float32):
         assert xb.mean(z).dtype is xb.float32 and xb.std(z).dtype is xb.float32
-        assert xb.mean(z).native.dtype == xb.mean(_on(xb_target, np.ones(2, np.float32))).native.dtype
+        assert xb.mean(z).native.dtype == xb.mean(xb_target.asarray(np.ones(2, np.float32))).native.dtype
 
 
 def test_half_precision_accumulates_in_float32(xb_target):
     """float16 accumulates in float32 and rounds once on every backend (NumPy's float16 cumsum stalls at 2048)."""
-    x = _on(xb_target, np.ones(3000, dtype=np.float16))
+    x = xb_target.asarray(np.ones(3000, dtype=np.float16))
     assert xb.cumulative_sum(x).dtype is xb.float16 and xb.cumulative_sum(x)[-1].item() == 3000.0
     assert xb.sum(x).item() == 3000.0 and xb.mean(x + 0.5).item() == 1.5
-    v = _on(xb_target, np.array([2048.0] + [1.0] * 64, dtype=np.float16))
+    v = xb_target.asarray(np.array([2048.0] + [1.0] * 64, dtype=np.float16))
     assert xb.sum(v).item() == 2112.0 and xb.var(v).dtype is xb.float16
 
 
@@ -351,7 +348,7 @@ def test_cumulative_matches_the_oracle(xb_target, name):
         dt = xb.dtype(a.dtype.name)
         rd = sum_dtype(dt)
         kw = {} if a.ndim == 1 else {"axis": axis}
-        r = getattr(xb, name)(_on(xb_target, a), include_initial=include_initial, **kw)
+        r = getattr(xb, name)(xb_target.asarray(a), include_initial=include_initial, **kw)
         np_fn = np.cumsum if name == "cumulative_sum" else np.cumprod
         if rd.kind in "iu":
             want = _exact(np_fn, a.astype(np.int64) if dt is D.bool else a, rd, axis=axis)
@@ -369,28 +366,28 @@ def test_cumulative_matches_the_oracle(xb_target, name):
 
 
 def test_cumulative_errors_and_dtype(xb_target):
-    x = _on(xb_target, np.arange(6, dtype=np.int8).reshape(2, 3))
+    x = xb_target.asarray(np.arange(6, dtype=np.int8).reshape(2, 3))
     for fn in (xb.cumulative_sum, xb.cumulative_prod):
         with pytest.raises(ValueError, match="axis"):
             fn(x)
         with pytest.raises(ValueError, match="0-d"):
-            fn(_on(xb_target, np.array(1.0)))
+            fn(xb_target.asarray(np.array(1.0)))
         with pytest.raises(IndexError):
             fn(x, axis=2)
     assert xb.cumulative_sum(x, axis=0, dtype=xb.float32).dtype is xb.float32
     assert xb.cumulative_sum(x, axis=0, dtype=xb.float32).tolist() == [[0.0, 1.0, 2.0], [3.0, 5.0, 7.0]]
-    e = xb.cumulative_sum(_on(xb_target, np.zeros((2, 0))), axis=1, include_initial=True)
+    e = xb.cumulative_sum(xb_target.asarray(np.zeros((2, 0))), axis=1, include_initial=True)
     assert e.shape == (2, 1) and e.tolist() == [[0.0], [0.0]]
 
 
 # --- shared errors, 0-d, autograd ------------------------------------------------------------------------------
 def test_reductions_of_0d_and_axis_errors(xb_target):
-    z = _on(xb_target, np.array(2.5, dtype=np.float32))
+    z = xb_target.asarray(np.array(2.5, dtype=np.float32))
     for fn in (xb.sum, xb.prod, xb.max, xb.min, xb.mean, xb.var, xb.std):
         r = fn(z)
         assert r.shape == () and isinstance(r.native, r._be.native_array_types())
         assert fn(z, keepdims=True).shape == () and fn(z, axis=()).shape == ()
-    x = _on(xb_target, np.ones((2, 3)))
+    x = xb_target.asarray(np.ones((2, 3)))
     for fn in (xb.sum, xb.prod, xb.max, xb.min, xb.mean, xb.var, xb.std):
         with pytest.raises(xb.AxisError):
             fn(x, axis=2)
@@ -400,7 +397,7 @@ def test_reductions_of_0d_and_axis_errors(xb_target):
     with pytest.raises(xb.UnsupportedDTypeError):
         xb.sum(x, dtype=xb.bool)
     with pytest.raises(xb.UnsupportedDTypeError, match="imaginary"):
-        xb.sum(_on(xb_target, np.array([1j])), dtype=xb.float64)
+        xb.sum(xb_target.asarray(np.array([1j])), dtype=xb.float64)
 
 
 def test_autograd_through_sum_mean_var():

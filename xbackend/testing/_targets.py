@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = ["Target", "available_targets", "selected_targets", "gpu_unavailable_reason"]
 
@@ -37,6 +38,17 @@ class Target:
 
     def __str__(self) -> str:
         return self.id
+
+    def asarray(self, obj: Any, /, **kwargs: Any) -> Any:
+        """``xb.asarray(obj, ...)`` on this target's backend and device: the same data on every target.
+
+        >>> from xbackend.testing import Target
+        >>> Target("numpy", "cpu").asarray([1.0, 2.0]).backend
+        'numpy'
+        """
+        from .._creation import asarray
+
+        return asarray(obj, backend=self.backend, device=self.device, **kwargs)
 
 
 @functools.lru_cache(maxsize=None)
