@@ -7,6 +7,7 @@ backend), never to the backend's own.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import operator
 from typing import Any
@@ -46,10 +47,11 @@ def _resolve(backend: Any, device: Any) -> tuple[Any, Device, _config.Config]:
     c = _ctx_get()
     cfg = _config._base if c is None else c
     try:
-        be, dev = cfg.places[backend, device]
-        return be, dev, cfg
-    except (KeyError, TypeError):
-        pass
+        hit = cfg.places.get((backend, device))
+    except TypeError:  # an unhashable device argument (never cached)
+        hit = None
+    if hit is not None:
+        return hit[0], hit[1], cfg
     if backend is None:
         name = cfg.backend
         dev = device if device is not None else cfg.device
@@ -63,10 +65,8 @@ def _resolve(backend: Any, device: Any) -> tuple[Any, Device, _config.Config]:
             return be, dev, cfg
     else:
         dev = be.check_device(dev if type(dev) is Device else _device(dev))
-    try:
+    with contextlib.suppress(TypeError):  # an unhashable device argument: just don't cache
         cfg.places[backend, device] = (be, dev)
-    except TypeError:  # an unhashable device argument: just don't cache
-        pass
     return be, dev, cfg
 
 

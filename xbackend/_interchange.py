@@ -22,6 +22,8 @@ Transport, by where the data is and where it goes:
 
 from __future__ import annotations
 
+import contextlib
+
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -282,11 +284,9 @@ def export_dlpack(a: Array, stream: Any = None, max_version: Any = None, dl_devi
         raise
     except _DLPACK_FAILURES as exc:
         if copy and dl_device is None:  # CuPy: "copy=True only supported for copy to CPU" (cupy/cupy#9842)
-            try:
+            with contextlib.suppress(*_DLPACK_FAILURES):
                 return be.dlpack(be.astype(y, a._dt, copy=True), stream=stream, max_version=max_version,
                                  dl_device=None, copy=None)  # fmt: skip
-            except _DLPACK_FAILURES:
-                pass
         raise DLPackError(f"{be.name} could not export this Array on {a._dev} through DLPack: {exc}") from exc
 
 

@@ -8,6 +8,8 @@ here imports torch or CuPy.
 
 from __future__ import annotations
 
+import contextlib
+
 from typing import Any
 
 import numpy as np
@@ -50,10 +52,8 @@ def _xb_dtype(x: Any) -> DType | None:
         return x.dtype
     be = backend_for_type(type(x))
     if be is not None:
-        try:
+        with contextlib.suppress(Exception):  # a dtype the backend cannot map: fall back to the name below
             return be.dtype_of(x)
-        except Exception:
-            pass
     dt = getattr(x, "dtype", None)
     if dt is None:
         return None
