@@ -332,10 +332,17 @@ def test_array_namespace(xb_target):
 
 
 def test_array_protocol_on_the_cpu(xb_target):
+    """np.asarray works on CPU Arrays; on a device it raises HostTransferError (never a silent copy)."""
     a = np.arange(3.0)
     x = xb_target.asarray(a)
-    assert np.asarray(x).tolist() == [0.0, 1.0, 2.0]
-    assert np.asarray(x, dtype=np.float32).dtype == np.float32
+    if x.device.type == "cpu":
+        assert np.asarray(x).tolist() == [0.0, 1.0, 2.0]
+        assert np.asarray(x, dtype=np.float32).dtype == np.float32
+    else:
+        with pytest.raises(xb.HostTransferError, match=r"numpy\(\)"):
+            np.asarray(x)
+        with pytest.raises(xb.HostTransferError):
+            np.asarray(x, dtype=np.float32)
     h = x.numpy()
     assert type(h) is np.ndarray and h.tolist() == a.tolist()
     assert xb.to_numpy(x).tolist() == a.tolist()

@@ -1,5 +1,8 @@
 """The CuPy backend (CUDA). CuPy mirrors NumPy's API, so this subclasses the NumPy backend and
-overrides only what differs: devices, host transfers, DLPack, and detection.
+overrides only what differs: devices, host transfers, DLPack, detection, and the kernels where CuPy's
+results differ from NumPy's (the corrections live in ``_cupy_fixes.py`` as functions of ``xp``, so
+CI tests them on NumPy arrays; ``self.xp`` is CuPy wrapped in ``SignSafeNamespace`` so that ``-0.0``
+survives creation).
 
 Design constraint: "installed but no usable device" is detected quickly and quietly
 (``cupy.cuda.is_available()``, then the runtime's own error for the reason) and reported, never
@@ -18,6 +21,7 @@ from .._backend import BackendInfo, byte_bounds
 from .._devices import Device, device as _device
 from .._dtypes import DType
 from .._errors import HostTransferError, UnknownDeviceError
+from . import _cupy_fixes as F
 from .numpy import NumpyBackend
 
 cupy: Any = None
@@ -40,13 +44,26 @@ class CupyBackend(NumpyBackend):
     native_basic_indexing = False  # out-of-bounds checks go through check_index
 
     def __init__(self) -> None:
-        self.xp = _import_cupy()
+        self.xp = F.SignSafeNamespace(_import_cupy())
         super().__init__()
         self._devs: dict[int, Device] = {}
+        # one GPU: it is always current, so per-call ``with x.device:`` (~1 µs) is skipped
+        self._multi = cupy.cuda.runtime.getDeviceCount() > 1
 
     def _supports_ml_bfloat16(self) -> bool:
-        major = int(cupy.__version__.split(".")[0])
-        return major >= 14  # CuPy 14 maps kDLBfloat to ml_dtypes.bfloat16
+        # CuPy 14 stores ml_dtypes.bfloat16, but several routines (tril, where with scalars, ...) return
+        # float32 for it and comparisons flush bfloat16 subnormals: an Array labelled bfloat16 would not
+        # hold bfloat16 data. xbackend refuses bfloat16 on CuPy at creation instead (issue 8).
+        return False
+
+    def native_dtype(self, dt: DType) -> Any:
+        try:
+            return self.to_np[dt]
+        except KeyError:
+            raise self.unsupported(
+                dt, "xbackend does not hold bfloat16 on CuPy (CuPy computes parts of it in float32); use "
+                "dtype=xb.float32 there, or backend='torch' for bfloat16 on the GPU"
+            ) from None
 
     @classmethod
     def probe(cls) -> BackendInfo:
@@ -107,7 +124,7 @@ class CupyBackend(NumpyBackend):
         if a.dtype != nd and (a.dtype.itemsize > nd.itemsize or not a.dtype.isnative):
             a = a.astype(nd)  # cast on the host: fewer bytes cross the bus (CuPy rejects byte-swapped data)
         with self._on(dev):
-            return cupy.asarray(a).astype(nd, copy=False)
+            return self.xp.asarray(a).astype(nd, copy=False)  # 0-d data keeps the sign of zero
 
     def to_host(self, x: Any, copy: bool | None = None) -> np.ndarray:
         return x.get()
@@ -218,6 +235,8 @@ class CupyBackend(NumpyBackend):
 
     def linspace(self, start: Any, stop: Any, num: int, dt: DType, dev: Device, endpoint: bool) -> Any:
         with self._on(dev):
+            if dt.kind == "c":  # cupy.linspace calls float() on complex endpoints
+                return F.complex_linspace(self.xp, start, stop, num, self.native_dtype(dt), endpoint)
             return super().linspace(start, stop, num, dt, dev, endpoint)
 
     def eye(self, n: int, m: int, k: int, dt: DType, dev: Device) -> Any:
@@ -261,8 +280,19 @@ class CupyBackend(NumpyBackend):
             return super().unique_sorted(x, dt, want_index, want_inverse, want_counts)
 
     def reduce(self, name: str, x: Any, dt: DType, axes: tuple[int, ...], keepdims: bool) -> Any:
-        with x.device:
-            return super().reduce(name, x, dt, axes, keepdims)
+        """CuPy reductions always return arrays: no ``asarray``; all axes -> ``axis=None`` (CuPy's fast
+        path, as a raw ``cupy.sum(a)``); the device switch only with several GPUs."""
+        if self._multi:
+            with x.device:
+                return super().reduce(name, x, dt, axes, keepdims)
+        k = dt.kind
+        if name == "mean" and k == "c" or x.dtype.itemsize == 2 and (k == "f" or k == "c"):
+            return super().reduce(name, x, dt, axes, keepdims)  # float16 in float32, complex mean by parts
+        axis = None if len(axes) == x.ndim else axes
+        fn = self._reducers[name]
+        if name == "sum" or name == "prod":
+            return fn(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+        return fn(x, axis=axis, keepdims=keepdims)
 
     def cumulative(self, name: str, x: Any, dt: DType, axis: int, include_initial: bool) -> Any:
         with x.device:
@@ -284,11 +314,99 @@ class CupyBackend(NumpyBackend):
             return cupy.repeat(x, repeats, axis=axis)
 
 
+    # -- indexing, linalg: CuPy quirks (issue 8) ------------------------------------------------
+    def getitem(self, x: Any, key: Any) -> Any:
+        key = F.clamp_slices(key)  # CuPy overflows on slice values beyond ssize_t
+        if self._multi:
+            with x.device:
+                return super().getitem(x, key)
+        return super().getitem(x, key)
+
+    def setitem(self, x: Any, key: Any, value: Any) -> None:
+        key = F.clamp_slices(key)
+        if self._multi:
+            with x.device:
+                return super().setitem(x, key, value)
+        return super().setitem(x, key, value)
+
+    def la_cholesky(self, x: Any, upper: bool) -> Any:
+        low = F.nan_if_not_factored(self.xp, self.xp.linalg.cholesky(x))  # CuPy does not check info
+        return self.xp.conj(self.xp.swapaxes(low, -1, -2)) if upper else low
+
+    # -- kernels: where CuPy's results differ from NumPy's (issue 8) ----------------------------
+    def make_kernel(self, name: str, dt: DType) -> Any:
+        fix = _KERNEL_FIXES.get(name)
+        if fix is not None:
+            k = fix(self, name, dt)
+            if k is not None:
+                return k
+        return super().make_kernel(name, dt)
+
+    def _numpy_kernel(self, name: str, dt: DType) -> Any:
+        from .._dispatch import get_backend
+
+        return get_backend("numpy").kernel(name, dt)
+
+
+def _fix_divmod(be: CupyBackend, name: str, dt: DType) -> Any:
+    if dt.kind != "f":
+        return None
+    xp, i = be.xp, (0 if name == "floor_divide" else 1)
+    return lambda x, y: F.divmod_like_numpy(xp, x, y)[i]
+
+
+def _fix_divide(be: CupyBackend, name: str, dt: DType) -> Any:
+    if dt.kind != "c":
+        return None
+    xp = be.xp
+    return lambda x, y: F.complex_divide(xp, x, y)
+
+
+def _fix_pow(be: CupyBackend, name: str, dt: DType) -> Any:
+    if dt.kind != "i":
+        return None
+    xp = be.xp
+
+    def ipow(x: Any, y: Any) -> Any:
+        F.check_integer_power(xp, y)
+        return xp.power(x, y)
+
+    return ipow
+
+
+def _fix_log(be: CupyBackend, name: str, dt: DType) -> Any:
+    if dt.kind != "c":
+        return None
+    xp = be.xp
+    raw = getattr(xp, name)
+    if name in ("log2", "log10"):  # NumPy scales the parts of log(z); CuPy divides by a complex log(2)
+        return lambda z: F.complex_log(xp, name, z, F.complex_log(xp, "log", z, xp.log(z)))
+    return lambda z: F.complex_log(xp, name, z, raw(z))
+
+
+def _fix_nonfinite(be: CupyBackend, name: str, dt: DType) -> Any:
+    if dt.kind != "c":
+        return None
+    xp = be.xp
+    raw = NumpyBackend.make_kernel(be, name, dt)
+    host = be._numpy_kernel(name, dt)
+    return lambda z: F.patch_nonfinite(xp, z, raw(z), host, cupy.asnumpy)
+
+
+_KERNEL_FIXES: dict[str, Any] = {
+    "floor_divide": _fix_divmod, "remainder": _fix_divmod, "divide": _fix_divide, "pow": _fix_pow,
+    "log": _fix_log, "log1p": _fix_log, "log2": _fix_log, "log10": _fix_log,
+    **{n: _fix_nonfinite for n in ("asin", "asinh", "acosh", "sin", "sinh", "tan", "tanh", "expm1")},
+}  # fmt: skip
+
+
 def _on_input_device(name: str) -> Any:
     """NumPy-backend method ``name``, run with the first input's GPU current (CuPy launches on the current one)."""
     base = getattr(NumpyBackend, name)
 
     def method(self: CupyBackend, x: Any, *args: Any) -> Any:
+        if not self._multi:
+            return base(self, x, *args)
         with (x[0] if type(x) is list else x).device:
             return base(self, x, *args)
 
@@ -297,6 +415,6 @@ def _on_input_device(name: str) -> Any:
 
 
 for _name in ("broadcast_to", "concat", "stack", "flip", "roll", "tile", "argmax", "argmin", "count_nonzero",
-              "nonzero", "searchsorted", "where", "take_along_axis", "getitem", "setitem"):  # fmt: skip
+              "nonzero", "searchsorted", "where", "take_along_axis"):  # fmt: skip
     if _name not in CupyBackend.__dict__:
         setattr(CupyBackend, _name, _on_input_device(_name))

@@ -526,6 +526,16 @@ class TorchBackend(Backend):
         # torch's complex log1p gives NaN+NaNj for infinite inputs with a NaN part; there log1p(x) is log(x)
         return lambda x: torch.where(torch.isinf(x), torch.log(x), torch.log1p(x))
 
+    def _k_sqrt(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind != "c":
+            return torch.sqrt
+
+        def csqrt(x: Any) -> Any:  # the principal root's real part is +0, never -0 (torch-CUDA: sqrt(-0+0j))
+            r = torch.sqrt(x)
+            return torch.where(r.real == 0, torch.complex(torch.zeros_like(r.real), r.imag), r)
+
+        return csqrt
+
     def _complex_componentwise(self, dt: DType, op: Callable[..., Any]) -> Callable[..., Any]:
         """Complex +/- on the (real, imag) pairs: torch computes ``x + 1*y`` with a complex multiply, so
         ``0j + (inf+0j)`` gives ``inf+nanj``; the standard adds the components independently."""
@@ -1202,6 +1212,8 @@ class TorchBackend(Backend):
         fn = torch.cumsum if name == "cumulative_sum" else torch.cumprod
         if dt in _UINT_WIDE:
             out = self._narrow(fn(self._wide(x, dt), axis, dtype=torch.int64), dt)
+        elif x.dtype in (torch.float16, torch.bfloat16):  # accumulate in float32 (CUDA's half cumsum does not)
+            out = fn(x, axis, dtype=torch.float32).to(x.dtype)
         else:
             out = fn(x, axis, dtype=x.dtype)
         if include_initial:
