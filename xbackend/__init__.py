@@ -50,6 +50,7 @@ from ._set import *  # noqa: F403
 from ._sorting import *  # noqa: F403
 from ._statistical import *  # noqa: F403
 from ._transfer import *  # noqa: F403
+from ._timing import synchronize, timer
 from ._utility import *  # noqa: F403
 
 _SECTIONS = (_constants, _indexing, _info, _linalg_main, _manipulation, _portable, _searching, _set, _sorting, _statistical,
@@ -69,7 +70,7 @@ __all__ = [
     "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like", "linspace", "meshgrid",
     "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
     # moving data
-    "to_numpy", "shares_memory", "moved", "Moved", "DLPackError",
+    "to_numpy", "shares_memory", "moved", "Moved", "DLPackError", "synchronize", "timer",
     # linear algebra in the main namespace
     "matmul",
     # errors

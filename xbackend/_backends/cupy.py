@@ -212,6 +212,17 @@ class CupyBackend(NumpyBackend):
         if ev is not None:
             ev.synchronize()
 
+    def timing_event(self, dev: Device) -> Any:
+        """A CUDA event recorded now on ``dev``'s current stream (for ``xb.timer``)."""
+        with self._on(dev):
+            ev = cupy.cuda.Event()
+            ev.record()
+        return ev
+
+    def elapsed_ms(self, start: Any, end: Any) -> float:
+        end.synchronize()
+        return float(cupy.cuda.get_elapsed_time(start, end))
+
     # -- creation (device-aware) ----------------------------------------------------------------
     def empty(self, shape: tuple[int, ...], dt: DType, dev: Device) -> Any:
         with self._on(dev):

@@ -334,6 +334,17 @@ class TorchBackend(Backend):
         if ev is not None:
             ev.synchronize()
 
+    def timing_event(self, dev: Device) -> Any:
+        """A timing CUDA event recorded now on ``dev``'s current stream (for ``xb.timer``)."""
+        with torch.cuda.device(dev.index or 0):
+            ev = torch.cuda.Event(enable_timing=True)
+            ev.record()
+        return ev
+
+    def elapsed_ms(self, start: Any, end: Any) -> float:
+        end.synchronize()
+        return float(start.elapsed_time(end))
+
     def astype(self, x: Any, dt: DType, copy: bool = True) -> Any:
         nd = self.native_dtype(dt)
         if x.dtype == nd:
