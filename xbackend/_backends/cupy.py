@@ -170,23 +170,37 @@ class CupyBackend(NumpyBackend):
                 s = streams[dev.index or 0] = cupy.cuda.Stream(non_blocking=True)
         return s
 
-    def h2d_bytes(self, buf: Any, nbytes: int, dev: Device, fill: Any = None, chunk: int = 1 << 62) -> tuple[Any, Any]:
-        """Copy ``buf[:nbytes]`` (pinned) to a new device buffer on a copy stream, ``chunk`` bytes at a time,
-        calling ``fill(lo, hi)`` to stage each chunk just before its copy is queued. The caller's current
-        stream waits for the copy, so the result is safe to use there. Returns (device uint8 array, event)."""
+    def h2d_open(self, nbytes: int, dev: Device) -> Any:
+        """Start a staged host->device copy: a device buffer of ``nbytes`` (allocated in the current
+        stream's order) and the copy stream, which first waits for the current stream."""
         with self._on(dev):
             cur = cupy.cuda.get_current_stream()
-            out = cupy.empty(nbytes, dtype=cupy.uint8)  # allocated in stream order of `cur`
+            out = cupy.empty(nbytes, dtype=cupy.uint8)
             cs = self._copy_stream(dev)
             cs.wait_event(cur.record())  # the block may still be in use by work queued on `cur`
-            for lo in range(0, nbytes, chunk):
-                hi = min(lo + chunk, nbytes)
-                if fill is not None:
-                    fill(lo, hi)
-                out[lo:hi].set(buf[lo:hi], stream=cs)  # pinned source: asynchronous on `cs`
+        return out, cs, cur, dev
+
+    def h2d_copy(self, session: Any, buf: Any, lo: int, n: int) -> Any:
+        """Queue ``buf[:n]`` (pinned) -> ``out[lo:lo + n]`` on the copy stream; the returned event says
+        when ``buf`` may be refilled."""
+        out, cs, _, dev = session
+        with self._on(dev):
+            out[lo : lo + n].set(buf[:n], stream=cs)  # pinned source: asynchronous on `cs`
+            return cs.record()
+
+    def h2d_close(self, session: Any, wait: bool = True) -> tuple[Any, Any]:
+        """(device buffer, event of the last copy); with ``wait`` the current stream waits for it."""
+        out, cs, cur, dev = session
+        with self._on(dev):
             ev = cs.record()
-            cur.wait_event(ev)
+            if wait:
+                cur.wait_event(ev)
         return out, ev
+
+    def stream_wait(self, ev: Any, dev: Device) -> None:
+        """Order the current stream of ``dev`` after ``ev`` (without blocking the host)."""
+        with self._on(dev):
+            cupy.cuda.get_current_stream().wait_event(ev)
 
     def bytes_as(self, raw: Any, dt: DType, shape: tuple[int, ...]) -> Any:
         return raw.view(self.native_dtype(dt)).reshape(shape)

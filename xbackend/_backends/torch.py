@@ -288,27 +288,40 @@ class TorchBackend(Backend):
             s = streams[dev.index or 0] = torch.cuda.Stream(device=f"cuda:{dev.index or 0}")
         return s
 
-    def h2d_bytes(self, buf: Any, nbytes: int, dev: Device, fill: Any = None, chunk: int = 1 << 62) -> tuple[Any, Any]:
-        """Copy ``buf[:nbytes]`` (pinned) to a new device buffer on a copy stream, ``chunk`` bytes at a time,
-        calling ``fill(lo, hi)`` to stage each chunk just before its copy is queued (host staging of chunk
-        i+1 overlaps the DMA of chunk i). The caller's current stream waits for the copy, so the result is
-        safe to use there. Returns (device uint8 tensor, event marking the end of the copy)."""
-        name = f"cuda:{dev.index or 0}"
+    def h2d_open(self, nbytes: int, dev: Device) -> Any:
+        """Start a staged host->device copy: a device buffer of ``nbytes`` (allocated in the current
+        stream's order) and the copy stream, which first waits for the current stream (the block may
+        still be in use by work queued there)."""
         with torch.cuda.device(dev.index or 0):
             cur = torch.cuda.current_stream()
-            out = torch.empty(nbytes, dtype=torch.uint8, device=name)  # allocated in stream order of `cur`
+            out = torch.empty(nbytes, dtype=torch.uint8, device=f"cuda:{dev.index or 0}")
             cs = self._copy_stream(dev)
-            cs.wait_stream(cur)  # the block may still be in use by work queued on `cur`
+            cs.wait_stream(cur)
+        return out, cs, cur
+
+    def h2d_copy(self, session: Any, buf: Any, lo: int, n: int) -> Any:
+        """Queue ``buf[:n]`` (pinned) -> ``out[lo:lo + n]`` on the copy stream; the returned event says
+        when ``buf`` may be refilled."""
+        out, cs, _ = session
+        with torch.cuda.stream(cs):
+            out[lo : lo + n].copy_(buf[:n], non_blocking=True)
             ev = torch.cuda.Event()
-            with torch.cuda.stream(cs):
-                for lo in range(0, nbytes, chunk):
-                    hi = min(lo + chunk, nbytes)
-                    if fill is not None:
-                        fill(lo, hi)
-                    out[lo:hi].copy_(buf[lo:hi], non_blocking=True)
-                ev.record(cs)
+            ev.record(cs)
+        return ev
+
+    def h2d_close(self, session: Any, wait: bool = True) -> tuple[Any, Any]:
+        """(device buffer, event of the last copy); with ``wait`` the current stream waits for it."""
+        out, cs, cur = session
+        ev = torch.cuda.Event()
+        ev.record(cs)
+        if wait:
             cur.wait_event(ev)
         return out, ev
+
+    def stream_wait(self, ev: Any, dev: Device) -> None:
+        """Order the current stream of ``dev`` after ``ev`` (without blocking the host)."""
+        with torch.cuda.device(dev.index or 0):
+            torch.cuda.current_stream().wait_event(ev)
 
     def bytes_as(self, raw: Any, dt: DType, shape: tuple[int, ...]) -> Any:
         return raw.view(self.native_dtype(dt)).reshape(shape)
