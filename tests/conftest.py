@@ -15,6 +15,10 @@ settings.register_profile(
     "thorough", max_examples=1000, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
 )  # fmt: skip
+settings.register_profile(  # benchmarks/gpu_check.sh: every GPU test in its time budget (CUDA calls are slow)
+    "gpu", max_examples=10, deadline=None, derandomize=True, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
+)  # fmt: skip
 settings.register_profile("dev", max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors])  # fmt: skip
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))

@@ -402,3 +402,18 @@ def test_interchange_benchmark_smoke(tmp_path):
     assert mod.main(["--quick", "--out", str(tmp_path)]) == 0
     text = (tmp_path / "interchange.md").read_text()
     assert "numpy -> torch (cpu)" in text and "torch (cpu) -> numpy" in text  # and it asserted zero-copy
+
+
+def test_large_host_to_cuda_moves_use_the_ring_small_ones_the_library(fake):
+    from xbackend import _interchange as I
+    from xbackend._dispatch import get_backend
+
+    np_be = get_backend("numpy")
+    big = np.random.default_rng(2).random(I._STAGE_FROM // 8 + 3)  # just over the threshold
+    y = I._transport(np_be, big, xb.float64, xb.device("cpu"), fake, CUDA0)
+    assert fake.copies == [big.nbytes]
+    np.testing.assert_array_equal(y, big)
+    small = np.arange(10.0)
+    y = I._transport(np_be, small, xb.float64, xb.device("cpu"), fake, CUDA0)
+    assert fake.copies == [big.nbytes]  # the library's own copy (from_host)
+    np.testing.assert_array_equal(y, small)

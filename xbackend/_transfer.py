@@ -162,6 +162,14 @@ def host_to_device(data: Any, *, backend: str | None = None, device: Any = None,
     return _h2d_staged(be, _ring(be, dev), dev, host, hdt, dt)[0]
 
 
+def staged_to_device(be: Any, dev: Device, host: np.ndarray, dt: DType) -> Any:
+    """Native array of ``be`` on ``dev`` holding ``host`` (dtype ``dt``) through the pinned ring, or None
+    when ``be``/``dev`` has no staged path (``Array.to``/``asarray`` use this for large host arrays)."""
+    if not _staged(be, dev):
+        return None
+    return _h2d_staged(be, _ring(be, dev), dev, host, dt, dt)[0]._data
+
+
 def _pieces(nbytes: int, first: int, size: int, align: int) -> list[tuple[int, int]]:
     """Byte ranges covering ``[0, nbytes)``: ``first`` bytes, doubling up to ``size``; multiples of ``align``."""
     out, lo, step = [], 0, max(align, min(first, size) // align * align)

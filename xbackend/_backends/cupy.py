@@ -25,6 +25,7 @@ from . import _cupy_fixes as F
 from .numpy import NumpyBackend
 
 cupy: Any = None
+_NULL = contextlib.nullcontext()  # reusable
 
 
 def _import_cupy() -> Any:
@@ -48,7 +49,8 @@ class CupyBackend(NumpyBackend):
         super().__init__()
         self._devs: dict[int, Device] = {}
         # one GPU: it is always current, so per-call ``with x.device:`` (~1 µs) is skipped
-        self._multi = cupy.cuda.runtime.getDeviceCount() > 1
+        self._ndev = cupy.cuda.runtime.getDeviceCount()  # fixed for the life of a CUDA process
+        self._multi = self._ndev > 1
 
     def _supports_ml_bfloat16(self) -> bool:
         # CuPy 14 stores ml_dtypes.bfloat16, but several routines (tril, where with scalars, ...) return
@@ -110,13 +112,14 @@ class CupyBackend(NumpyBackend):
             )
         if dev.index is None:
             return self.default_device()
-        n = cupy.cuda.runtime.getDeviceCount()
+        n = self._ndev
         if dev.index >= n:
             raise UnknownDeviceError(f"CuPy sees {n} CUDA device(s), so {dev} does not exist; use cuda:0..cuda:{n - 1}")
         return dev
 
     def _on(self, dev: Device) -> Any:
-        return cupy.cuda.Device(dev.index or 0)
+        """``dev`` made current (a no-op context with one GPU: it is always current)."""
+        return cupy.cuda.Device(dev.index or 0) if self._multi else _NULL
 
     # -- moving data ----------------------------------------------------------------------------
     def from_host(self, a: np.ndarray, dt: DType, dev: Device, copy: bool | None) -> Any:
@@ -150,7 +153,7 @@ class CupyBackend(NumpyBackend):
     # producer's pending work; CuPy refuses copy=True from non-CPU producers (cupy/cupy#9842), so
     # xbackend never asks it to copy and copies afterwards instead.
     def device_scope(self, dev: Device) -> Any:
-        return self._on(dev) if dev.type == "cuda" else contextlib.nullcontext()
+        return self._on(dev) if dev.type == "cuda" else _NULL
 
     def data_ptr(self, x: Any) -> int:
         return x.data.ptr
