@@ -9,6 +9,9 @@ Usage: ``python benchmarks/interchange.py [--quick] [--gpu] [--out DIR]``
    tensor copied with ``non_blocking=True``); ratios to the peak.
 3. ``--gpu``: prefetch overlap: time of (copy + compute) through ``xb.prefetch`` vs max(copy alone, compute
    alone); target <= 1.1x.
+4. ``--gpu``: the goals of issue 8 side by side, by size: H2D (``host_to_device`` and ``asarray(device=)``) as a
+   fraction of the pinned peak (>= 0.8 from 64 MB), torch<->CuPy move time / raw ``from_dlpack`` (<= 1.2),
+   prefetch overlap (<= 1.1).
 
 Writes ``interchange.md`` (tables), ``interchange.json`` and, when matplotlib is installed,
 ``interchange_bandwidth.png`` to ``--out`` (default ``$OUT`` if set, else ``benchmarks/results/``).
@@ -114,7 +117,6 @@ def bandwidth(repeats: int, sizes: list[int]) -> tuple[str, list[dict[str, Any]]
     import torch
 
     sync = torch.cuda.synchronize
-    xb.staging_limit(2 * max(sizes))  # let the largest size go through the pinned staging path too
     rows, records = [], []
     for n in sizes:
         host = np.random.default_rng(0).random(n // 8)
@@ -128,6 +130,10 @@ def bandwidth(repeats: int, sizes: list[int]) -> tuple[str, list[dict[str, Any]]
             ("H2D", "pageable .to('cuda')"): median_time(lambda: t_host.to("cuda"), repeats, sync),
             ("H2D", "xbackend host_to_device"): median_time(
                 lambda: xb.host_to_device(host, backend="torch", device="cuda"), repeats, sync),
+            ("H2D", "xbackend asarray(device='cuda')"): median_time(
+                lambda: xb.asarray(host, backend="torch", device="cuda"), repeats, sync),
+            ("H2D", "xbackend host_to_device (cupy)"): median_time(
+                lambda: xb.host_to_device(host, backend="cupy", device="cuda"), repeats, sync),
             ("H2D", "pinned peak"): median_time(lambda: dev.copy_(pinned, non_blocking=True), repeats, sync),
             ("D2H", "pageable .cpu()"): median_time(lambda: dev.cpu(), repeats, sync),
             ("D2H", "xbackend device_to_host"): median_time(lambda: xb.device_to_host(xdev), repeats, sync),
@@ -192,6 +198,33 @@ def overlap(repeats: int, batch_mb: int = 64, nbatch: int = 8) -> tuple[str, dic
     return text, rec
 
 
+def goals(zero: list[dict[str, Any]], bw: list[dict[str, Any]], ov: dict[str, Any]) -> str:
+    """Issue 8's ratios side by side, by size."""
+    rows = []
+    h2d = {(r["size"], r["method"]): r["vs_peak"] for r in bw if r["direction"] == "H2D"}
+    d2h = {(r["size"], r["method"]): r["vs_peak"] for r in bw if r["direction"] == "D2H"}
+    for n in sorted({s for s, _ in h2d}):
+        a = h2d.get((n, "xbackend host_to_device"), float("nan"))
+        b = h2d.get((n, "xbackend asarray(device='cuda')"), float("nan"))
+        c = h2d.get((n, "xbackend host_to_device (cupy)"), float("nan"))
+        d = d2h.get((n, "xbackend device_to_host"), float("nan"))
+        ok = "-" if n < (64 << 20) else ("yes" if min(a, b, c) >= 0.8 else "NO")
+        rows.append([f"{n >> 20} MB", a, b, c, ok, d])
+    text = table("Goals (issue 8): H2D as a fraction of the pinned peak (>= 0.8 from 64 MB), D2H (keep ~0.99)",
+                 ["size", "host_to_device torch", "asarray torch", "host_to_device cupy", ">= 0.8", "D2H"], rows)  # fmt: skip
+    rows = []
+    for r in zero:
+        if "cuda" in r["pair"]:
+            ratio = r["xb_s"] / r["raw_s"]
+            rows.append([r["pair"], f"{r['size']} B", r["raw_s"] * 1e6, r["xb_s"] * 1e6, ratio,
+                         "yes" if ratio <= 1.2 else "NO"])  # fmt: skip
+    text += "\n" + table("Goals (issue 8): torch <-> CuPy move vs raw from_dlpack (<= 1.2)",
+                         ["pair", "size", "raw µs", "xbackend µs", "ratio", "<= 1.2"], rows)  # fmt: skip
+    r = ov["ratio_vs_max"]
+    text += f"\nPrefetch overlap: {r:.3g} x max(copy, compute) ({'yes' if r <= 1.1 else 'NO'}, goal <= 1.1)\n"
+    return text
+
+
 def plot(records: list[dict[str, Any]], path: Path) -> str:
     try:
         import matplotlib
@@ -224,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     out = Path(args.out or os.environ.get("OUT") or Path(__file__).parent / "results")
     out.mkdir(parents=True, exist_ok=True)
-    repeats = 3 if args.quick else 9
+    repeats = 3 if args.quick else (5 if args.gpu else 9)
     if args.quick:
         SIZES.pop("1 GB")
     import torch
@@ -243,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         report.append(text)
         text, results["overlap"] = overlap(repeats)
         report.append(text)
+        report.append(goals(results["zero_copy"], results["bandwidth"], results["overlap"]))
         report.append(plot(results["bandwidth"], out / "interchange_bandwidth.png"))
     else:
         report.append("(CPU run: bandwidth and prefetch overlap need --gpu and a CUDA device.)\n")
