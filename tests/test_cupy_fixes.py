@@ -139,8 +139,9 @@ def test_sign_safe_namespace_keeps_negative_zero(dt):
 
 
 def test_has_negative_zero():
-    assert [F.has_negative_zero(v) for v in (-0.0, 0.0, complex(0, -0.0), complex(-1, -0.0), 0, False, np.float16(-0.0))] \
-        == [True, False, True, False, False, False, True]  # fmt: skip
+    assert [F.has_negative_zero(v) for v in (-0.0, 0.0, complex(0, -0.0), complex(-1, -0.0), 0, False, np.float16(-0.0),
+                                             np.array(-0.0), "x")] \
+        == [True, False, True, False, False, False, True, False, False]  # fmt: skip
 
 
 # --- floor_divide / remainder / divide --------------------------------------------------------------
@@ -290,6 +291,8 @@ def test_backend_creation_indexing_linalg_on_the_fake(fake_cupy_backend):
     np.testing.assert_allclose(got, np.linspace(0, 1 + 1j, 3))
     x = np.arange(5.0)
     assert be.getitem(x, (slice(None, None, 2**63),)).tolist() == [0.0]
+    be.setitem(x, (slice(1, 3),), -0.0)
+    assert np.signbit(x[1:3]).all() and x[3] == 3.0
     assert np.isnan(be.la_cholesky(np.array([[1.0, 2.0], [2.0, 4.0]]), False)).all()
     with pytest.raises(xb.UnsupportedDTypeError, match="Fix.*float32"):
         be.native_dtype(D.bfloat16)

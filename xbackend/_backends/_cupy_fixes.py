@@ -41,12 +41,9 @@ def has_negative_zero(value: Any) -> bool:
     >>> has_negative_zero(-0.0), has_negative_zero(0.0), has_negative_zero(complex(0.0, -0.0)), has_negative_zero(3)
     (True, False, True, False)
     """
-    if isinstance(value, (bool, int, np.integer, np.bool_)):
-        return False
-    try:
-        c = complex(value)
-    except (TypeError, ValueError):
-        return False
+    if not isinstance(value, (float, complex, np.floating, np.complexfloating)):
+        return False  # ints and bools have no -0; arrays are not scalars (and complex() would synchronise)
+    c = complex(value)
     return c == 0 and (math.copysign(1.0, c.real) < 0 or math.copysign(1.0, c.imag) < 0)
 
 

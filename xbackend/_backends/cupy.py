@@ -352,6 +352,8 @@ class CupyBackend(NumpyBackend):
 
     def setitem(self, x: Any, key: Any, value: Any) -> None:
         key = F.clamp_slices(key)
+        if F.has_negative_zero(value):  # CuPy assigns scalars with fill(): -0.0 would be memset to +0.0
+            value = self.xp.asarray(value, dtype=x.dtype)
         if self._multi:
             with x.device:
                 return super().setitem(x, key, value)
