@@ -689,22 +689,24 @@ def test_signed_min_overflow_wraps(xb_target):
     assert (x + 1).tolist() == [-127, -128]
 
 
-@pytest.mark.parametrize("dt", [D.int8, D.int32, D.int64])
-def test_int_min_floor_divide_minus_one_in_subprocess(xb_target, dt):
-    """INT_MIN // -1 traps on x86 in C; it must not kill the process (checked in a child)."""
+def test_int_min_floor_divide_minus_one_in_subprocess(xb_target):
+    """INT_MIN // -1 traps on x86 in C; it must not kill the process (checked in one child for every dtype:
+    a child with CUDA takes seconds to start)."""
     import subprocess
     import sys
 
+    dts = [D.int8, D.int32, D.int64]
     code = (
         "import numpy as np, warnings, xbackend as xb; warnings.simplefilter('ignore')\n"
-        f"x = xb.asarray(np.array([np.iinfo('{dt.name}').min, 7], dtype='{dt.name}'), backend='{xb_target.backend}',"
-        f" device='{xb_target.device}')\n"
-        "print((x // -1).tolist(), (x % -1).tolist())"
+        f"for name in {[d.name for d in dts]!r}:\n"
+        "    x = xb.asarray(np.array([np.iinfo(name).min, 7], dtype=name), "
+        f"backend='{xb_target.backend}', device='{xb_target.device}')\n"
+        "    print((x // -1).tolist(), (x % -1).tolist())"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
-    lo = D._INT_RANGE[dt][0]
-    assert out.stdout.strip() == f"[{lo}, -7] [0, 0]"
+    want = [f"[{D._INT_RANGE[dt][0]}, -7] [0, 0]" for dt in dts]
+    assert out.stdout.strip().splitlines() == want
 
 
 # ---------------------------------------------------------------------------------------------
@@ -825,7 +827,10 @@ def test_bfloat16_values(name, data):
     want = expected_dtype(name, D.bfloat16)
     exp = oracle(name, exact, D.float32, D.float32 if want is D.bfloat16 else want)
     for t in TARGETS:
-        xs = [b.to(backend=t.backend, device=t.device) for b in bf]
+        try:
+            xs = [b.to(backend=t.backend, device=t.device) for b in bf]
+        except xb.UnsupportedDTypeError:  # CuPy refuses bfloat16 rather than compute parts of it in float32
+            continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             r = getattr(xb, name)(*xs)
