@@ -9,7 +9,10 @@ Usage: ``python benchmarks/interchange.py [--quick] [--gpu] [--out DIR]``
    tensor copied with ``non_blocking=True``); ratios to the peak.
 3. ``--gpu``: prefetch overlap: time of (copy + compute) through ``xb.prefetch`` vs max(copy alone, compute
    alone); target <= 1.1x.
-4. ``--gpu``: the goals of issue 8 side by side, by size: H2D (``host_to_device`` and ``asarray(device=)``) as a
+4. Host staging throughput (runs on the CPU too): the pinned ring's fill pipeline with a no-op DMA, on
+   ``XBACKEND_STAGING_THREADS`` threads vs one thread vs one plain ``np.copyto``: GB/s by size. On a GPU
+   machine this is the ceiling of ``host_to_device``: it must exceed the pinned peak.
+5. ``--gpu``: the goals of issue 8 side by side, by size: H2D (``host_to_device`` and ``asarray(device=)``) as a
    fraction of the pinned peak (>= 0.8 from 64 MB), torch<->CuPy move time / raw ``from_dlpack`` (<= 1.2),
    prefetch overlap (<= 1.1).
 
@@ -198,6 +201,71 @@ def overlap(repeats: int, batch_mb: int = 64, nbatch: int = 8) -> tuple[str, dic
     return text, rec
 
 
+class _NullDMA:
+    """A backend whose DMA costs nothing: what remains of a staged copy is the host side (fills, hand-offs)."""
+
+    name = "nulldma"
+
+    def pinned_alloc(self, nbytes: int) -> tuple[Any, np.ndarray]:
+        buf = np.empty(nbytes, dtype=np.uint8)
+        buf[::4096] = 0  # touch the pages, as a pinned allocation does
+        return buf, buf
+
+    def h2d_open(self, nbytes: int, dev: Any) -> Any:
+        return np.empty(0, dtype=np.uint8)
+
+    def h2d_copy(self, session: Any, buf: Any, lo: int, n: int) -> Any:
+        return None
+
+    def h2d_close(self, session: Any, wait: bool = True) -> tuple[Any, Any]:
+        return session, None
+
+    def bytes_as(self, raw: Any, dt: Any, shape: tuple[int, ...]) -> Any:
+        return raw
+
+    def event_done(self, ev: Any) -> bool:
+        return True
+
+    def event_wait(self, ev: Any) -> None:
+        return None
+
+
+def staging(repeats: int, sizes: list[int]) -> tuple[str, list[dict[str, Any]]]:
+    from xbackend import _transfer as T
+    from xbackend._array import _new  # noqa: F401  (T._h2d_staged wraps its result)
+
+    be, dev = _NullDMA(), xb.device("cuda:0")
+    T._new = lambda data, dt, d, b: data  # the no-op "device" result is not an Array
+    rows, records = [], []
+    threads0 = T._THREADS
+    try:
+        for n in sizes:
+            host = np.random.default_rng(0).random(n // 8)
+            dst = np.empty_like(host)
+            t_plain = median_time(lambda: np.copyto(dst, host), repeats)
+            res = {"one np.copyto": t_plain}
+            for k in sorted({1, threads0}):
+                T._THREADS = k
+                ring = T._Ring(be, T._LIMIT[0])
+                res[f"ring, {k} thread{'s' if k > 1 else ''}"] = median_time(
+                    lambda: T._h2d_staged(be, ring, dev, host, xb.float64, xb.float64), repeats)
+            for how, s_ in res.items():
+                rows.append([f"{n >> 20} MB", how, n / s_ / 1e9, t_plain / s_])
+                records.append({"size": n, "method": how, "GBps": n / s_ / 1e9})
+    finally:
+        T._THREADS = threads0
+        T._new = _new_array()
+    text = table(f"Host staging throughput (no-op DMA; {os.cpu_count()} CPUs, XBACKEND_STAGING_THREADS={threads0})",
+                 ["size", "method", "GB/s", "speed-up vs one copyto"], rows)  # fmt: skip
+    return text, records
+
+
+def _new_array() -> Any:
+    from xbackend._array import _new
+
+    return _new
+
+
 def goals(zero: list[dict[str, Any]], bw: list[dict[str, Any]], ov: dict[str, Any]) -> str:
     """Issue 8's ratios side by side, by size."""
     rows = []
@@ -266,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
     report = [f"# Interchange benchmark\n\n{versions}"]
     results: dict[str, Any] = {}
     text, results["zero_copy"] = zero_copy(args.gpu, repeats)
+    report.append(text)
+    text, results["staging"] = staging(repeats, [16 << 20, 64 << 20] + ([] if args.quick else [256 << 20]))
     report.append(text)
     if args.gpu:
         import cupy
