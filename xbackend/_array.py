@@ -16,7 +16,7 @@ from typing import Any, Iterator
 import numpy as _np
 
 from . import _config, _dtypes as D
-from ._devices import Device
+from ._devices import Device, bind as _bind
 from ._dtypes import DType
 from ._errors import (
     BackendMismatchError,
@@ -63,7 +63,14 @@ class Array:
 
     @property
     def device(self) -> Device:
-        return self._dev
+        """Where the data lives, bound to the backend: ``Device('torch', 'cuda:0')``.
+
+        ``device=x.device`` in any function lands on x's backend and device.
+        """
+        try:
+            return self._dev._bound[self._be.name]
+        except KeyError:
+            return _bind(self._dev, self._be.name)
 
     @property
     def backend(self) -> str:
@@ -169,11 +176,21 @@ class Array:
         return _interchange().to_numpy(self)
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
+        """The Array API namespace bound to this Array's backend and device (cached: one object per device).
+
+        It is the xbackend namespace, except that its creation functions default to this backend and
+        device, so standard-conforming code (``xp.arange(n)``, ``xp.asarray(host_data)``) creates next
+        to this Array.
+        """
         if api_version is not None and api_version not in API_VERSIONS:
             raise ValueError(f"unsupported Array API version {api_version!r}; supported: {', '.join(API_VERSIONS)}")
-        import xbackend
+        d = self.device
+        ns = _NAMESPACES.get(d)
+        if ns is None:
+            from ._namespace import namespace_for
 
-        return xbackend
+            ns = _NAMESPACES[d] = namespace_for(d)
+        return ns
 
     def __dlpack__(self, /, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
                    copy: bool | None = None) -> Any:  # fmt: skip
@@ -240,6 +257,7 @@ class Array:
 
 
 _ix: Any = None
+_NAMESPACES: dict[Device, Any] = {}  # bound Device -> its namespace (xbackend._namespace builds them)
 
 
 def _interchange() -> Any:
