@@ -192,7 +192,7 @@ def test_staged_h2d_values_and_dtypes(fake, small_ring, case):
     }[case]  # fmt: skip
     hdt = fake.dtype_of(host)
     out, _ = T._h2d_staged(fake, _ring(fake), CUDA0, host, hdt, dt)
-    assert out.dtype == dt and out.device == CUDA0 and out.shape == host.shape
+    assert out.dtype == dt and out.device.physical is CUDA0 and out.shape == host.shape
     np.testing.assert_array_equal(out.native, host.astype(fake.native_dtype(dt)))
     assert out.native.dtype == fake.native_dtype(dt)
     if case == "narrow":

@@ -9,6 +9,7 @@ before the backend runs, so nothing is read back from the native result on the h
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import operator
 from typing import Any, Iterator
@@ -16,13 +17,16 @@ from typing import Any, Iterator
 import numpy as _np
 
 from . import _config, _dtypes as D
-from ._devices import Device
+from ._devices import CPU as _CPU, Device, bind as _bind
 from ._dtypes import DType
 from ._errors import (
     BackendMismatchError,
     DeviceMismatchError,
+    GradientError,
     HostTransferError,
     PromotionError,
+    UnknownDeviceError,
+    XBackendError,
     mismatch,
 )
 from ._rules import ELEMENTWISE, bool_result, resolve, same_ok
@@ -63,7 +67,14 @@ class Array:
 
     @property
     def device(self) -> Device:
-        return self._dev
+        """Where the data lives, bound to the backend: ``Device('torch', 'cuda:0')``.
+
+        ``device=x.device`` in any function lands on x's backend and device.
+        """
+        try:
+            return self._dev._bound[self._be.name]
+        except KeyError:
+            return _bind(self._dev, self._be.name)
 
     @property
     def backend(self) -> str:
@@ -115,6 +126,22 @@ class Array:
         if self.size != 1:
             raise TypeError(f"{kind}() needs an Array with one element, got shape {self.shape}")
         return self._be.item(self._data)
+
+    def __format__(self, spec: str) -> str:
+        """A 0-d Array formats like the number it holds (``f"{loss:.4f}"``; synchronises a GPU, like
+        ``.item()``); larger ones only with an empty spec, as NumPy.
+
+        >>> import xbackend as xb
+        >>> x = xb.asarray(2.0) / 3
+        >>> f"{x:.4f}", format(x, "e"), "%.3f" % x
+        ('0.6667', '6.666667e-01', '0.667')
+        """
+        if self._data.ndim == 0:
+            return format(self._be.item(self._data), spec)
+        if not spec:
+            return str(self)
+        raise TypeError(f"unsupported format string passed to Array.__format__ (a {self.ndim}-d Array; only 0-d "
+                        f"Arrays format like numbers). Fix: format x.tolist(), or each element")  # fmt: skip
 
     def __bool__(self) -> bool:
         return bool(self._scalar("bool"))
@@ -169,11 +196,21 @@ class Array:
         return _interchange().to_numpy(self)
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
+        """The Array API namespace bound to this Array's backend and device (cached: one object per device).
+
+        It is the xbackend namespace, except that its creation functions default to this backend and
+        device, so standard-conforming code (``xp.arange(n)``, ``xp.asarray(host_data)``) creates next
+        to this Array.
+        """
         if api_version is not None and api_version not in API_VERSIONS:
             raise ValueError(f"unsupported Array API version {api_version!r}; supported: {', '.join(API_VERSIONS)}")
-        import xbackend
+        d = self.device
+        ns = _NAMESPACES.get(d)
+        if ns is None:
+            from ._namespace import namespace_for
 
-        return xbackend
+            ns = _NAMESPACES[d] = namespace_for(d)
+        return ns
 
     def __dlpack__(self, /, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
                    copy: bool | None = None) -> Any:  # fmt: skip
@@ -221,6 +258,52 @@ class Array:
     def requires_grad(self) -> bool:
         return self._be.requires_grad(self._data)
 
+    # -- pickle and copy ----------------------------------------------------------------------------
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as (backend name, the native array pickled by its own library, dtype, device).
+
+        Never the backend object or its kernel tables. GPU data travels as a host copy (the backend's
+        own CPU array where it has one, else NumPy) and is put back on the *same* device index when
+        unpickled; where that device does not exist, unpickling raises
+        :class:`~xbackend.UnknownDeviceError` with the fix - it never lands elsewhere silently.
+        """
+        be = self._be
+        data = self._data
+        dev = self._dev
+        grad = be.requires_grad(data)
+        if grad and not getattr(data, "is_leaf", True):
+            raise GradientError(
+                f"cannot pickle a {be.name} Array that is part of an autograd graph (autograd does not cross "
+                "process boundaries). Fix: pickle x.detach() (a leaf with requires_grad=True pickles as such)"
+            )
+        via_host = self._dt in be.pickle_via_host
+        if not dev.is_gpu and not via_host:
+            return (_unpickle, (be.name, data, self._dt, str(dev)))
+        data = be.detach(data)
+        host = None
+        if not via_host:
+            with contextlib.suppress(XBackendError):  # a backend without CPU arrays (CuPy) refuses
+                host = be.to_device(data, be.check_device(_CPU))  # the backend's own CPU array (torch)
+        if host is None:
+            host = be.to_host(data, True)  # NumPy
+        return (_unpickle, (be.name, host, self._dt, str(dev), grad))
+
+    def __copy__(self) -> "Array":
+        """A new Array object sharing the data (like a view)."""
+        return _new(self._data, self._dt, self._dev, self._be)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Array":
+        """An independent copy on the same backend and device, through the native library's own deepcopy
+        (torch keeps ``requires_grad`` on leaves, as ``copy.deepcopy(tensor)`` does)."""
+        import copy
+
+        if self._be.requires_grad(self._data) and not getattr(self._data, "is_leaf", True):
+            raise GradientError(f"cannot deep-copy a {self._be.name} Array that is part of an autograd graph "
+                                "(torch allows it for graph leaves only). Fix: copy.deepcopy(x.detach())")  # fmt: skip
+        out = _new(copy.deepcopy(self._data, memo), self._dt, self._dev, self._be)
+        memo[id(self)] = out
+        return out
+
     # -- indexing -------------------------------------------------------------------------------
     def __getitem__(self, key: Any) -> "Array":
         be = self._be
@@ -239,7 +322,30 @@ class Array:
         self._be.setitem(self._data, key, _setitem_value(self, value))
 
 
+def _unpickle(backend: str, payload: Any, dt: DType, place: str, grad: bool = False) -> Array:
+    """Rebuild a pickled Array on ``backend`` and device ``place`` (see :meth:`Array.__reduce__`)."""
+    from ._devices import device as _parse
+    from ._dispatch import backend_for_type, get_backend
+
+    be = get_backend(backend)  # BackendUnavailableError with the fix where the library is missing
+    try:
+        dev = be.check_device(_parse(place))
+    except UnknownDeviceError as exc:
+        raise UnknownDeviceError(
+            f"cannot unpickle a {backend} Array onto {place}, where it was pickled: {exc}. Fix: unpickle it on "
+            f"a machine where {place} exists, or pickle x.to_device('cpu') (then move it after loading)"
+        ) from exc
+    if backend_for_type(type(payload)) is be:
+        native = be.wrap_native(payload, None, dev, None)
+    else:  # a NumPy host copy of a backend without CPU arrays
+        native = be.from_host(payload, dt, dev, True)
+    if grad and not be.requires_grad(native):
+        native.requires_grad_(True)
+    return _new(native, dt, dev, be)
+
+
 _ix: Any = None
+_NAMESPACES: dict[Device, Any] = {}  # bound Device -> its namespace (xbackend._namespace builds them)
 
 
 def _interchange() -> Any:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator
 
 from . import _dtypes
-from ._devices import Device, device as _parse_device
+from ._devices import Device, device as _parse_device, split as _split
 from ._dtypes import DType
 from ._errors import UnsupportedDTypeError
 
@@ -50,6 +50,9 @@ class Config:
 
 def _check(changes: dict[str, Any]) -> dict[str, Any]:
     out = {}
+    if changes.get("device") is not None:  # a device bound to a backend (x.device) sets the backend too
+        bk, dev = _split(changes.get("backend"), changes["device"])
+        changes = {**changes, "device": dev} if bk is None else {**changes, "backend": bk, "device": dev}
     for k, v in changes.items():
         if k == "device":
             v = None if v is None else _parse_device(v)

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _config, _dtypes as D
 from ._array import Array, _check_partner, _new, _onew
-from ._devices import Device, device as _device
+from ._devices import Device, device as _device, split as _split
 from ._dispatch import _instances, backend_for_type, get_backend
 from ._dtypes import DType
 from ._errors import CopyError, UnsupportedDTypeError
@@ -52,19 +52,20 @@ def _resolve(backend: Any, device: Any) -> tuple[Any, Device, _config.Config]:
         hit = None
     if hit is not None:
         return hit[0], hit[1], cfg
-    if backend is None:
+    bk, dev = _split(backend, device)  # a device bound to a backend (x.device) decides the backend
+    if bk is None:
         name = cfg.backend
-        dev = device if device is not None else cfg.device
+        if dev is None:
+            dev = cfg.device
     else:
-        name = backend if type(backend) is str else getattr(backend, "name", backend)
-        dev = device
+        name = bk if type(bk) is str else getattr(bk, "name", bk)
     be = _instances.get(name) or get_backend(name)
     if dev is None:
         dev = be.default_device()
         if not be.fixed_default_device:
             return be, dev, cfg
     else:
-        dev = be.check_device(dev if type(dev) is Device else _device(dev))
+        dev = be.check_device(dev)
     with contextlib.suppress(TypeError):  # an unhashable device argument: just don't cache
         cfg.places[backend, device] = (be, dev)
     return be, dev, cfg
@@ -120,11 +121,13 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
     True
     """
     dt = None if dtype is None else D.dtype(dtype)
+    if device is not None:
+        backend, device = _split(backend, device)  # device=x.device names x's backend too
     t = type(obj)
     if t is Array:
         if dt is not None:
             D.check_cast(obj._dt, dt)
-        if backend is None and (device is None or _device(device) is obj._dev):
+        if (backend is None or obj._be.name == backend) and (device is None or device is obj._dev):
             data = obj._be.wrap_native(obj._data, dt, None, copy)
             return obj if data is obj._data and dt in (None, obj._dt) else _new(data, dt or obj._dt, obj._dev, obj._be)
         from ._interchange import move
@@ -291,7 +294,13 @@ def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Device, DType]:
     if type(x) is not Array:
         x = asarray(x)
     be = x._be
-    dev = x._dev if device is None else be.check_device(_device(device))
+    if device is None:
+        dev = x._dev
+    else:
+        bk, dev = _split(None, device)  # device=y.device puts the result on y's backend
+        if bk is not None and bk != be.name:
+            be = _instances.get(bk) or get_backend(bk)
+        dev = be.check_device(dev)
     return be, dev, (x._dt if dtype is None else D.dtype(dtype))
 
 

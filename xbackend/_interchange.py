@@ -31,7 +31,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array, _new
-from ._devices import Device, device as _device
+from ._devices import Device, device as _device, split as _split
 from ._dispatch import backend_for_type, get_backend
 from ._dtypes import DType
 from ._errors import CopyError, DLPackError, GradientError, HostTransferError, XBackendError
@@ -110,6 +110,8 @@ def _wrap_any(obj: Any) -> Array:
 
 
 def _move(a: Array, backend: Any, device: Any, dtype: DType | None, copy: bool | None) -> tuple[Array, bool]:
+    if device is not None:
+        backend, device = _split(backend, device)  # to(device=y.device) moves next to y, backend included
     src = a._be
     dst = src if backend is None else _backend(backend)
     dev = _target_device(dst, a, device)

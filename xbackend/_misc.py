@@ -28,13 +28,17 @@ def astype(x: Array, dtype: D.DType, /, *, copy: bool = True, device: Any = None
 def devices(backend: str | None = None) -> list[Device]:
     """Devices a backend can use on this machine (default: the configured backend).
 
+    The devices name their backend, so ``device=xb.devices("torch")[0]`` creates on torch.
+
     >>> import xbackend as xb
     >>> xb.devices("numpy")
-    [Device('cpu')]
+    [Device('numpy', 'cpu')]
     """
     from ._config import current
+    from ._devices import bind
 
-    return list(get_backend(backend or current().backend).devices())
+    be = get_backend(backend or current().backend)
+    return [bind(d, be.name) for d in be.devices()]
 
 
 def matmul(x1: Array, x2: Array, /) -> Array:

@@ -92,6 +92,9 @@ class TorchBackend(Backend):
     name = "torch"
     module = "torch"
     native_basic_indexing = True  # ints and step-less slices; negative steps go through getitem below
+    # pickle.dumps of a uint16/32/64 tensor succeeds but pickle.loads fails ("UntypedStorage has no attribute
+    # 'dtype'", torch 2.13): Array.__reduce__ sends those as NumPy host copies
+    pickle_via_host = frozenset({D.uint16, D.uint32, D.uint64})
 
     def __init__(self) -> None:
         t = _import_torch()
