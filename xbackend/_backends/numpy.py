@@ -235,7 +235,20 @@ class NumpyBackend(Backend):
         return quiet
 
     def _k_floor_divide(self, dt: DType) -> Callable[..., Any]:
-        return self._int_div(dt, self.xp.floor_divide)
+        xp = self.xp
+        if dt.kind != "f":
+            return self._int_div(dt, xp.floor_divide)
+
+        def ffloordiv(x: Any, y: Any) -> Any:
+            # The standard's special cases are those of floor(x / y); NumPy follows Python instead where an
+            # operand is infinite (inf // 2 is NaN, 2 // -inf is -1). floor(x / y) is infinite or zero exactly
+            # in those cases (and at zeros, where it is the standard's signed zero); elsewhere NumPy's
+            # remainder-corrected quotient stays (floor(x / y) can be off by one after rounding).
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+                q = xp.floor(xp.divide(x, y))
+                return xp.where(xp.isinf(q) | (q == 0), q, xp.floor_divide(x, y))
+
+        return ffloordiv
 
     def _k_remainder(self, dt: DType) -> Callable[..., Any]:
         return self._int_div(dt, self.xp.remainder)
@@ -368,8 +381,8 @@ class NumpyBackend(Backend):
         return key
 
     def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
-        if name == "pow" and x.dtype.kind == "f":  # through the patched kernel (special cases of x ** 0.5)
-            x[...] = self.kernel("pow", self.from_np[x.dtype])(x, y)
+        if (name == "pow" or name == "floor_divide") and x.dtype.kind == "f":  # through the patched kernels
+            x[...] = self.kernel(name, self.from_np[x.dtype])(x, y)  # (special cases of x ** 0.5, inf // y)
             return x
         return op(x, y)
 

@@ -496,7 +496,14 @@ class TorchBackend(Backend):
         return div0
 
     def _k_floor_divide(self, dt: DType) -> Callable[..., Any]:
-        return self._int_div(dt, operator.floordiv)
+        if dt.kind != "f":
+            return self._int_div(dt, operator.floordiv)
+
+        def ffloordiv(x: Any, y: Any) -> Any:  # the standard's special cases: floor(x / y) (see the NumPy backend)
+            q = torch.floor(operator.truediv(x, y))
+            return torch.where(torch.isinf(q) | (q == 0), q, operator.floordiv(x, y))
+
+        return ffloordiv
 
     def _k_remainder(self, dt: DType) -> Callable[..., Any]:
         if dt.kind != "f":
