@@ -155,9 +155,10 @@ def std_tanh(a: float, b: float) -> tuple[float | None, float | None] | None:
     if r is None:
         return None
     re, im = r
-    # tanh(-x) = -tanh(x) (sign of both parts flips), tanh(conj x) = conj(tanh x) (imaginary part flips)
+    # x = -|a| + |b|j is -conj(|a| + |b|j), so tanh(x) = -conj(tanh(|a| + |b|j)): a's sign goes to the real
+    # part, b's to the imaginary part (tanh(-x) = -tanh(x), tanh(conj x) = conj(tanh x))
     re = None if re is None else (re * sa if not math.isnan(re) else re)
-    im = None if im is None else (im * sa * sb if not math.isnan(im) else im)
+    im = None if im is None else (im * sb if not math.isnan(im) else im)
     return (re, im)
 
 

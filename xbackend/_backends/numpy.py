@@ -220,6 +220,46 @@ class NumpyBackend(Backend):
 
         return csign
 
+    def _k_expm1(self, dt: DType) -> Callable[..., Any]:
+        xp = self.xp
+        if dt.kind != "c":
+            return xp.expm1
+
+        def cexpm1(x: Any) -> Any:
+            # The standard's special cases NumPy misses: on the real axis (b = +-0) expm1 is the real expm1
+            # with imaginary part b (NumPy: -0+0j at -0+0j, inf+nanj at inf+0j); at a = -inf it is exactly
+            # -1 + 0*cis(b) (NumPy's complex64 gives -0.99999988)
+            with np.errstate(all="ignore"):
+                r = xp.expm1(x)
+                a, b = x.real, x.imag
+                axis, minf = b == 0, a == -np.inf
+                out = xp.empty_like(r)
+                out.real = xp.where(axis, xp.expm1(a) + 0.0, xp.where(minf, -1.0, r.real))
+                out.imag = xp.where(axis, b, xp.where(minf, xp.copysign(xp.zeros_like(b), xp.sin(b)), r.imag))
+            return out
+
+        return cexpm1
+
+    def _k_tanh(self, dt: DType) -> Callable[..., Any]:
+        xp = self.xp
+        if dt.kind != "c":
+            return xp.tanh
+
+        def ctanh(x: Any) -> Any:
+            # The standard's cases at infinities, which some libraries miss (CUDA builds give NaN+NaNj for
+            # +-0 + inf j): a = +-0 with b infinite or NaN is +-0 + NaN j; a = +-inf is +-1 +- 0j (b's sign)
+            with np.errstate(all="ignore"):
+                r = xp.tanh(x)
+                a, b = x.real, x.imag
+                zero = (a == 0) & ~xp.isfinite(b)
+                inf = xp.isinf(a)
+                out = xp.empty_like(r)
+                out.real = xp.where(zero, a, xp.where(inf, xp.sign(a), r.real))
+                out.imag = xp.where(zero, np.nan, xp.where(inf, xp.copysign(xp.zeros_like(b), b), r.imag))
+            return out
+
+        return ctanh
+
     def _k_reciprocal(self, dt: DType) -> Callable[..., Any]:
         one = self.native_dtype(dt).type(1)
         return lambda x: self.xp.divide(one, x)

@@ -533,6 +533,35 @@ class TorchBackend(Backend):
         # torch's complex log1p gives NaN+NaNj for infinite inputs with a NaN part; there log1p(x) is log(x)
         return lambda x: torch.where(torch.isinf(x), torch.log(x), torch.log1p(x))
 
+    def _k_expm1(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind != "c":
+            return torch.expm1
+
+        def cexpm1(x: Any) -> Any:  # the standard's special cases torch misses (see the NumPy backend)
+            r = torch.expm1(x)
+            a, b = x.real, x.imag
+            axis, minf = b == 0, a == -float("inf")
+            re = torch.where(axis, torch.expm1(a) + 0.0, torch.where(minf, -1.0, r.real))
+            im = torch.where(axis, b, torch.where(minf, torch.copysign(torch.zeros_like(b), torch.sin(b)), r.imag))
+            return torch.complex(re, im)
+
+        return cexpm1
+
+    def _k_tanh(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind != "c":
+            return torch.tanh
+
+        def ctanh(x: Any) -> Any:  # the standard's cases at infinities (see the NumPy backend)
+            r = torch.tanh(x)
+            a, b = x.real, x.imag
+            zero = (a == 0) & ~torch.isfinite(b)
+            inf = torch.isinf(a)
+            re = torch.where(zero, a, torch.where(inf, torch.sign(a), r.real))
+            im = torch.where(zero, float("nan"), torch.where(inf, torch.copysign(torch.zeros_like(b), b), r.imag))
+            return torch.complex(re, im)
+
+        return ctanh
+
     def _complex_componentwise(self, dt: DType, op: Callable[..., Any]) -> Callable[..., Any]:
         """Complex +/- on the (real, imag) pairs: torch computes ``x + 1*y`` with a complex multiply, so
         ``0j + (inf+0j)`` gives ``inf+nanj``; the standard adds the components independently."""
