@@ -188,3 +188,76 @@ def test_complex_special_cases_of_the_standard(xb_target, name, dt):
                 bad.append(((a, b), g, e))
                 break
     assert not bad, f"{name} ({dt}) on {xb_target}: (input, got, standard) {bad[:6]}"
+
+
+# ---------------------------------------------------------------------------------------------
+# creation, manipulation and linear algebra
+# ---------------------------------------------------------------------------------------------
+def test_meshgrid_returns_a_tuple(xb_target):
+    a, b = xb_target.asarray([1, 2]), xb_target.asarray([3, 4, 5])
+    for indexing in ("xy", "ij"):
+        got = xb.meshgrid(a, b, indexing=indexing)
+        assert type(got) is tuple and len(got) == 2
+        for g, w in zip(got, np.meshgrid([1, 2], [3, 4, 5], indexing=indexing)):
+            assert g.tolist() == w.tolist()
+    assert xb.meshgrid() == ()
+
+
+@pytest.mark.parametrize("k", [-(2**63), -(2**63) + 1, -5, -3, -2, 0, 2, 3, 4, 2**31, 2**62, 2**63 - 1, 2**63,
+                               2**64])  # fmt: skip
+def test_eye_with_any_k(xb_target, k):
+    want = np.eye(3, 4, k=k) if abs(k) < 2**63 else np.zeros((3, 4))
+    got = xb.eye(3, 4, k=k, backend=xb_target.backend, device=xb_target.device)
+    assert got.dtype is xb.float64 and got.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("shapes", [((2, 4, 3), (3,)), ((3,), (2, 4, 3)), ((5, 1, 3), (4, 3)), ((3,), (3,)),
+                                    ((1, 3), (2, 5, 3))])  # fmt: skip
+def test_cross_broadcasts_operands_of_different_ndim(xb_target, shapes):
+    rng = np.random.default_rng(0)
+    p, q = (rng.integers(-9, 9, s) for s in shapes)
+    for dt in (np.int64, np.float32, np.float64):
+        got = xb.linalg.cross(xb_target.asarray(p.astype(dt)), xb_target.asarray(q.astype(dt)))
+        want = np.cross(p, q)  # exact in int64
+        assert got.shape == want.shape and got.dtype is xb.dtype(np.dtype(dt).name)
+        assert got.tolist() == want.tolist()
+
+
+TENSORDOT_CASES = [
+    ((), (), 0), ((), (3,), 0), ((2,), (), 0), ((2,), (3,), 0), ((2, 3), (4,), 0),
+    ((2, 3), (3, 4), 1), ((2, 3, 4), (3, 4, 5), 2), ((2, 3), (2, 3), 2), ((3,), (3,), 1),
+    ((2, 3), (2, 3), ([0, 1], [0, 1])), ((2, 3), (3, 2), ([-1], [0])), ((2, 3, 4), (4, 3), ([1, 2], [1, 0])),
+    ((3,), (3,), ([0], [-1])), ((2, 3), (2, 3), ((), ())), ((2, 3), (5,), ([], [])), ((4, 2, 3), (3, 4), ((0, -1), (1, 0))),
+    ((2, 3, 4), (2, 3, 4), ([-3, -2, -1], [0, 1, 2])), ((2, 3), (3, 2), ((1, 0), (0, 1))),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", TENSORDOT_CASES, ids=str)
+def test_tensordot_every_axes_form(xb_target, case):
+    sa, sb, axes = case
+    rng = np.random.default_rng(1)
+    p, q = rng.integers(-5, 5, sa), rng.integers(-5, 5, sb)
+    want = np.tensordot(p, q, axes=axes)  # exact in int64
+    for dt in (xb.int64, xb.int32, xb.float64, xb.complex64):
+        got = xb.tensordot(xb_target.asarray(p, dtype=dt), xb_target.asarray(q, dtype=dt), axes=axes)
+        assert got.dtype is dt and got.shape == want.shape
+        assert np.array_equal(np.asarray(got.numpy()), want.astype(dt.name)), (case, dt)
+
+
+def test_tensordot_hands_backends_one_axes_form(monkeypatch):
+    """The shared root of CuPy's ValueError (``([], [])`` is not ``((), ())``) and torch-CUDA's ``permute()``
+    TypeError: backends get two non-empty tuples, never lists or an empty contraction."""
+    from xbackend._dispatch import get_backend
+
+    be = get_backend("numpy")
+    seen = []
+    orig = be.la_tensordot
+
+    def spy(a, b, axes):
+        seen.append(axes)
+        return orig(a, b, axes)
+
+    monkeypatch.setattr(be, "la_tensordot", spy)
+    for sa, sb, axes in TENSORDOT_CASES:
+        xb.tensordot(xb.ones(sa), xb.ones(sb), axes=axes)
+    assert seen and all(type(a) is tuple and len(a) == 2 and all(type(s) is tuple and s for s in a) for a in seen)

@@ -708,7 +708,8 @@ class TorchBackend(Backend):
 
     def eye(self, n: int, m: int, k: int, dt: DType, dev: Device) -> Any:
         out = torch.zeros((n, m), dtype=self.native_dtype(dt), device=str(dev))
-        out.diagonal(k).fill_(1)
+        if -n < k < m:  # a diagonal outside the matrix is empty (torch cannot take |k| >= 2**63 at all)
+            out.diagonal(k).fill_(1)
         return out
 
     def _same_width_signed(self, x: Any) -> Any:
@@ -965,6 +966,8 @@ class TorchBackend(Backend):
         return torch.linalg.vector_norm(x, ord=ord, dim=axis, keepdim=keepdims)
 
     def la_cross(self, a: Any, b: Any, axis: int) -> Any:
+        if a.ndim != b.ndim:  # torch.linalg.cross broadcasts only operands of equal ndim (axis counts from the end)
+            a, b = torch.broadcast_tensors(a, b)
         return self._int_wide(lambda p, q: torch.linalg.cross(p, q, dim=axis), a, b)
 
     def la_tensordot(self, a: Any, b: Any, axes: Any) -> Any:
@@ -1278,8 +1281,8 @@ def _int_tensordot(a: Any, b: Any, axes: Any) -> Any:
     k = 1
     for i in a1:
         k *= a.shape[i]
-    p = a.permute(*free1, *a1).reshape(-1, k)
-    q = b.permute(*a2, *free2).reshape(k, -1)
+    p = a.permute(tuple(free1) + tuple(a1)).reshape(-1, k)
+    q = b.permute(tuple(a2) + tuple(free2)).reshape(k, -1)
     out = (p[:, :, None] * q[None, :, :]).sum(dim=1, dtype=p.dtype)
     return out.reshape(tuple(a.shape[i] for i in free1) + tuple(b.shape[i] for i in free2))
 
