@@ -7,7 +7,8 @@ Design constraint: every torch quirk is handled here and nowhere else:
 * integer division/remainder by zero gives 0 as on NumPy (torch raises);
 * uint16/uint32/uint64 arithmetic, which torch lacks, is emulated bit-exactly in int64 (uint16/32) or
   on the int64 bit pattern (uint64: add, subtract, multiply, bitwise ops and shifts, comparisons,
-  maximum/minimum/clip via the sign-flip trick); what cannot be emulated exactly (uint64 division) raises UnsupportedDTypeError;
+  maximum/minimum/clip via the sign-flip trick, pow by squaring, floor_divide/remainder by the
+  halve-divide-correct trick); nothing of the standard raises UnsupportedDTypeError for uint64;
 * negative-step slices (torch has none) are emulated with ``flip``;
 * the standard's special cases where torch differs: complex ``+``/``-`` componentwise (torch gives
   ``0j + (inf+0j) == inf+nanj``), a zero ``remainder`` takes the divisor's sign, ``x ** 0.5`` and
@@ -429,6 +430,10 @@ class TorchBackend(Backend):
             return on_bits
         if name == "bitwise_right_shift":
             return self._uint64_right_shift(nd)
+        if name == "floor_divide" or name == "remainder":
+            return _uint64_divmod_kernel(name == "floor_divide")
+        if name == "pow":
+            return _uint64_pow
         if name in ("abs", "positive", "ceil", "floor", "trunc", "round", "conj", "real"):
             return lambda x: x.clone()  # identities on unsigned data (int64's abs would negate the high half)
         if name == "imag":
@@ -1257,6 +1262,63 @@ class TorchBackend(Backend):
         if dt.kind == "c":  # torch's complex subtraction leaks a NaN imaginary part into the real part
             return torch.view_as_complex(torch.diff(torch.view_as_real(x.resolve_conj()), n=n, dim=axis))
         return torch.diff(x, n=n, dim=axis)
+
+
+_I64_MIN = -(1 << 63)
+
+
+def _u64_bits(v: Any, like: Any) -> Any:
+    """A uint64 operand as an int64 tensor with the same bits (Python ints above 2**63 wrap)."""
+    if isinstance(v, torch.Tensor):
+        return v.view(torch.int64)
+    v = int(v) & ((1 << 64) - 1)
+    return torch.tensor(v - (1 << 64) if v >= 1 << 63 else v, dtype=torch.int64, device=like.device)
+
+
+def _u64_less(a: Any, b: Any) -> Any:
+    """Unsigned ``a < b`` on int64 bit patterns (the sign-flip image preserves unsigned order)."""
+    return (a ^ _I64_MIN) < (b ^ _I64_MIN)
+
+
+def _uint64_divmod(n: Any, d: Any) -> tuple[Any, Any]:
+    """Unsigned 64-bit quotient and remainder on int64 bits, exactly (Hacker's Delight, divlu).
+
+    A divisor >= 2**63 (negative as int64) goes into n at most once. Otherwise halve n with a logical
+    shift (now non-negative, so int64's division is unsigned division), divide, double the quotient and
+    correct it by one where the remainder is still >= d. Division by zero gives 0 (the integer rule)."""
+    big = d < 0
+    zero = d == 0
+    safe = torch.where(big | zero, torch.ones_like(d), d)
+    q = ((n >> 1) & ~_I64_MIN) // safe << 1
+    r = n - q * safe
+    q = torch.where(_u64_less(r, safe), q, q + 1)
+    q = torch.where(big, (~_u64_less(n, d)).to(torch.int64), q)
+    q = torch.where(zero, torch.zeros_like(q), q)
+    r = torch.where(zero, torch.zeros_like(q), n - q * d)
+    return q, r
+
+
+def _uint64_divmod_kernel(quotient: bool) -> Callable[..., Any]:
+    def kernel(x: Any, y: Any) -> Any:
+        like = x if isinstance(x, torch.Tensor) else y
+        n, d = torch.broadcast_tensors(_u64_bits(x, like), _u64_bits(y, like))
+        q, r = _uint64_divmod(n, d)
+        return (q if quotient else r).view(torch.uint64)
+
+    return kernel
+
+
+def _uint64_pow(x: Any, y: Any) -> Any:
+    """``x ** y`` modulo 2**64 by squaring on int64 bits (products wrap identically in two's complement)."""
+    like = x if isinstance(x, torch.Tensor) else y
+    base, e = torch.broadcast_tensors(_u64_bits(x, like), _u64_bits(y, like))
+    out = torch.ones_like(base)
+    nbits = 64 if isinstance(y, torch.Tensor) else (int(y) & ((1 << 64) - 1)).bit_length()
+    for i in range(nbits):
+        out = torch.where(((e >> i) & 1) == 1, out * base, out)
+        if i + 1 < nbits:
+            base = base * base
+    return out.view(torch.uint64)
 
 
 def _int_matmul(a: Any, b: Any) -> Any:
