@@ -261,3 +261,194 @@ def test_tensordot_hands_backends_one_axes_form(monkeypatch):
     for sa, sb, axes in TENSORDOT_CASES:
         xb.tensordot(xb.ones(sa), xb.ones(sb), axes=axes)
     assert seen and all(type(a) is tuple and len(a) == 2 and all(type(s) is tuple and s for s in a) for a in seen)
+
+
+# ---------------------------------------------------------------------------------------------
+# every namespace function on every dtype the standard requires: works as on NumPy, or the same refusal
+# ---------------------------------------------------------------------------------------------
+REQUIRED = (D.bool, D.int8, D.int16, D.int32, D.int64, D.uint8, D.uint16, D.uint32, D.uint64, D.float32,
+            D.float64, D.complex64, D.complex128)  # fmt: skip
+
+
+def _data(dt: D.DType, shape: tuple[int, ...], seed: int) -> np.ndarray:
+    """Values that exercise each dtype (uint64 above 2**63, negative ints, fractions), never zero."""
+    rng = np.random.default_rng(seed)
+    n = int(np.prod(shape))
+    if dt is D.bool:
+        return (np.arange(n) % 3 != 1).reshape(shape)
+    if dt.kind in "iu":
+        lo, hi = D._INT_RANGE[dt]
+        v = rng.integers(max(lo, -100), min(hi, 100), n, endpoint=True)
+        if dt is D.uint64:
+            v = v.astype(np.uint64) + np.where(np.arange(n) % 2 == 0, np.uint64(2**63), np.uint64(0))
+        v = np.where(v == 0, 3, v)
+        return v.astype(dt.name).reshape(shape)
+    v = rng.uniform(-3, 3, n) + (1j * rng.uniform(-3, 3, n) if dt.kind == "c" else 0)
+    return v.astype(dt.name).reshape(shape)
+
+
+def _small(dt: D.DType, shape: tuple[int, ...], seed: int) -> np.ndarray:
+    """Exponents and shifts: small non-negative values of the dtype."""
+    v = np.arange(int(np.prod(shape))) % 4
+    return (v != 0 if dt is D.bool else v.astype(dt.name)).reshape(shape)
+
+
+def _sweep_calls():
+    from xbackend._rules import ELEMENTWISE
+
+    calls = {}
+    for name, (n, _) in ELEMENTWISE.items():
+        if name == "matmul":
+            calls["matmul"] = lambda x, y, s: xb.matmul(x, y.mT)
+        elif n == 1:
+            calls[name] = lambda x, y, s, f=getattr(xb, name): f(x)
+        elif name in ("pow", "bitwise_left_shift", "bitwise_right_shift"):
+            calls[name] = lambda x, y, s, f=getattr(xb, name): f(x, s)
+        else:
+            calls[name] = lambda x, y, s, f=getattr(xb, name): f(x, y)
+    calls.update({
+        "clip": lambda x, y, s: xb.clip(x, x[0, 0], x[1, 1]),
+        "astype": lambda x, y, s: xb.astype(x, xb.int64 if x.dtype.kind != "c" else xb.complex128),
+        "sum": lambda x, y, s: xb.sum(x, axis=1), "prod": lambda x, y, s: xb.prod(x, axis=0),
+        "max": lambda x, y, s: xb.max(x, axis=1), "min": lambda x, y, s: xb.min(x),
+        "mean": lambda x, y, s: xb.mean(x, axis=0), "std": lambda x, y, s: xb.std(x, axis=1),
+        "var": lambda x, y, s: xb.var(x), "cumulative_sum": lambda x, y, s: xb.cumulative_sum(x, axis=1),
+        "cumulative_prod": lambda x, y, s: xb.cumulative_prod(x, axis=0),
+        "all": lambda x, y, s: xb.all(x, axis=1), "any": lambda x, y, s: xb.any(x),
+        "diff": lambda x, y, s: xb.diff(x, axis=1),
+        "argmax": lambda x, y, s: xb.argmax(x, axis=1), "argmin": lambda x, y, s: xb.argmin(x),
+        "sort": lambda x, y, s: xb.sort(x, axis=1), "argsort": lambda x, y, s: xb.argsort(x, axis=0, descending=True),
+        "searchsorted": lambda x, y, s: xb.searchsorted(xb.sort(xb.reshape(x, (-1,))), y[0]),
+        "nonzero": lambda x, y, s: xb.nonzero(x), "count_nonzero": lambda x, y, s: xb.count_nonzero(x, axis=0),
+        "where": lambda x, y, s: xb.where(xb.asarray(x.shape[1] * [True], device=x.device,
+                                                     backend=x.backend), x, y),
+        "unique_all": lambda x, y, s: xb.unique_all(x), "unique_counts": lambda x, y, s: xb.unique_counts(x),
+        "unique_inverse": lambda x, y, s: xb.unique_inverse(x), "unique_values": lambda x, y, s: xb.unique_values(x),
+        "isin": lambda x, y, s: xb.isin(x, y),
+        "concat": lambda x, y, s: xb.concat([x, y], axis=0), "stack": lambda x, y, s: xb.stack([x, y], axis=1),
+        "flip": lambda x, y, s: xb.flip(x), "roll": lambda x, y, s: xb.roll(x, 2, axis=1),
+        "reshape": lambda x, y, s: xb.reshape(x, (-1,)), "squeeze": lambda x, y, s: xb.squeeze(x[None], 0),
+        "expand_dims": lambda x, y, s: xb.expand_dims(x, axis=1), "permute_dims": lambda x, y, s: xb.permute_dims(x, (1, 0)),
+        "moveaxis": lambda x, y, s: xb.moveaxis(x, 0, 1), "tile": lambda x, y, s: xb.tile(x, (2, 1)),
+        "repeat": lambda x, y, s: xb.repeat(x, 2, axis=0), "broadcast_to": lambda x, y, s: xb.broadcast_to(x, (2, 3, 3)),
+        "broadcast_arrays": lambda x, y, s: xb.broadcast_arrays(x, y[0]), "unstack": lambda x, y, s: xb.unstack(x),
+        "take": lambda x, y, s: xb.take(x, xb.asarray([2, 0], device=x.device, backend=x.backend), axis=1),
+        "take_along_axis": lambda x, y, s: xb.take_along_axis(x, xb.argsort(x, axis=1) if x.dtype.kind != "c" else
+                                                               xb.zeros_like(x, dtype=xb.int64), axis=1),
+        "tensordot": lambda x, y, s: xb.tensordot(x, y, axes=([1], [1])), "vecdot": lambda x, y, s: xb.vecdot(x, y),
+        "matrix_transpose": lambda x, y, s: xb.matrix_transpose(x),
+        "empty_like": lambda x, y, s: xb.empty_like(x).shape, "zeros_like": lambda x, y, s: xb.zeros_like(x),
+        "ones_like": lambda x, y, s: xb.ones_like(x), "full_like": lambda x, y, s: xb.full_like(x, 1),
+        "tril": lambda x, y, s: xb.tril(x), "triu": lambda x, y, s: xb.triu(x, k=1),
+        "meshgrid": lambda x, y, s: xb.meshgrid(x[0], y[1]),
+        "full": lambda x, y, s: xb.full((2,), 1, dtype=x.dtype, backend=x.backend, device=x.device),
+        "zeros": lambda x, y, s: xb.zeros((2,), dtype=x.dtype, backend=x.backend, device=x.device),
+        "ones": lambda x, y, s: xb.ones((2,), dtype=x.dtype, backend=x.backend, device=x.device),
+        "empty": lambda x, y, s: xb.empty((2,), dtype=x.dtype, backend=x.backend, device=x.device).shape,
+        "eye": lambda x, y, s: xb.eye(3, dtype=x.dtype, backend=x.backend, device=x.device),
+        "arange": lambda x, y, s: xb.arange(1, 9, 3, dtype=x.dtype, backend=x.backend, device=x.device),
+        "linspace": lambda x, y, s: xb.linspace(0, 3, 4, dtype=x.dtype, backend=x.backend, device=x.device),
+        "linalg.cross": lambda x, y, s: xb.linalg.cross(x, y), "linalg.outer": lambda x, y, s: xb.linalg.outer(x[0], y[1]),
+        "linalg.trace": lambda x, y, s: xb.linalg.trace(x), "linalg.diagonal": lambda x, y, s: xb.linalg.diagonal(x),
+        "linalg.matrix_power": lambda x, y, s: xb.linalg.matrix_power(x, 3),
+        "linalg.vector_norm": lambda x, y, s: xb.linalg.vector_norm(x),
+        "linalg.matrix_norm": lambda x, y, s: xb.linalg.matrix_norm(x),
+    })  # fmt: skip
+    return calls
+
+
+SWEEP = _sweep_calls()
+
+
+def _as_host(r):
+    if isinstance(r, xb.Array):
+        return ("array", r.dtype, np.asarray(r.numpy()))
+    if isinstance(r, tuple):
+        return tuple(_as_host(v) for v in r)
+    if isinstance(r, list):
+        return [_as_host(v) for v in r]
+    return r
+
+
+def _agree(a, b, dt) -> bool:
+    if isinstance(a, tuple) and a and a[0] == "array":
+        if not (isinstance(b, tuple) and b[0] == "array" and a[1] is b[1] and a[2].shape == b[2].shape):
+            return False
+        if a[1].kind in "fc":
+            tol = 1e-4 if a[1] in (D.float32, D.complex64) else 1e-10
+            return bool(np.allclose(a[2], b[2], rtol=tol, atol=tol, equal_nan=True))
+        return bool(np.array_equal(a[2], b[2]))
+    if isinstance(a, (tuple, list)):
+        return type(a) is type(b) and len(a) == len(b) and all(_agree(p, q, dt) for p, q in zip(a, b))
+    return a == b
+
+
+def _run(call, target, dt):
+    x = target.asarray(_data(dt, (3, 3), 0))
+    y = target.asarray(_data(dt, (3, 3), 1))
+    s = target.asarray(_small(dt, (3, 3), 2))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return "ok", _as_host(call(x, y, s))
+    except Exception as e:  # noqa: BLE001 - the class is what is compared
+        return "raised", e
+
+
+def test_sweep_covers_the_namespace():
+    funcs = {n for n in xb.__all__ if callable(getattr(xb, n)) and n[0].islower()}
+    not_array_ops = {"asarray", "backend_names", "backends", "broadcast_shapes", "can_cast", "device",
+                     "device_to_host", "devices", "dtype", "finfo", "from_dlpack", "get_config", "host_to_device",
+                     "iinfo", "isdtype", "moved", "portable", "prefetch", "register_backend", "result_type",
+                     "set_default", "shares_memory", "staging_limit", "to_numpy", "using"}  # fmt: skip
+    missing = funcs - not_array_ops - set(SWEEP)
+    assert not missing, f"namespace functions not swept: {sorted(missing)}"
+
+
+@pytest.mark.parametrize("dt", REQUIRED, ids=str)
+def test_every_function_every_required_dtype_like_numpy(xb_target, dt):
+    """Each call either agrees with NumPy in dtype and value or raises the same xbackend error class; no
+    UnsupportedDTypeError where NumPy computes (torch's missing unsigned kernels are emulated)."""
+    from xbackend.testing import Target
+
+    ref = Target("numpy", "cpu")
+    bad = []
+    for name, call in SWEEP.items():
+        want = _run(call, ref, dt)
+        got = _run(call, xb_target, dt)
+        if want[0] == "raised":
+            if got[0] != "raised" or type(got[1]) is not type(want[1]):
+                bad.append((name, "numpy raised", type(want[1]).__name__, got[0], got[1] if got[0] == "raised" else ""))
+            continue
+        if got[0] == "raised":
+            bad.append((name, "raised", f"{type(got[1]).__name__}: {got[1]}"[:160]))
+        elif not _agree(want[1], got[1], dt):
+            bad.append((name, "differs", want[1], got[1]))
+    assert not bad, f"{dt} on {xb_target}: {bad}"
+
+
+@pytest.mark.parametrize("op", ["pow", "floor_divide", "remainder"])
+def test_uint64_pow_and_division_exact(xb_target, op):
+    """uint64 ** // % against exact Python ints (mod 2**64; division by zero gives 0), arrays and scalars."""
+    rng = np.random.default_rng(7)
+    top = [0, 1, 2, 3, 2**32, 2**63 - 1, 2**63, 2**63 + 1, 2**64 - 2, 2**64 - 1]
+    a = np.array(top * len(top) + list(rng.integers(0, 2**64, 500, dtype=np.uint64)), dtype=np.uint64)
+    if op == "pow":
+        b = np.array([t for t in top for _ in top] + list(rng.integers(0, 70, 500)), dtype=np.uint64)
+        b[:10] = [0, 1, 2, 63, 64, 65, 2**63, 2**64 - 1, 5, 7]
+    else:
+        shift = rng.integers(0, 64, 500).astype(np.uint64)
+        b = np.array([t for t in top for _ in top] + list(rng.integers(0, 2**64, 500, dtype=np.uint64) >> shift),
+                     dtype=np.uint64)  # fmt: skip
+    f = {"pow": lambda p, q: pow(p, q, 2**64), "floor_divide": lambda p, q: p // q if q else 0,
+         "remainder": lambda p, q: p % q if q else 0}[op]  # fmt: skip
+    want = [f(int(p), int(q)) for p, q in zip(a, b)]
+    x, y = xb_target.asarray(a), xb_target.asarray(b)
+    got = getattr(xb, op)(x, y)
+    assert got.dtype is xb.uint64 and got.tolist() == want
+    sym = {"pow": "**", "floor_divide": "//", "remainder": "%"}[op]
+    for q in (int(b[7]), 2**63 + 5, 3):  # a Python int on the right, also above 2**63
+        assert eval(f"x {sym} q").tolist() == [f(int(p), q) for p in a]  # noqa: S307
+    z = x * 1
+    exec(f"z {sym}= y")  # noqa: S102
+    assert z.dtype is xb.uint64 and z.tolist() == want

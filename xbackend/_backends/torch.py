@@ -64,7 +64,7 @@ _NEEDS_TENSORS = frozenset(
 _UINT_WIDE = (D.uint16, D.uint32, D.uint64)
 # uint64 ops whose result on the int64 bit pattern is the right uint64 bit pattern
 _BITEXACT = frozenset("add subtract multiply negative positive square bitwise_and bitwise_or bitwise_xor "
-                      "bitwise_invert bitwise_left_shift equal not_equal".split())  # fmt: skip
+                      "bitwise_invert bitwise_left_shift equal not_equal matmul".split())  # fmt: skip
 _SIGNED_OF = {D.uint16: D.int16, D.uint32: D.int32, D.uint64: D.int64}
 _ORDERED = frozenset("less less_equal greater greater_equal maximum minimum clip".split())
 
