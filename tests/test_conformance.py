@@ -452,3 +452,44 @@ def test_uint64_pow_and_division_exact(xb_target, op):
     z = x * 1
     exec(f"z {sym}= y")  # noqa: S102
     assert z.dtype is xb.uint64 and z.tolist() == want
+
+
+# ---------------------------------------------------------------------------------------------
+# Python bool scalars (docs/behaviour.md): with numeric Arrays they are the ints 0 and 1 (weak)
+# ---------------------------------------------------------------------------------------------
+BOOL_OPS = ["+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>", "<", "<=", "==", "!=", ">", ">="]
+
+
+@pytest.mark.parametrize("dt", [D.int8, D.uint8, D.int64, D.uint64, D.float32, D.float64, D.complex64], ids=str)
+def test_bool_scalar_is_the_int_zero_or_one(xb_target, dt):
+    x = xb_target.asarray(np.array([1, 2, 3], dtype=dt.name))
+    for op in BOOL_OPS:
+        for b in (True, False):
+            for left in (False, True):
+                expr = f"{int(b)} {op} x" if left else f"x {op} {int(b)}"
+                bexpr = f"{b} {op} x" if left else f"x {op} {b}"
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        want = eval(expr)  # noqa: S307
+                except xb.XBackendError as e:
+                    with pytest.raises(type(e)):
+                        eval(bexpr)  # noqa: S307
+                    continue
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    got = eval(bexpr)  # noqa: S307
+                assert got.dtype is want.dtype, bexpr
+                assert np.array_equal(got.numpy(), want.numpy(), equal_nan=True), (bexpr, dt)
+    y = x * 1
+    y -= True
+    assert y.dtype is dt and np.array_equal(y.numpy(), (x - 1).numpy())
+
+
+def test_bool_scalar_with_bool_array_stays_bool(xb_target):
+    x = xb_target.asarray([True, False])
+    assert (x & True).dtype is xb.bool and (x ^ True).tolist() == [False, True]
+    assert (True | x).tolist() == [True, True] and (x == False).tolist() == [False, True]  # noqa: E712
+    assert (x + 1).dtype is xb.int64 and (x + 1).tolist() == [2, 1]
+    with pytest.raises(xb.UnsupportedDTypeError, match="Fix"):
+        x - True  # bool - bool is not arithmetic (the standard), on every backend

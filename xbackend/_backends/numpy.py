@@ -295,6 +295,19 @@ class NumpyBackend(Backend):
 
     def _k_pow(self, dt: DType) -> Callable[..., Any]:
         xp = self.xp
+        if dt.kind in "iu":
+
+            def ipow(x: Any, y: Any) -> Any:
+                try:
+                    return xp.power(x, y)
+                except ValueError as exc:  # NumPy: "Integers to negative integer powers are not allowed."
+                    from .._errors import DomainError
+
+                    raise DomainError("integers to negative integer powers are not defined (the result is not "
+                                      "an integer). Fix: cast to a float dtype first, e.g. x.astype(xb.float64) "
+                                      "** y") from exc  # fmt: skip
+
+            return ipow
         if dt.kind != "f":
             return xp.power
 
@@ -421,8 +434,8 @@ class NumpyBackend(Backend):
         return key
 
     def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
-        if (name == "pow" or name == "floor_divide") and x.dtype.kind == "f":  # through the patched kernels
-            x[...] = self.kernel(name, self.from_np[x.dtype])(x, y)  # (special cases of x ** 0.5, inf // y)
+        if name == "pow" or (name == "floor_divide" and x.dtype.kind == "f"):  # through the patched kernels
+            x[...] = self.kernel(name, self.from_np[x.dtype])(x, y)  # (x ** 0.5, int ** -1, inf // y)
             return x
         return op(x, y)
 

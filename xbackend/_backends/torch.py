@@ -679,7 +679,7 @@ class TorchBackend(Backend):
         def ipow(x: Any, y: Any) -> Any:
             neg = (y < 0).any() if isinstance(y, torch.Tensor) else y < 0
             if neg:
-                raise ValueError("Integers to negative integer powers are not allowed. Fix: cast to float first")
+                raise _negative_power()
             return operator.pow(x, y)
 
         return ipow
@@ -1347,6 +1347,13 @@ def _int_tensordot(a: Any, b: Any, axes: Any) -> Any:
     q = b.permute(tuple(a2) + tuple(free2)).reshape(k, -1)
     out = (p[:, :, None] * q[None, :, :]).sum(dim=1, dtype=p.dtype)
     return out.reshape(tuple(a.shape[i] for i in free1) + tuple(b.shape[i] for i in free2))
+
+
+def _negative_power() -> Exception:
+    from .._errors import DomainError
+
+    return DomainError("integers to negative integer powers are not defined (the result is not an integer). "
+                       "Fix: cast to a float dtype first, e.g. x.astype(xb.float64) ** y")
 
 
 def _no_values() -> Exception:
