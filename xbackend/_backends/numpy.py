@@ -435,7 +435,10 @@ class NumpyBackend(Backend):
 
     def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
         if name == "pow" or (name == "floor_divide" and x.dtype.kind == "f"):  # through the patched kernels
-            x[...] = self.kernel(name, self.from_np[x.dtype])(x, y)  # (x ** 0.5, int ** -1, inf // y)
+            r = self.kernel(name, self.from_np[x.dtype])(x, y)  # (x ** 0.5, int ** -1, inf // y)
+            if not isinstance(x, self._array_type):  # a NumPy scalar (0-d results): nothing to write into
+                return r
+            x[...] = r
             return x
         return op(x, y)
 

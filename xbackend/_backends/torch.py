@@ -590,6 +590,22 @@ class TorchBackend(Backend):
     def _k_subtract(self, dt: DType) -> Callable[..., Any]:
         return self._complex_componentwise(dt, operator.sub) if dt.kind == "c" else operator.sub
 
+    def _k_divide(self, dt: DType) -> Callable[..., Any]:
+        def div(x: Any, y: Any) -> Any:
+            if isinstance(x, torch.Tensor):
+                return x / y
+            # scalar / tensor: torch's __rtruediv__ is reciprocal(y) * x, so 0 / 5e-324 gives 0 * inf = NaN
+            # and 2.5 / 3 is off by an ulp; a 0-d CPU tensor keeps the true division (valid with CUDA too)
+            return torch.div(torch.tensor(x, dtype=y.dtype), y)
+
+        return div
+
+    def _k_negative(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind != "c":
+            return torch.neg
+        # torch's vectorised complex neg (8+ elements on the CPU) computes 0 - x: -(0+0j) comes out +0+0j
+        return lambda x: torch.view_as_complex(torch.neg(torch.view_as_real(x.resolve_conj())).contiguous())
+
     def _k_positive(self, dt: DType) -> Callable[..., Any]:
         return lambda x: x.clone()
 
@@ -673,6 +689,16 @@ class TorchBackend(Backend):
                 return r
 
             return fpow
+        if dt.kind == "c":
+
+            def cpow(x: Any, y: Any) -> Any:  # the standard: exp(y * log(x)); torch returns 1 for 1 ** NaN
+                r = operator.pow(x, y)
+                xt = x if isinstance(x, torch.Tensor) else torch.tensor(x, dtype=r.dtype, device=r.device)
+                yt = y if isinstance(y, torch.Tensor) else torch.tensor(y, dtype=r.dtype, device=r.device)
+                bad = (xt == 1) & torch.isnan(yt)
+                return torch.where(bad, torch.full_like(r, complex(float("nan"), float("nan"))), r)
+
+            return cpow
         if dt.kind not in "iu":
             return operator.pow
 
