@@ -300,7 +300,7 @@ def test_meshgrid(xb_target, indexing):
     g0 = got[0]
     g0[...] = -1  # results are independent Arrays, not views of each other
     assert got[1].tolist() == want[1].tolist()
-    assert xb.meshgrid() == []
+    assert xb.meshgrid() == ()
 
 
 def test_meshgrid_errors(xb_target):

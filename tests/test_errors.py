@@ -26,6 +26,7 @@ TREE = {  # class -> (parent in the tree, builtin it also is)
     "ScalarOverflowError": ("DTypeError", OverflowError),
     "GradientError": ("XBackendError", RuntimeError),
     "CopyError": ("XBackendError", BufferError),
+    "DomainError": ("XBackendError", ValueError),
 }
 
 

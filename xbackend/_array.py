@@ -512,7 +512,7 @@ def binary(name: str, reflected: bool = False) -> Any:
         elif t is float or t is int or t is bool or t is complex:
             p = _scalar_dtype(self, other)
             x = self._data
-            y = other
+            y = other if t is not bool or d1 is _BOOL else int(other)  # with numbers, bools are the ints 0/1
             if p is d1 and d1 in fast:
                 cd = d1
             else:
@@ -560,7 +560,7 @@ def inplace(name: str) -> Any:
             y = other._data
         elif type(other) in _SCALARS:
             p = _scalar_dtype(self, other)
-            y = other
+            y = other if type(other) is not bool or d1 is _BOOL else int(other)  # bools with numbers: 0/1
         else:
             return iop(self, _coerce(self, other))
         cd, rd = resolve(name, category, p, _current().default_float)

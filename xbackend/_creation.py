@@ -426,7 +426,7 @@ def triu(x: Array, /, *, k: int = 0) -> Array:
     return _new(x._be.triu(x._data, int(k)), x._dt, x._dev, x._be)
 
 
-def meshgrid(*arrays: Array, indexing: str = "xy") -> list[Array]:
+def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
     """Coordinate matrices from 1-D Arrays (all of one dtype, backend and device).
 
     >>> import xbackend as xb
@@ -438,7 +438,7 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> list[Array]:
         raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
     xs = [_need_array(a, "meshgrid") for a in arrays]
     if not xs:
-        return []
+        return ()
     first = xs[0]
     for a in xs[1:]:
         if a._be is not first._be or a._dev is not first._dev:
@@ -448,4 +448,5 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> list[Array]:
     for a in xs:
         if a.ndim != 1:
             raise ValueError(f"meshgrid() needs 1-D Arrays, got {a.ndim}-D")
-    return [_new(g, first._dt, first._dev, first._be) for g in first._be.meshgrid([a._data for a in xs], indexing)]
+    grids = first._be.meshgrid([a._data for a in xs], indexing)
+    return tuple(_new(g, first._dt, first._dev, first._be) for g in grids)  # a tuple (2025.12)

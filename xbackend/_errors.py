@@ -20,6 +20,7 @@ would already catch, so ``except TypeError`` keeps working::
      +-- DLPackError(BufferError)                     a DLPack producer/consumer refused the exchange
      +-- AxisError(ValueError, IndexError)            axis outside [-ndim, ndim) (like NumPy's AxisError)
      +-- LinAlgError(ValueError)                      singular / not positive-definite matrix (xb.linalg)
+     +-- DomainError(ValueError)                      a value outside an operation's domain (int ** -1)
 
 Messages say what happened, where the data lives, and the one-line fix.
 """
@@ -44,6 +45,7 @@ __all__ = [
     "DLPackError",
     "AxisError",
     "LinAlgError",
+    "DomainError",
 ]
 
 
@@ -116,6 +118,11 @@ class LinAlgError(XBackendError, ValueError):
 
     Raised the same way on every backend that detects the failure (NumPy's ``LinAlgError`` and torch's
     ``torch.linalg.LinAlgError`` are translated into this one)."""
+
+
+class DomainError(XBackendError, ValueError):
+    """An operand value the operation is not defined for on any backend, e.g. an integer to a negative
+    integer power (the result is not an integer)."""
 
 
 def mismatch(kind: str, a: object, b: object, fix: str) -> str:

@@ -92,7 +92,11 @@ def tensordot(x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Seque
         if s1[i] != s2[j]:
             raise ValueError(f"tensordot: axis {i} of x1 (size {s1[i]}) and axis {j} of x2 (size {s2[j]}) differ")
     be = x1._be
-    out = be.la_tensordot(_native(x1, dt), _native(x2, dt), (a1, a2))
+    p, q = _native(x1, dt), _native(x2, dt)
+    if not a1:  # no axes to contract (0-d operands included): the outer product, as a broadcast multiply
+        p = be.reshape(p, tuple(s1) + (1,) * n2)  # (backends disagree on empty axes: CuPy refuses ([], []))
+        return _new(be.kernel("multiply", dt)(p, q), dt, x1._dev, be)
+    out = be.la_tensordot(p, q, (tuple(a1), tuple(a2)))
     return _new(out, dt, x1._dev, be)
 
 

@@ -220,6 +220,46 @@ class NumpyBackend(Backend):
 
         return csign
 
+    def _k_expm1(self, dt: DType) -> Callable[..., Any]:
+        xp = self.xp
+        if dt.kind != "c":
+            return xp.expm1
+
+        def cexpm1(x: Any) -> Any:
+            # The standard's special cases NumPy misses: on the real axis (b = +-0) expm1 is the real expm1
+            # with imaginary part b (NumPy: -0+0j at -0+0j, inf+nanj at inf+0j); at a = -inf it is exactly
+            # -1 + 0*cis(b) (NumPy's complex64 gives -0.99999988)
+            with np.errstate(all="ignore"):
+                r = xp.expm1(x)
+                a, b = x.real, x.imag
+                axis, minf = b == 0, a == -np.inf
+                out = xp.empty_like(r)
+                out.real = xp.where(axis, xp.expm1(a) + 0.0, xp.where(minf, -1.0, r.real))
+                out.imag = xp.where(axis, b, xp.where(minf, xp.copysign(xp.zeros_like(b), xp.sin(b)), r.imag))
+            return out
+
+        return cexpm1
+
+    def _k_tanh(self, dt: DType) -> Callable[..., Any]:
+        xp = self.xp
+        if dt.kind != "c":
+            return xp.tanh
+
+        def ctanh(x: Any) -> Any:
+            # The standard's cases at infinities, which some libraries miss (CUDA builds give NaN+NaNj for
+            # +-0 + inf j): a = +-0 with b infinite or NaN is +-0 + NaN j; a = +-inf is +-1 +- 0j (b's sign)
+            with np.errstate(all="ignore"):
+                r = xp.tanh(x)
+                a, b = x.real, x.imag
+                zero = (a == 0) & ~xp.isfinite(b)
+                inf = xp.isinf(a)
+                out = xp.empty_like(r)
+                out.real = xp.where(zero, a, xp.where(inf, xp.sign(a), r.real))
+                out.imag = xp.where(zero, np.nan, xp.where(inf, xp.copysign(xp.zeros_like(b), b), r.imag))
+            return out
+
+        return ctanh
+
     def _k_reciprocal(self, dt: DType) -> Callable[..., Any]:
         one = self.native_dtype(dt).type(1)
         return lambda x: self.xp.divide(one, x)
@@ -235,13 +275,39 @@ class NumpyBackend(Backend):
         return quiet
 
     def _k_floor_divide(self, dt: DType) -> Callable[..., Any]:
-        return self._int_div(dt, self.xp.floor_divide)
+        xp = self.xp
+        if dt.kind != "f":
+            return self._int_div(dt, xp.floor_divide)
+
+        def ffloordiv(x: Any, y: Any) -> Any:
+            # The standard's special cases are those of floor(x / y); NumPy follows Python instead where an
+            # operand is infinite (inf // 2 is NaN, 2 // -inf is -1). floor(x / y) is infinite or zero exactly
+            # in those cases (and at zeros, where it is the standard's signed zero); elsewhere NumPy's
+            # remainder-corrected quotient stays (floor(x / y) can be off by one after rounding).
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+                q = xp.floor(xp.divide(x, y))
+                return xp.where(xp.isinf(q) | (q == 0), q, xp.floor_divide(x, y))
+
+        return ffloordiv
 
     def _k_remainder(self, dt: DType) -> Callable[..., Any]:
         return self._int_div(dt, self.xp.remainder)
 
     def _k_pow(self, dt: DType) -> Callable[..., Any]:
         xp = self.xp
+        if dt.kind in "iu":
+
+            def ipow(x: Any, y: Any) -> Any:
+                try:
+                    return xp.power(x, y)
+                except ValueError as exc:  # NumPy: "Integers to negative integer powers are not allowed."
+                    from .._errors import DomainError
+
+                    raise DomainError("integers to negative integer powers are not defined (the result is not "
+                                      "an integer). Fix: cast to a float dtype first, e.g. x.astype(xb.float64) "
+                                      "** y") from exc  # fmt: skip
+
+            return ipow
         if dt.kind != "f":
             return xp.power
 
@@ -368,8 +434,11 @@ class NumpyBackend(Backend):
         return key
 
     def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
-        if name == "pow" and x.dtype.kind == "f":  # through the patched kernel (special cases of x ** 0.5)
-            x[...] = self.kernel("pow", self.from_np[x.dtype])(x, y)
+        if name == "pow" or (name == "floor_divide" and x.dtype.kind == "f"):  # through the patched kernels
+            r = self.kernel(name, self.from_np[x.dtype])(x, y)  # (x ** 0.5, int ** -1, inf // y)
+            if not isinstance(x, self._array_type):  # a NumPy scalar (0-d results): nothing to write into
+                return r
+            x[...] = r
             return x
         return op(x, y)
 

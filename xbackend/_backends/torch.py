@@ -7,7 +7,8 @@ Design constraint: every torch quirk is handled here and nowhere else:
 * integer division/remainder by zero gives 0 as on NumPy (torch raises);
 * uint16/uint32/uint64 arithmetic, which torch lacks, is emulated bit-exactly in int64 (uint16/32) or
   on the int64 bit pattern (uint64: add, subtract, multiply, bitwise ops and shifts, comparisons,
-  maximum/minimum/clip via the sign-flip trick); what cannot be emulated exactly (uint64 division) raises UnsupportedDTypeError;
+  maximum/minimum/clip via the sign-flip trick, pow by squaring, floor_divide/remainder by the
+  halve-divide-correct trick); nothing of the standard raises UnsupportedDTypeError for uint64;
 * negative-step slices (torch has none) are emulated with ``flip``;
 * the standard's special cases where torch differs: complex ``+``/``-`` componentwise (torch gives
   ``0j + (inf+0j) == inf+nanj``), a zero ``remainder`` takes the divisor's sign, ``x ** 0.5`` and
@@ -71,7 +72,7 @@ _NEEDS_TENSORS = frozenset(
 _UINT_WIDE = (D.uint16, D.uint32, D.uint64)
 # uint64 ops whose result on the int64 bit pattern is the right uint64 bit pattern
 _BITEXACT = frozenset("add subtract multiply negative positive square bitwise_and bitwise_or bitwise_xor "
-                      "bitwise_invert bitwise_left_shift equal not_equal".split())  # fmt: skip
+                      "bitwise_invert bitwise_left_shift equal not_equal matmul".split())  # fmt: skip
 _SIGNED_OF = {D.uint16: D.int16, D.uint32: D.int32, D.uint64: D.int64}
 _ORDERED = frozenset("less less_equal greater greater_equal maximum minimum clip".split())
 
@@ -467,6 +468,10 @@ class TorchBackend(Backend):
             return on_bits
         if name == "bitwise_right_shift":
             return self._uint64_right_shift(nd)
+        if name == "floor_divide" or name == "remainder":
+            return _uint64_divmod_kernel(name == "floor_divide")
+        if name == "pow":
+            return _uint64_pow
         if name in ("abs", "positive", "ceil", "floor", "trunc", "round", "conj", "real"):
             return lambda x: x.clone()  # identities on unsigned data (int64's abs would negate the high half)
         if name == "imag":
@@ -534,7 +539,14 @@ class TorchBackend(Backend):
         return div0
 
     def _k_floor_divide(self, dt: DType) -> Callable[..., Any]:
-        return self._int_div(dt, operator.floordiv)
+        if dt.kind != "f":
+            return self._int_div(dt, operator.floordiv)
+
+        def ffloordiv(x: Any, y: Any) -> Any:  # the standard's special cases: floor(x / y) (see the NumPy backend)
+            q = torch.floor(operator.truediv(x, y))
+            return torch.where(torch.isinf(q) | (q == 0), q, operator.floordiv(x, y))
+
+        return ffloordiv
 
     def _k_remainder(self, dt: DType) -> Callable[..., Any]:
         if dt.kind != "f":
@@ -574,6 +586,35 @@ class TorchBackend(Backend):
 
         return csqrt
 
+    def _k_expm1(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind != "c":
+            return torch.expm1
+
+        def cexpm1(x: Any) -> Any:  # the standard's special cases torch misses (see the NumPy backend)
+            r = torch.expm1(x)
+            a, b = x.real, x.imag
+            axis, minf = b == 0, a == -float("inf")
+            re = torch.where(axis, torch.expm1(a) + 0.0, torch.where(minf, -1.0, r.real))
+            im = torch.where(axis, b, torch.where(minf, torch.copysign(torch.zeros_like(b), torch.sin(b)), r.imag))
+            return torch.complex(re, im)
+
+        return cexpm1
+
+    def _k_tanh(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind != "c":
+            return torch.tanh
+
+        def ctanh(x: Any) -> Any:  # the standard's cases at infinities (see the NumPy backend)
+            r = torch.tanh(x)
+            a, b = x.real, x.imag
+            zero = (a == 0) & ~torch.isfinite(b)
+            inf = torch.isinf(a)
+            re = torch.where(zero, a, torch.where(inf, torch.sign(a), r.real))
+            im = torch.where(zero, float("nan"), torch.where(inf, torch.copysign(torch.zeros_like(b), b), r.imag))
+            return torch.complex(re, im)
+
+        return ctanh
+
     def _complex_componentwise(self, dt: DType, op: Callable[..., Any]) -> Callable[..., Any]:
         """Complex +/- on the (real, imag) pairs: torch computes ``x + 1*y`` with a complex multiply, so
         ``0j + (inf+0j)`` gives ``inf+nanj``; the standard adds the components independently."""
@@ -596,6 +637,22 @@ class TorchBackend(Backend):
 
     def _k_subtract(self, dt: DType) -> Callable[..., Any]:
         return self._complex_componentwise(dt, operator.sub) if dt.kind == "c" else operator.sub
+
+    def _k_divide(self, dt: DType) -> Callable[..., Any]:
+        def div(x: Any, y: Any) -> Any:
+            if isinstance(x, torch.Tensor):
+                return x / y
+            # scalar / tensor: torch's __rtruediv__ is reciprocal(y) * x, so 0 / 5e-324 gives 0 * inf = NaN
+            # and 2.5 / 3 is off by an ulp; a 0-d CPU tensor keeps the true division (valid with CUDA too)
+            return torch.div(torch.tensor(x, dtype=y.dtype), y)
+
+        return div
+
+    def _k_negative(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind != "c":
+            return torch.neg
+        # torch's vectorised complex neg (8+ elements on the CPU) computes 0 - x: -(0+0j) comes out +0+0j
+        return lambda x: torch.view_as_complex(torch.neg(torch.view_as_real(x.resolve_conj())).contiguous())
 
     def _k_positive(self, dt: DType) -> Callable[..., Any]:
         return lambda x: x.clone()
@@ -680,13 +737,23 @@ class TorchBackend(Backend):
                 return r
 
             return fpow
+        if dt.kind == "c":
+
+            def cpow(x: Any, y: Any) -> Any:  # the standard: exp(y * log(x)); torch returns 1 for 1 ** NaN
+                r = operator.pow(x, y)
+                xt = x if isinstance(x, torch.Tensor) else torch.tensor(x, dtype=r.dtype, device=r.device)
+                yt = y if isinstance(y, torch.Tensor) else torch.tensor(y, dtype=r.dtype, device=r.device)
+                bad = (xt == 1) & torch.isnan(yt)
+                return torch.where(bad, torch.full_like(r, complex(float("nan"), float("nan"))), r)
+
+            return cpow
         if dt.kind not in "iu":
             return operator.pow
 
         def ipow(x: Any, y: Any) -> Any:
             neg = (y < 0).any() if isinstance(y, torch.Tensor) else y < 0
             if neg:
-                raise ValueError("Integers to negative integer powers are not allowed. Fix: cast to float first")
+                raise _negative_power()
             return operator.pow(x, y)
 
         return ipow
@@ -720,7 +787,8 @@ class TorchBackend(Backend):
 
     def eye(self, n: int, m: int, k: int, dt: DType, dev: Device) -> Any:
         out = torch.zeros((n, m), dtype=self.native_dtype(dt), device=str(dev))
-        out.diagonal(k).fill_(1)
+        if -n < k < m:  # a diagonal outside the matrix is empty (torch cannot take |k| >= 2**63 at all)
+            out.diagonal(k).fill_(1)
         return out
 
     def _same_width_signed(self, x: Any) -> Any:
@@ -977,6 +1045,8 @@ class TorchBackend(Backend):
         return torch.linalg.vector_norm(x, ord=ord, dim=axis, keepdim=keepdims)
 
     def la_cross(self, a: Any, b: Any, axis: int) -> Any:
+        if a.ndim != b.ndim:  # torch.linalg.cross broadcasts only operands of equal ndim (axis counts from the end)
+            a, b = torch.broadcast_tensors(a, b)
         return self._int_wide(lambda p, q: torch.linalg.cross(p, q, dim=axis), a, b)
 
     def la_tensordot(self, a: Any, b: Any, axes: Any) -> Any:
@@ -1270,6 +1340,63 @@ class TorchBackend(Backend):
         return torch.diff(x, n=n, dim=axis)
 
 
+_I64_MIN = -(1 << 63)
+
+
+def _u64_bits(v: Any, like: Any) -> Any:
+    """A uint64 operand as an int64 tensor with the same bits (Python ints above 2**63 wrap)."""
+    if isinstance(v, torch.Tensor):
+        return v.view(torch.int64)
+    v = int(v) & ((1 << 64) - 1)
+    return torch.tensor(v - (1 << 64) if v >= 1 << 63 else v, dtype=torch.int64, device=like.device)
+
+
+def _u64_less(a: Any, b: Any) -> Any:
+    """Unsigned ``a < b`` on int64 bit patterns (the sign-flip image preserves unsigned order)."""
+    return (a ^ _I64_MIN) < (b ^ _I64_MIN)
+
+
+def _uint64_divmod(n: Any, d: Any) -> tuple[Any, Any]:
+    """Unsigned 64-bit quotient and remainder on int64 bits, exactly (Hacker's Delight, divlu).
+
+    A divisor >= 2**63 (negative as int64) goes into n at most once. Otherwise halve n with a logical
+    shift (now non-negative, so int64's division is unsigned division), divide, double the quotient and
+    correct it by one where the remainder is still >= d. Division by zero gives 0 (the integer rule)."""
+    big = d < 0
+    zero = d == 0
+    safe = torch.where(big | zero, torch.ones_like(d), d)
+    q = ((n >> 1) & ~_I64_MIN) // safe << 1
+    r = n - q * safe
+    q = torch.where(_u64_less(r, safe), q, q + 1)
+    q = torch.where(big, (~_u64_less(n, d)).to(torch.int64), q)
+    q = torch.where(zero, torch.zeros_like(q), q)
+    r = torch.where(zero, torch.zeros_like(q), n - q * d)
+    return q, r
+
+
+def _uint64_divmod_kernel(quotient: bool) -> Callable[..., Any]:
+    def kernel(x: Any, y: Any) -> Any:
+        like = x if isinstance(x, torch.Tensor) else y
+        n, d = torch.broadcast_tensors(_u64_bits(x, like), _u64_bits(y, like))
+        q, r = _uint64_divmod(n, d)
+        return (q if quotient else r).view(torch.uint64)
+
+    return kernel
+
+
+def _uint64_pow(x: Any, y: Any) -> Any:
+    """``x ** y`` modulo 2**64 by squaring on int64 bits (products wrap identically in two's complement)."""
+    like = x if isinstance(x, torch.Tensor) else y
+    base, e = torch.broadcast_tensors(_u64_bits(x, like), _u64_bits(y, like))
+    out = torch.ones_like(base)
+    nbits = 64 if isinstance(y, torch.Tensor) else (int(y) & ((1 << 64) - 1)).bit_length()
+    for i in range(nbits):
+        out = torch.where(((e >> i) & 1) == 1, out * base, out)
+        if i + 1 < nbits:
+            base = base * base
+    return out.view(torch.uint64)
+
+
 def _int_matmul(a: Any, b: Any) -> Any:
     """torch.matmul, computed exactly by broadcast multiply and sum on CUDA (no integer GEMM there)."""
     if a.device.type != "cuda" or a.ndim == 0 or b.ndim == 0:
@@ -1292,10 +1419,17 @@ def _int_tensordot(a: Any, b: Any, axes: Any) -> Any:
     k = 1
     for i in a1:
         k *= a.shape[i]
-    p = a.permute(*free1, *a1).reshape(-1, k)
-    q = b.permute(*a2, *free2).reshape(k, -1)
+    p = a.permute(tuple(free1) + tuple(a1)).reshape(-1, k)
+    q = b.permute(tuple(a2) + tuple(free2)).reshape(k, -1)
     out = (p[:, :, None] * q[None, :, :]).sum(dim=1, dtype=p.dtype)
     return out.reshape(tuple(a.shape[i] for i in free1) + tuple(b.shape[i] for i in free2))
+
+
+def _negative_power() -> Exception:
+    from .._errors import DomainError
+
+    return DomainError("integers to negative integer powers are not defined (the result is not an integer). "
+                       "Fix: cast to a float dtype first, e.g. x.astype(xb.float64) ** y")
 
 
 def _no_values() -> Exception:
