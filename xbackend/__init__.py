@@ -30,7 +30,7 @@ from ._elementwise import __all__ as _elementwise_all
 from ._errors import (
     BackendMismatchError, BackendUnavailableError, CopyError, DeviceMismatchError, GradientError,
     HostTransferError, PromotionError, ScalarOverflowError, UnknownDeviceError, UnsupportedDTypeError,
-    XBackendError, AxisError, LinAlgError,
+    XBackendError, AxisError, LinAlgError, ShapeError, IndexOutOfRangeError,
 )  # fmt: skip
 from ._interchange import DLPackError, Moved, moved, shares_memory, to_numpy
 from ._misc import astype, devices, matmul
@@ -75,6 +75,6 @@ __all__ = [
     # errors
     "XBackendError", "BackendUnavailableError", "BackendMismatchError", "UnknownDeviceError", "DeviceMismatchError",
     "HostTransferError", "UnsupportedDTypeError", "PromotionError", "ScalarOverflowError", "GradientError",
-    "CopyError", "AxisError", "LinAlgError",
+    "CopyError", "AxisError", "LinAlgError", "ShapeError", "IndexOutOfRangeError",
     "linalg", "fft",
 ] + list(_elementwise_all) + [n for m in _SECTIONS for n in m.__all__]  # fmt: skip

@@ -19,6 +19,8 @@ would already catch, so ``except TypeError`` keeps working::
      +-- CopyError(BufferError)                       copy=False but sharing memory is impossible
      +-- DLPackError(BufferError)                     a DLPack producer/consumer refused the exchange
      +-- AxisError(ValueError, IndexError)            axis outside [-ndim, ndim) (like NumPy's AxisError)
+     +-- ShapeError(ValueError)                       shapes that do not broadcast, @ inner sizes, empty argmax
+     +-- IndexOutOfRangeError(IndexError)             x[5] on an axis of size 3
      +-- LinAlgError(ValueError)                      singular / not positive-definite matrix (xb.linalg)
 
 Messages say what happened, where the data lives, and the one-line fix.
@@ -43,6 +45,8 @@ __all__ = [
     "CopyError",
     "DLPackError",
     "AxisError",
+    "ShapeError",
+    "IndexOutOfRangeError",
     "LinAlgError",
 ]
 
@@ -111,11 +115,25 @@ class AxisError(XBackendError, ValueError, IndexError):
     """An axis argument outside ``[-ndim, ndim)`` (or repeated); both ``ValueError`` and ``IndexError``."""
 
 
+class ShapeError(XBackendError, ValueError):
+    """Shapes that do not fit the operation: operands that do not broadcast, ``@`` with different inner
+    sizes, ``argmax`` of an empty Array, negative ``repeats``. A ``ValueError``, as NumPy raises."""
+
+
+class IndexOutOfRangeError(XBackendError, IndexError):
+    """An index outside an axis (``x[5]`` on an axis of size 3). An ``IndexError``, as NumPy raises."""
+
+
 class LinAlgError(XBackendError, ValueError):
     """A linear-algebra routine failed on its input (singular matrix, not positive-definite, no convergence).
 
     Raised the same way on every backend that detects the failure (NumPy's ``LinAlgError`` and torch's
     ``torch.linalg.LinAlgError`` are translated into this one)."""
+
+
+def shape_mismatch(what: str, shapes: tuple[tuple[int, ...], ...], why: str, fix: str) -> ShapeError:
+    """The one message for shapes that do not fit: what ran, every shape, why, and the fix."""
+    return ShapeError(f"{what}: shapes {' and '.join(str(tuple(s)) for s in shapes)} {why}. Fix: {fix}")
 
 
 def mismatch(kind: str, a: object, b: object, fix: str) -> str:
