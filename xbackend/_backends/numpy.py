@@ -371,6 +371,9 @@ class NumpyBackend(Backend):
         if name == "pow" and x.dtype.kind == "f":  # through the patched kernel (special cases of x ** 0.5)
             x[...] = self.kernel("pow", self.from_np[x.dtype])(x, y)
             return x
+        if (name == "floor_divide" or name == "remainder") and x.dtype.kind in "iu":
+            with np.errstate(divide="ignore", invalid="ignore"):  # x //= 0 is 0 quietly, as x // 0
+                return op(x, y)
         return op(x, y)
 
     def format(self, x: Any) -> str:

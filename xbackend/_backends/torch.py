@@ -387,6 +387,8 @@ class TorchBackend(Backend):
                     y = torch.tensor(y, dtype=nd, device=x.device)
                 return f(x, y)
 
+            if name == "maximum" or name == "minimum":  # a tie (-0.0 vs +0.0) gives the second argument, as
+                return lambda x, y: two_tensors(y, x)  # NumPy does; torch gives the first (docs/behaviour.md)
             return two_tensors
         return f
 
@@ -606,12 +608,12 @@ class TorchBackend(Backend):
             out = x
             if lo is not None:
                 lo = lo if isinstance(lo, torch.Tensor) else torch.tensor(lo, dtype=nd, device=x.device)
-                out = torch.where(out < lo, lo, out)
+                out = torch.where(out <= lo, lo, out)  # a tie (-0.0 vs +0.0) gives the bound, as NumPy
                 if floating:  # a NaN bound gives NaN (standard; NumPy), not x
                     out = torch.where(torch.isnan(lo), lo, out)
             if hi is not None:
                 hi = hi if isinstance(hi, torch.Tensor) else torch.tensor(hi, dtype=nd, device=x.device)
-                out = torch.where(out > hi, hi, out)
+                out = torch.where(out >= hi, hi, out)
                 if floating:
                     out = torch.where(torch.isnan(hi), hi, out)
             return out if out is not x else x.clone()
