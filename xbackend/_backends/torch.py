@@ -1226,6 +1226,12 @@ def _int_matmul(a: Any, b: Any) -> Any:
     """torch.matmul, computed exactly by broadcast multiply and sum on CUDA (no integer GEMM there)."""
     if a.device.type != "cuda" or a.ndim == 0 or b.ndim == 0:
         return torch.matmul(a, b)
+    return _int_matmul_by_sum(a, b)
+
+
+def _int_matmul_by_sum(a: Any, b: Any) -> Any:
+    """The CUDA integer matmul: broadcast multiply, then sum in the operands' dtype (wraps like a GEMM would).
+    Device-independent, so tests run it on the CPU against ``np.matmul``."""
     p = a.unsqueeze(0) if a.ndim == 1 else a  # (..., M, K)
     q = b.unsqueeze(-1) if b.ndim == 1 else b  # (..., K, N)
     if p.shape[-1] != q.shape[-2]:
