@@ -163,6 +163,10 @@ def test_eig_satisfies_definition(xb_target, data):
     wh, vhost = to_host(w), to_host(v)
     rt, at = tol(dt)
     assert_close(oracle(a, dt) @ vhost, vhost * wh[..., None, :], rtol=rt, atol=at * 10, check_dtype=False)
+    # zero vectors satisfy A v = v w too: each eigenvector must have unit 2-norm (LAPACK's and torch's normalisation)
+    eps = float(np.finfo(np.float32 if c is xb.complex64 else np.float64).eps)
+    norms = np.linalg.norm(vhost.astype(np.complex128), axis=-2)
+    assert_close(norms, np.ones_like(norms), rtol=0, atol=100 * eps * vhost.shape[-1], check_dtype=False)
     # eigenvalues as a multiset: compare sorted
     key = lambda z: np.sort_complex(np.round(z, 3))  # noqa: E731
     assert_close(key(to_host(xb.linalg.eigvals(x))), key(np.linalg.eigvals(oracle(a, dt))), rtol=1e-2, atol=1e-2,
