@@ -9,7 +9,7 @@ from ._array import Array, matmul as _matmul
 from ._devices import Device
 from ._dispatch import get_backend
 
-__all__ = ["astype", "devices", "matmul"]
+__all__ = ["astype", "devices", "matmul", "preferred_device"]
 
 
 def astype(x: Array, dtype: D.DType, /, *, copy: bool = True, device: Any = None) -> Array:
@@ -35,6 +35,28 @@ def devices(backend: str | None = None) -> list[Device]:
     from ._config import current
 
     return list(get_backend(backend or current().backend).devices())
+
+
+def preferred_device(backend: str | None = None) -> Device:
+    """The backend's first CUDA device when it has a usable one, else its default device (the CPU).
+
+    The one portable spelling of ``"cuda" if torch.cuda.is_available() else "cpu"``: code written for a GPU
+    runs unchanged on a CPU-only machine when it asks for ``device=xb.preferred_device("torch")``, while an
+    explicit ``device="cuda"`` there is an error (never a silent fallback). Default backend: the configured one.
+
+    >>> import xbackend as xb
+    >>> xb.preferred_device("numpy")
+    Device('cpu')
+    >>> str(xb.preferred_device("torch")) in ("cpu", "cuda:0")
+    True
+    """
+    from ._config import current
+
+    be = get_backend(backend or current().backend)
+    for d in be.devices():
+        if d.type == "cuda":
+            return d
+    return be.default_device()
 
 
 def matmul(x1: Array, x2: Array, /) -> Array:

@@ -165,7 +165,7 @@ class TorchBackend(Backend):
                 raise UnknownDeviceError(
                     f"torch has no CUDA device here (torch {torch.__version__}, "
                     f"{'CPU-only build' if not torch.version.cuda else 'no usable GPU'}); available: cpu, meta. "
-                    "Fix: use device='cpu'"
+                    "Fix: use device='cpu', or device=xb.preferred_device('torch') for code that runs on either"
                 )
             n = torch.cuda.device_count()
             if dev.index is None:
