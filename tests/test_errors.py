@@ -252,3 +252,46 @@ def test_default_int_is_range_checked_too():
         with pytest.raises(xb.ScalarOverflowError, match="int32"):
             xb.asarray([1, 2**40])
         assert xb.asarray([1, 2**31 - 1]).dtype == xb.int32
+
+
+# --- errors caused by the environment name the variable; installed-but-unusable backends -----------
+@pytest.mark.parametrize(("env", "words"), [
+    ({"XBACKEND_BACKEND": "torch", "XBACKEND_DEVICE": "cuda"}, ["XBACKEND_DEVICE='cuda'", "unset XBACKEND_DEVICE"]),
+    ({"XBACKEND_BACKEND": "nosuch"}, ["XBACKEND_BACKEND='nosuch'", "unset XBACKEND_BACKEND"]),
+])  # fmt: skip
+def test_errors_caused_by_an_environment_variable_name_it(env, words):
+    import os
+    import subprocess
+    import sys
+
+    if env.get("XBACKEND_DEVICE") == "cuda":
+        pytest.importorskip("torch")
+        if xb.preferred_device("torch").type == "cuda":
+            pytest.skip("this machine has CUDA: XBACKEND_DEVICE=cuda is usable")
+    code = ("import xbackend as xb\ntry:\n    xb.zeros(2)\nexcept xb.XBackendError as e:\n    print(type(e).__name__, e)\n"
+            "print('explicit:', xb.zeros(2, backend='numpy', device='cpu').device)\n"
+            "with xb.using(backend='numpy', device='cpu'):\n    print('using:', xb.zeros(2).device)")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, **env})  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    first = out.stdout.splitlines()[0]
+    for w in words:
+        assert w in first, first
+    assert "Fix: " in first
+    assert "explicit: cpu" in out.stdout and "using: cpu" in out.stdout  # explicit choices are not blamed
+
+
+def test_installed_but_unusable_backend_does_not_suggest_installing_it(monkeypatch):
+    from xbackend import _dispatch
+    from xbackend._backend import BackendInfo
+
+    class Stub:
+        @classmethod
+        def probe(cls):
+            return BackendInfo("cupy", installed=True, usable=False, version="13.0",
+                               reason="cupy 13.0 installed, but CUDA reports 0 devices")  # fmt: skip
+
+    monkeypatch.setattr(_dispatch, "get_backend_class", lambda name: Stub)
+    monkeypatch.delitem(_dispatch._instances, "cupy", raising=False)
+    msg = _raises(xb.BackendUnavailableError, lambda: _dispatch.get_backend("cupy"), "0 devices", "Fix: ")
+    assert "pip install" not in msg and "installed but cannot run here" in msg

@@ -19,7 +19,7 @@ from ._array import Array, _check_partner, _new, _onew
 from ._devices import Device, device as _device
 from ._dispatch import _instances, backend_for_type, get_backend
 from ._dtypes import DType
-from ._errors import CopyError, ScalarOverflowError, UnsupportedDTypeError
+from ._errors import CopyError, ScalarOverflowError, UnsupportedDTypeError, XBackendError
 
 _ctx_get = _config._ctx.get
 
@@ -58,13 +58,23 @@ def _resolve(backend: Any, device: Any) -> tuple[Any, Device, _config.Config]:
     else:
         name = backend if type(backend) is str else getattr(backend, "name", backend)
         dev = device
-    be = _instances.get(name) or get_backend(name)
+    try:
+        be = _instances.get(name) or get_backend(name)
+    except XBackendError as exc:
+        if backend is None:  # the configured backend: maybe XBACKEND_BACKEND chose it
+            raise _config.blame_environment(exc, "backend") from exc
+        raise
     if dev is None:
         dev = be.default_device()
         if not be.fixed_default_device:
             return be, dev, cfg
     else:
-        dev = be.check_device(dev if type(dev) is Device else _device(dev))
+        try:
+            dev = be.check_device(dev if type(dev) is Device else _device(dev))
+        except XBackendError as exc:
+            if device is None:  # the configured device: maybe XBACKEND_DEVICE chose it
+                raise _config.blame_environment(exc, "device") from exc
+            raise
     with contextlib.suppress(TypeError):  # an unhashable device argument: just don't cache
         cfg.places[backend, device] = (be, dev)
     return be, dev, cfg
