@@ -295,3 +295,13 @@ def test_installed_but_unusable_backend_does_not_suggest_installing_it(monkeypat
     monkeypatch.delitem(_dispatch._instances, "cupy", raising=False)
     msg = _raises(xb.BackendUnavailableError, lambda: _dispatch.get_backend("cupy"), "0 devices", "Fix: ")
     assert "pip install" not in msg and "installed but cannot run here" in msg
+
+
+def test_messages_name_dtypes_grammatically():
+    x = xb.zeros(2, dtype=xb.int8)
+    with pytest.raises(xb.PromotionError) as info:
+        x[0] = 1.5
+    assert "an Array of dtype int8" in str(info.value) and "a int8" not in str(info.value)
+    with pytest.raises(TypeError) as info:
+        xb.full(2, 1.5, dtype=xb.int8)
+    assert "a int8" not in str(info.value) and "a uint8" not in str(info.value)
