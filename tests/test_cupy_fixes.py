@@ -20,6 +20,7 @@ from hypothesis import given, strategies as st
 from xbackend import _dtypes as D
 from xbackend import device as xb_device
 from xbackend._backends import _cupy_fixes as F
+from xbackend._backends.numpy import NumpyBackend
 
 inf, nan = np.inf, np.nan
 REALS = [0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 7.0, -3.0, 0.5, 1e-3, 5.5, 65000.0, inf, -inf, nan]
@@ -268,9 +269,10 @@ def test_backend_kernels_match_numpy_on_the_fake(fake_cupy_backend):
         _same_bits(be.kernel("nextafter", D.float16)(np.array([0.0], np.float16), -0.0), np.array([-0.0], np.float16))
         c1, c2 = (np.array(v) for v in zip(*itertools.product(ZS, ZS)))
         _same_bits(be.kernel("divide", D.complex128)(c1, c2), c1 / c2)
-        for name, npname in (("log", "log"), ("log1p", "log1p"), ("sinh", "sinh"), ("tanh", "tanh"), ("asin", "arcsin")):
+        for name in ("log", "log1p", "sinh", "tanh", "asin", "expm1"):
             got = be.kernel(name, D.complex128)(ZS)
-            want = getattr(np, npname)(ZS)
+            # the reference is xbackend's NumPy backend: NumPy plus the standard's special cases it misses
+            want = NumpyBackend().kernel(name, D.complex128)(ZS)
             fin = np.isfinite(ZS)
             _same_bits(got[~fin], want[~fin])
         np.testing.assert_allclose(be.kernel("log2", D.complex128)(ZS[np.isfinite(ZS)]),

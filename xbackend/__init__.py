@@ -30,10 +30,10 @@ from ._elementwise import __all__ as _elementwise_all
 from ._errors import (
     BackendMismatchError, BackendUnavailableError, CopyError, DeviceMismatchError, GradientError,
     HostTransferError, PromotionError, ScalarOverflowError, UnknownDeviceError, UnsupportedDTypeError,
-    XBackendError, AxisError, LinAlgError, DomainError,
+    XBackendError, AxisError, LinAlgError, DomainError, ShapeError, IndexOutOfRangeError,
 )  # fmt: skip
 from ._interchange import DLPackError, Moved, moved, shares_memory, to_numpy
-from ._misc import astype, devices, matmul
+from ._misc import astype, devices, matmul, preferred_device
 from ._version import __version__
 
 # one module per spec section; each owns its __all__
@@ -61,7 +61,7 @@ __array_api_version__ = "2025.12"
 __all__ = [
     "Array", "Backend", "BackendInfo", "Device", "DType", "__array_api_version__", "__version__",
     # configuration and backends
-    "using", "set_default", "get_config", "backends", "backend_names", "register_backend", "device", "devices",
+    "using", "set_default", "get_config", "backends", "backend_names", "register_backend", "device", "devices", "preferred_device",
     # dtypes
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16",
     "float32", "float64", "complex64", "complex128", "dtype", "result_type", "can_cast", "finfo", "iinfo",
@@ -76,6 +76,6 @@ __all__ = [
     # errors
     "XBackendError", "BackendUnavailableError", "BackendMismatchError", "UnknownDeviceError", "DeviceMismatchError",
     "HostTransferError", "UnsupportedDTypeError", "PromotionError", "ScalarOverflowError", "GradientError",
-    "CopyError", "AxisError", "LinAlgError", "DomainError",
+    "CopyError", "AxisError", "LinAlgError", "DomainError", "ShapeError", "IndexOutOfRangeError",
     "linalg", "fft",
 ] + list(_elementwise_all) + [n for m in _SECTIONS for n in m.__all__]  # fmt: skip

@@ -24,10 +24,12 @@ from ._errors import (
     DeviceMismatchError,
     GradientError,
     HostTransferError,
+    IndexOutOfRangeError,
     PromotionError,
     UnknownDeviceError,
     XBackendError,
     mismatch,
+    shape_mismatch,
 )
 from ._rules import ELEMENTWISE, bool_result, resolve, same_ok
 
@@ -309,17 +311,29 @@ class Array:
         be = self._be
         if be.native_basic_indexing and ((t := type(key)) is int or (t is slice and key.step is None)):  # x[1:-1]
             out = _onew(Array)
-            out._data = self._data[key]
+            try:
+                out._data = self._data[key]
+            except IndexError as exc:
+                _index_failed(self, key, exc)
+                raise
             out._dt = self._dt
             out._dev = self._dev
             out._be = be
             return out
-        key = _native_key(self, key)
-        return _new(be.getitem(self._data, key), self._dt, self._dev, be)
+        nkey = _native_key(self, key)
+        try:
+            return _new(be.getitem(self._data, nkey), self._dt, self._dev, be)
+        except IndexError as exc:
+            _index_failed(self, key, exc)
+            raise
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        key = _native_key(self, key)
-        self._be.setitem(self._data, key, _setitem_value(self, value))
+        nkey = _native_key(self, key)
+        try:
+            self._be.setitem(self._data, nkey, _setitem_value(self, value))
+        except IndexError as exc:
+            _index_failed(self, key, exc)
+            raise
 
 
 def _unpickle(backend: str, payload: Any, dt: DType, place: str, grad: bool = False) -> Array:
@@ -425,6 +439,74 @@ def _scalar_dtype(a: Array, s: Any) -> DType:
     return D.scalar_result(d, s, cfg.default_float, cfg.default_int)
 
 
+# --- native errors, translated ------------------------------------------------------------------
+# Called only after a native kernel raised (the success path never runs them): a situation xbackend
+# recognises becomes its one typed error on every backend (NumPy's ValueError and torch's RuntimeError
+# for the same mistake read alike); anything else returns and the caller re-raises the native error.
+def _broadcast(s1: tuple[int, ...], s2: tuple[int, ...]) -> tuple[int, ...] | None:
+    out = []
+    for i in range(1, max(len(s1), len(s2)) + 1):
+        m = s1[-i] if i <= len(s1) else 1
+        n = s2[-i] if i <= len(s2) else 1
+        if m != n and m != 1 and n != 1:
+            return None
+        out.append(n if m == 1 else m)
+    return tuple(reversed(out))
+
+
+def _failed(name: str, a: Array, b: Any, exc: BaseException, inplace: bool = False) -> None:
+    if type(b) is not Array:
+        return
+    sa, sb = tuple(a._data.shape), tuple(b._data.shape)
+    r = _broadcast(sa, sb)
+    if r is None:
+        raise shape_mismatch(f"{name} of {a._be.name} Arrays on {a._dev}", (sa, sb), "do not broadcast",
+                             "make each dimension equal or 1, counting from the right, e.g. y[:, None] or "
+                             "xb.broadcast_to(y, shape)") from exc  # fmt: skip
+    if inplace and r != sa:
+        raise shape_mismatch(f"in-place {name} of {a._be.name} Arrays on {a._dev}", (sa, sb),
+                             f"broadcast to {r}, not to the left operand's shape",
+                             "write x = x op y (out of place); an in-place result keeps x's shape") from exc  # fmt: skip
+
+
+def _matmul_failed(a: Array, b: Array, exc: BaseException) -> None:
+    sa, sb = tuple(a._data.shape), tuple(b._data.shape)
+    k1 = sa[-1]
+    k2 = sb[-2] if len(sb) > 1 else sb[0]
+    if k1 != k2:
+        raise shape_mismatch(f"matmul (x @ y) of {a._be.name} Arrays on {a._dev}", (sa, sb),
+                             f"do not fit: x.shape[-1] is {k1} but y.shape[-2] is {k2}",
+                             "make the inner sizes equal, e.g. transpose one (y.mT) or reshape it") from exc  # fmt: skip
+    if len(sa) > 2 and len(sb) > 2 and _broadcast(sa[:-2], sb[:-2]) is None:
+        raise shape_mismatch(f"matmul (x @ y) of {a._be.name} Arrays on {a._dev}", (sa, sb),
+                             f"have batch dimensions {sa[:-2]} and {sb[:-2]} that do not broadcast",
+                             "make each batch dimension equal or 1") from exc  # fmt: skip
+
+
+_OUT_OF_RANGE = None
+
+
+def _index_failed(a: Array, key: Any, exc: BaseException) -> None:
+    global _OUT_OF_RANGE
+    text = str(exc)
+    if "out of bounds" not in text and "out of range" not in text:
+        return
+    if _OUT_OF_RANGE is None:
+        import re
+
+        _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for (?:axis|dimension) (\d+) with size (\d+)")
+    shape = tuple(a._data.shape)
+    m = _OUT_OF_RANGE.search(text)
+    if m is None:
+        what = f"index {key!r} is out of range for a {a._be.name} Array of shape {shape}"
+        fix = "along an axis of size n, use indices -n..n-1"
+    else:
+        i, ax, n = m.groups()
+        what = f"index {i} is out of range for axis {ax} of size {n} (a {a._be.name} Array of shape {shape})"
+        fix = f"use an index in -{n}..{int(n) - 1}"
+    raise IndexOutOfRangeError(f"{what}. Fix: {fix}") from exc
+
+
 # --- operator and function factories -----------------------------------------------------------
 # The fast path of every binary operator, specialised per operation when the module loads (as
 # ``collections.namedtuple`` and ``dataclasses`` do): same backend, same device, same dtype in the
@@ -442,7 +524,11 @@ def {fname}(self, other):
             except KeyError:
                 fn = be.kernel(name, d)
             out = _onew(Array)
-            out._data = fn({array_args})
+            try:
+                out._data = fn({array_args})
+            except Exception as exc:  # no cost when nothing is raised (Python 3.11 zero-cost try)
+                failed(name, self, other, exc)
+                raise
             out._dt = {result}
             out._dev = dev
             out._be = be
@@ -527,14 +613,18 @@ def binary(name: str, reflected: bool = False) -> Any:
         except KeyError:
             fn = be.kernel(name, cd)
         out = _onew(Array)
-        out._data = fn(y, x) if reflected else fn(x, y)
+        try:
+            out._data = fn(y, x) if reflected else fn(x, y)
+        except Exception as exc:
+            _failed(name, self, other, exc)
+            raise
         out._dt = _BOOL if to_bool else cd
         out._dev = self._dev
         out._be = be
         return out
 
     namespace = {"Array": Array, "_onew": _onew, "_BOOL": _BOOL, "fast": fast, "fast_fc": fast_fc, "name": name,
-                 "general": general}  # fmt: skip
+                 "general": general, "failed": _failed}  # fmt: skip
     exec(_fast_binary_code(reflected, to_bool), namespace)  # noqa: S102 - a fixed template, no user input
     op = namespace["op"]
     op.__name__ = op.__qualname__ = ("__r" if reflected else "") + name
@@ -571,7 +661,11 @@ def inplace(name: str) -> Any:
             )
         if type(other) is Array and other._dt is not d1:
             y = be.astype(y, d1)
-        self._data = be.inplace(native, name, self._data, y)
+        try:
+            self._data = be.inplace(native, name, self._data, y)
+        except Exception as exc:
+            _failed(name, self, other, exc, inplace=True)
+            raise
         return self
 
     iop.__name__ = "i" + name
@@ -636,7 +730,11 @@ def matmul(a: Array, b: Any, reflected: bool = False) -> Array:
     except KeyError:
         fn = be.kernel("matmul", cd)
     out = _onew(Array)
-    out._data = fn(x, y)
+    try:
+        out._data = fn(x, y)
+    except Exception as exc:
+        _matmul_failed(a, b, exc)
+        raise
     out._dt = cd
     out._dev = a._dev
     out._be = be
@@ -697,7 +795,7 @@ def _setitem_value(a: Array, value: Any) -> Any:
         p = _scalar_dtype(a, value)
         if p is not a._dt and not (t is int and a._dt.kind in "fc") and not (t is bool):
             raise PromotionError(
-                f"cannot store Python {t.__name__} {value!r} into a {a._dt} Array without losing information. "
+                f"cannot store Python {t.__name__} {value!r} into an Array of dtype {a._dt} without losing information. "
                 f"Fix: cast the Array first, e.g. x = x.astype({p!r})"
             )
         return value
@@ -711,7 +809,7 @@ def _setitem_value(a: Array, value: Any) -> Any:
         p = D.PROMOTION.get((value._dt, a._dt))
         if p is not a._dt:
             raise PromotionError(
-                f"cannot store {value._dt} values into a {a._dt} Array without losing information. "
+                f"cannot store {value._dt} values into an Array of dtype {a._dt} without losing information. "
                 f"Fix: cast explicitly, e.g. x[...] = v.astype({a._dt!r})"
             )
         return a._be.astype(value._data, a._dt)
@@ -740,7 +838,7 @@ def _host_value(a: Array, value: Any) -> Array:
             d = a._dt
             if _KIND_RANK[h.dtype.kind] > _KIND_RANK[d.kind]:
                 raise PromotionError(
-                    f"cannot store Python {h.dtype.kind!r}-kind values ({h.dtype}) into a {d} Array without "
+                    f"cannot store Python {h.dtype.kind!r}-kind values ({h.dtype}) into an Array of dtype {d} without "
                     f"losing information. Fix: cast the Array first, e.g. x = x.astype(xb.float64)"
                 )
             if h.size and h.dtype.kind in "iu" and d.kind in "iu":

@@ -177,7 +177,7 @@ class TorchBackend(Backend):
                 raise UnknownDeviceError(
                     f"torch has no CUDA device here (torch {torch.__version__}, "
                     f"{'CPU-only build' if not torch.version.cuda else 'no usable GPU'}); available: cpu, meta. "
-                    "Fix: use device='cpu'"
+                    "Fix: use device='cpu', or device=xb.preferred_device('torch') for code that runs on either"
                 )
             n = torch.cuda.device_count()
             if dev.index is None:
@@ -426,6 +426,8 @@ class TorchBackend(Backend):
                     y = torch.tensor(y, dtype=nd, device=x.device)
                 return f(x, y)
 
+            if name == "maximum" or name == "minimum":  # a tie (-0.0 vs +0.0) gives the second argument, as
+                return lambda x, y: two_tensors(y, x)  # NumPy does; torch gives the first (docs/behaviour.md)
             return two_tensors
         return f
 
@@ -711,12 +713,12 @@ class TorchBackend(Backend):
             out = x
             if lo is not None:
                 lo = lo if isinstance(lo, torch.Tensor) else torch.tensor(lo, dtype=nd, device=x.device)
-                out = torch.where(out < lo, lo, out)
+                out = torch.where(out <= lo, lo, out)  # a tie (-0.0 vs +0.0) gives the bound, as NumPy
                 if floating:  # a NaN bound gives NaN (standard; NumPy), not x
                     out = torch.where(torch.isnan(lo), lo, out)
             if hi is not None:
                 hi = hi if isinstance(hi, torch.Tensor) else torch.tensor(hi, dtype=nd, device=x.device)
-                out = torch.where(out > hi, hi, out)
+                out = torch.where(out >= hi, hi, out)
                 if floating:
                     out = torch.where(torch.isnan(hi), hi, out)
             return out if out is not x else x.clone()
@@ -1401,6 +1403,12 @@ def _int_matmul(a: Any, b: Any) -> Any:
     """torch.matmul, computed exactly by broadcast multiply and sum on CUDA (no integer GEMM there)."""
     if a.device.type != "cuda" or a.ndim == 0 or b.ndim == 0:
         return torch.matmul(a, b)
+    return _int_matmul_by_sum(a, b)
+
+
+def _int_matmul_by_sum(a: Any, b: Any) -> Any:
+    """The CUDA integer matmul: broadcast multiply, then sum in the operands' dtype (wraps like a GEMM would).
+    Device-independent, so tests run it on the CPU against ``np.matmul``."""
     p = a.unsqueeze(0) if a.ndim == 1 else a  # (..., M, K)
     q = b.unsqueeze(-1) if b.ndim == 1 else b  # (..., K, N)
     if p.shape[-1] != q.shape[-2]:
