@@ -417,3 +417,30 @@ def test_large_host_to_cuda_moves_use_the_ring_small_ones_the_library(fake):
     y = I._transport(np_be, small, xb.float64, xb.device("cpu"), fake, CUDA0)
     assert fake.copies == [big.nbytes]  # the library's own copy (from_host)
     np.testing.assert_array_equal(y, small)
+
+
+def test_a_failing_fill_leaves_no_fill_running(fake, small_ring, monkeypatch):
+    import threading
+
+    real = np.copyto
+    calls = []
+
+    def flaky(dst, src, casting="same_kind"):
+        calls.append(threading.current_thread().name)
+        if len(calls) == 3:
+            raise MemoryError("simulated")
+        time.sleep(0.02)  # slow fills: several are queued or running when one fails
+        real(dst, src, casting=casting)
+
+    monkeypatch.setattr(T.np, "copyto", flaky)
+    monkeypatch.setattr(T, "_THREADS", 4)
+    ring = _ring(fake)
+    host = np.random.default_rng(3).random(1 << 20)  # 8 MB: the threaded path
+    with pytest.raises(MemoryError):
+        T._h2d_staged(fake, ring, CUDA0, host, xb.float64, xb.float64)
+    n = len(calls)
+    time.sleep(0.2)
+    assert len(calls) == n  # nothing still filling after the error
+    monkeypatch.setattr(T.np, "copyto", real)
+    out, _ = T._h2d_staged(fake, ring, CUDA0, host, xb.float64, xb.float64)  # the ring is usable again
+    np.testing.assert_array_equal(out.native, host)

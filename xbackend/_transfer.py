@@ -225,15 +225,20 @@ def _h2d_staged(be: Any, ring: _Ring, dev: Device, host: np.ndarray, hdt: DType,
             pool = _pool()
             inflight: collections.deque[tuple[_Slot, int, int, Any]] = collections.deque()
             nxt = 0
-            for k in range(len(pieces)):
-                while nxt < len(pieces) and nxt < k + depth:  # keep `depth` fills running
-                    slot = ring.take(nxt)  # waits for the DMA that last read this slot (chunk nxt - ring.n)
-                    lo, hi = pieces[nxt]
-                    inflight.append((slot, lo, hi, pool.submit(fill, slot, lo, hi)))
-                    nxt += 1
-                slot, lo, hi, fut = inflight.popleft()
-                fut.result()
-                slot.event = be.h2d_copy(session, slot.owner, lo, hi - lo)  # chunk k crosses; k+1.. fill
+            try:
+                for k in range(len(pieces)):
+                    while nxt < len(pieces) and nxt < k + depth:  # keep `depth` fills running
+                        slot = ring.take(nxt)  # waits for the DMA that last read this slot (chunk nxt - ring.n)
+                        lo, hi = pieces[nxt]
+                        inflight.append((slot, lo, hi, pool.submit(fill, slot, lo, hi)))
+                        nxt += 1
+                    slot, lo, hi, fut = inflight.popleft()
+                    fut.result()
+                    slot.event = be.h2d_copy(session, slot.owner, lo, hi - lo)  # chunk k crosses; k+1.. fill
+            except BaseException:
+                for item in inflight:  # no fill may still write into a slot once the ring is released
+                    item[3].cancel() or item[3].exception()
+                raise
         raw, event = be.h2d_close(session, wait)
     out = _new(be.bytes_as(raw, sdt, host.shape), sdt, dev, be)
     return (out if sdt is dt else move(out, dtype=dt)), event
