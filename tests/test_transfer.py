@@ -81,6 +81,11 @@ class FakeGPU(NumpyBackend):
     def stream_wait(self, ev, dev):
         self.stream_waits += 1
 
+    def timing_event(self, dev):  # an event recorded on the current stream (after a device-side cast)
+        ev = FakeEvent()
+        ev.done = True
+        return ev
+
     def bytes_as(self, raw, dt, shape):
         return raw.view(self.native_dtype(dt)).reshape(shape)
 
@@ -319,6 +324,8 @@ def test_prefetch_copies_run_on_the_prefetch_thread(fake, small_ring, monkeypatc
     monkeypatch.setattr(T, "_h2d_staged", lambda *a, **k: threads.append(threading.current_thread().name) or real(*a, **k))
     out = list(xb.prefetch([np.array([1.5, 2.5]), np.array([3.5])], depth=1, dtype=xb.float32))
     assert [o.dtype for o in out] == [xb.float32, xb.float32] and out[1].native.tolist() == [3.5]
+    wide = list(xb.prefetch([np.array([1, 2], dtype=np.int8)], dtype=xb.float64))  # cast on the device after the copy
+    assert wide[0].dtype == xb.float64 and wide[0].native.tolist() == [1.0, 2.0]
     assert threads and all(t.startswith("xbackend-prefetch") for t in threads)
 
 

@@ -239,9 +239,13 @@ def _h2d_staged(be: Any, ring: _Ring, dev: Device, host: np.ndarray, hdt: DType,
                 for item in inflight:  # no fill may still write into a slot once the ring is released
                     item[3].cancel() or item[3].exception()
                 raise
-        raw, event = be.h2d_close(session, wait)
+        widen = sdt is not dt  # the cast runs on this thread's current stream: it must wait for the copy
+        raw, event = be.h2d_close(session, wait or widen)
     out = _new(be.bytes_as(raw, sdt, host.shape), sdt, dev, be)
-    return (out if sdt is dt else move(out, dtype=dt)), event
+    if not widen:
+        return out, event
+    out = move(out, dtype=dt)
+    return out, (be.timing_event(dev) if not wait else event)  # an event after the cast, for the consumer
 
 
 _POOL: list[Any] = []
