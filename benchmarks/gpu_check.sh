@@ -77,8 +77,12 @@ for info in xb.backends().values():
     print(info)
 PYEOF
 
-GPU_TARGETS="$("$PY" -c 'from xbackend.testing import available_targets as a; print(" ".join(t.id for t in a() if t.is_gpu))' 2>/dev/null)"
-if [ -z "$GPU_TARGETS" ]; then
+GPU_TARGETS="$("$PY" -c 'from xbackend.testing import available_targets as a; print(" ".join(t.id for t in a() if t.is_gpu))' 2>"$OUTDIR/targets_err.txt")"
+if [ $? -ne 0 ]; then
+    echo "== could not list the targets (import failed: see targets_err.txt): FAIL" | tee -a "$SUMMARY"
+    cat "$OUTDIR/targets_err.txt"
+    status=1
+elif [ -z "$GPU_TARGETS" ]; then
     echo "== no CUDA device (torch-CUDA or CuPy) here: GPU steps SKIPPED; nothing failed" | tee -a "$SUMMARY"
 else
     echo "== CUDA targets: $GPU_TARGETS" | tee -a "$SUMMARY"

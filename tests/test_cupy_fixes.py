@@ -1,4 +1,4 @@
-"""CuPy's corrections (xbackend/_backends/_cupy_fixes.py) checked on the CPU against NumPy.
+"""CuPy's corrections (xbackend/_backends/_cupy_fixes.py) and torch-CUDA's two, checked on the CPU against NumPy.
 
 The corrections are functions of a namespace ``xp``; here ``xp`` is NumPy, or a fake "CuPy" made of
 NumPy that reproduces the CuPy 14.2 behaviours seen on the H200 (shared/gpu-runs/2026-11-30): a
@@ -302,3 +302,41 @@ def test_backend_creation_indexing_linalg_on_the_fake(fake_cupy_backend):
     s = be.reduce("sum", np.ones(100, np.float16), D.float16, (0,), False)
     assert s.dtype == np.float16 and s.item() == 100.0
     assert be.reduce("sum", np.arange(6).reshape(2, 3), D.int64, (0, 1), True).tolist() == [[15]]
+
+
+# --- torch-CUDA: the two corrections in torch.py, with CUDA's behaviour imitated on the CPU --------------
+def test_torch_complex_sqrt_real_part_is_plus_zero(monkeypatch):
+    torch = pytest.importorskip("torch")
+    from xbackend._dispatch import get_backend
+
+    real_sqrt = torch.sqrt
+
+    def cuda_like(x):  # torch-CUDA 2.11: sqrt(-0+0j) = -0+0j
+        r = real_sqrt(x)
+        if not x.is_complex():
+            return r
+        return torch.where((x.real == 0) & (x.imag == 0), torch.complex(x.real, r.imag), r)
+
+    monkeypatch.setattr(torch, "sqrt", cuda_like)
+    z = np.array([complex(-0.0, 0.0), complex(-0.0, -0.0), 4 + 0j, -4 + 0j, complex(nan, 1.0)], dtype=np.complex64)
+    raw = cuda_like(torch.from_numpy(z)).numpy()
+    assert np.signbit(raw.real[0])  # the imitation has the bug
+    got = get_backend("torch").make_kernel("sqrt", D.complex64)(torch.from_numpy(z)).numpy()
+    _same_bits(got, np.sqrt(z))
+
+
+def test_torch_half_cumulative_sum_accumulates_in_float32(monkeypatch):
+    torch = pytest.importorskip("torch")
+    import xbackend as xb
+
+    real = torch.cumsum
+
+    def cuda_like(x, dim, dtype=None):  # CUDA's half cumsum accumulates in half (NumPy's stalls at 2048 too)
+        if dtype in (None, torch.float16):
+            return torch.from_numpy(np.cumsum(x.numpy(), axis=dim, dtype=np.float16))
+        return real(x, dim, dtype=dtype)
+
+    monkeypatch.setattr(torch, "cumsum", cuda_like)
+    x = xb.asarray(np.ones(3000, np.float16), backend="torch")
+    r = xb.cumulative_sum(x)
+    assert r.dtype is xb.float16 and r[-1].item() == 3000.0

@@ -114,15 +114,17 @@ def test_timer_with_a_broken_block_still_reports_and_raises():
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("backend", ["torch", "cupy"])
-def test_gpu_timer_times_a_device_to_host_copy(backend):
+def test_gpu_timer_waits_for_queued_kernels(backend):
     targets = [t for t in xb.testing.available_targets() if t.backend == backend and t.is_gpu]
     if not targets:
         pytest.skip(f"{backend} has no CUDA device here")
-    x = xb.ones(32 << 20, dtype=xb.float32, backend=backend, device="cuda")  # 128 MB
-    with xb.timer(x) as t:
-        y = x * 2
-    with xb.timer(x) as t_host:
-        h = y.numpy()
-    assert h[0] == 2.0 and 0 < t.ms < 1000 and 0 < t_host.ms < 5000
-    gbs = x.size * 4 / (t_host.ms / 1e3) / 1e9
-    assert gbs > 1  # a device->host copy of 128 MB takes milliseconds, not microseconds (it was waited for)
+    a = xb.ones((4096, 4096), dtype=xb.float32, backend=backend, device="cuda")
+    xb.synchronize(a)
+    with xb.timer(a) as t:
+        for _ in range(10):
+            b = a @ a  # 1.4e12 flops: > 1 ms on any GPU (an H200 peaks near 1e15 flop/s in TF32)
+    assert t.ms > 1.0, t  # the device's time, not the microseconds of queueing the launches
+    assert t.wall_ms >= 0.9 * t.ms  # the host waited for it
+    with xb.timer(b) as t_host:
+        h = b.numpy()  # the seeds' example: a device->host copy, timed after it finished
+    assert h[0, 0] == 4096.0 and t_host.ms > 0

@@ -81,6 +81,11 @@ class FakeGPU(NumpyBackend):
     def stream_wait(self, ev, dev):
         self.stream_waits += 1
 
+    def timing_event(self, dev):  # an event recorded on the current stream (after a device-side cast)
+        ev = FakeEvent()
+        ev.done = True
+        return ev
+
     def bytes_as(self, raw, dt, shape):
         return raw.view(self.native_dtype(dt)).reshape(shape)
 
@@ -319,6 +324,8 @@ def test_prefetch_copies_run_on_the_prefetch_thread(fake, small_ring, monkeypatc
     monkeypatch.setattr(T, "_h2d_staged", lambda *a, **k: threads.append(threading.current_thread().name) or real(*a, **k))
     out = list(xb.prefetch([np.array([1.5, 2.5]), np.array([3.5])], depth=1, dtype=xb.float32))
     assert [o.dtype for o in out] == [xb.float32, xb.float32] and out[1].native.tolist() == [3.5]
+    wide = list(xb.prefetch([np.array([1, 2], dtype=np.int8)], dtype=xb.float64))  # cast on the device after the copy
+    assert wide[0].dtype == xb.float64 and wide[0].native.tolist() == [1.0, 2.0]
     assert threads and all(t.startswith("xbackend-prefetch") for t in threads)
 
 
@@ -417,3 +424,30 @@ def test_large_host_to_cuda_moves_use_the_ring_small_ones_the_library(fake):
     y = I._transport(np_be, small, xb.float64, xb.device("cpu"), fake, CUDA0)
     assert fake.copies == [big.nbytes]  # the library's own copy (from_host)
     np.testing.assert_array_equal(y, small)
+
+
+def test_a_failing_fill_leaves_no_fill_running(fake, small_ring, monkeypatch):
+    import threading
+
+    real = np.copyto
+    calls = []
+
+    def flaky(dst, src, casting="same_kind"):
+        calls.append(threading.current_thread().name)
+        if len(calls) == 3:
+            raise MemoryError("simulated")
+        time.sleep(0.02)  # slow fills: several are queued or running when one fails
+        real(dst, src, casting=casting)
+
+    monkeypatch.setattr(T.np, "copyto", flaky)
+    monkeypatch.setattr(T, "_THREADS", 4)
+    ring = _ring(fake)
+    host = np.random.default_rng(3).random(1 << 20)  # 8 MB: the threaded path
+    with pytest.raises(MemoryError):
+        T._h2d_staged(fake, ring, CUDA0, host, xb.float64, xb.float64)
+    n = len(calls)
+    time.sleep(0.2)
+    assert len(calls) == n  # nothing still filling after the error
+    monkeypatch.setattr(T.np, "copyto", real)
+    out, _ = T._h2d_staged(fake, ring, CUDA0, host, xb.float64, xb.float64)  # the ring is usable again
+    np.testing.assert_array_equal(out.native, host)

@@ -42,6 +42,7 @@ __all__ = ["host_to_device", "device_to_host", "prefetch", "PendingHost", "stagi
 _CHUNK = 8 << 20  # bytes per ring slot (a multiple of every itemsize)
 _FIRST = 256 << 10  # the first chunk; chunks double up to _CHUNK so the first DMA starts early
 _LIMIT = [256 << 20]  # pinned ring memory per (backend, device); see staging_limit()
+_THREADED_FROM = 4 << 20  # smaller transfers fill on the caller's thread (a hand-off costs more than it saves)
 _THREADS = max(1, min(int(os.environ.get("XBACKEND_STAGING_THREADS", 0)) or (os.cpu_count() or 1), 12))
 
 
@@ -215,26 +216,36 @@ def _h2d_staged(be: Any, ring: _Ring, dev: Device, host: np.ndarray, hdt: DType,
     depth = min(_THREADS, ring.n - 1)
     with ring.lock:
         session = be.h2d_open(nbytes, dev)
-        if len(pieces) == 1:  # small: no thread hand-off
-            slot = ring.take(0)
-            fill(slot, *pieces[0])
-            slot.event = be.h2d_copy(session, slot.owner, 0, nbytes)
-        elif pieces:
+        if nbytes < _THREADED_FROM or _THREADS == 1:  # small: no thread hand-offs (fill k while k-1 crosses)
+            for k, (lo, hi) in enumerate(pieces):
+                slot = ring.take(k)
+                fill(slot, lo, hi)
+                slot.event = be.h2d_copy(session, slot.owner, lo, hi - lo)
+        else:
             pool = _pool()
             inflight: collections.deque[tuple[_Slot, int, int, Any]] = collections.deque()
             nxt = 0
-            for k in range(len(pieces)):
-                while nxt < len(pieces) and nxt < k + depth:  # keep `depth` fills running
-                    slot = ring.take(nxt)  # waits for the DMA that last read this slot (chunk nxt - ring.n)
-                    lo, hi = pieces[nxt]
-                    inflight.append((slot, lo, hi, pool.submit(fill, slot, lo, hi)))
-                    nxt += 1
-                slot, lo, hi, fut = inflight.popleft()
-                fut.result()
-                slot.event = be.h2d_copy(session, slot.owner, lo, hi - lo)  # chunk k crosses; k+1.. fill
-        raw, event = be.h2d_close(session, wait)
+            try:
+                for k in range(len(pieces)):
+                    while nxt < len(pieces) and nxt < k + depth:  # keep `depth` fills running
+                        slot = ring.take(nxt)  # waits for the DMA that last read this slot (chunk nxt - ring.n)
+                        lo, hi = pieces[nxt]
+                        inflight.append((slot, lo, hi, pool.submit(fill, slot, lo, hi)))
+                        nxt += 1
+                    slot, lo, hi, fut = inflight.popleft()
+                    fut.result()
+                    slot.event = be.h2d_copy(session, slot.owner, lo, hi - lo)  # chunk k crosses; k+1.. fill
+            except BaseException:
+                for item in inflight:  # no fill may still write into a slot once the ring is released
+                    item[3].cancel() or item[3].exception()
+                raise
+        widen = sdt is not dt  # the cast runs on this thread's current stream: it must wait for the copy
+        raw, event = be.h2d_close(session, wait or widen)
     out = _new(be.bytes_as(raw, sdt, host.shape), sdt, dev, be)
-    return (out if sdt is dt else move(out, dtype=dt)), event
+    if not widen:
+        return out, event
+    out = move(out, dtype=dt)
+    return out, (be.timing_event(dev) if not wait else event)  # an event after the cast, for the consumer
 
 
 _POOL: list[Any] = []

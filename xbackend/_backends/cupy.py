@@ -63,8 +63,8 @@ class CupyBackend(NumpyBackend):
             return self.to_np[dt]
         except KeyError:
             raise self.unsupported(
-                dt, "xbackend does not hold bfloat16 on CuPy (CuPy computes parts of it in float32); use "
-                "dtype=xb.float32 there, or backend='torch' for bfloat16 on the GPU"
+                dt, "use dtype=xb.float32 on CuPy, or backend='torch' for bfloat16 on the GPU (CuPy computes "
+                "parts of bfloat16 in float32, so xbackend does not hold it there)"
             ) from None
 
     @classmethod
