@@ -315,7 +315,8 @@ def test_device_of_another_backend_with_backend_raises(xb_target):
     other_name = _other_backend(xb_target.backend)
     d = xb_target.asarray([1.0]).device
     other = xb.asarray([1.0], backend=other_name)
-    for call in (lambda: xb.zeros(2, backend=other_name, device=d), lambda: xb.asarray([1.0], backend=other_name, device=d),
+    for call in (lambda: xb.zeros(2, backend=other_name, device=d),
+                 lambda: xb.asarray([1.0], backend=other_name, device=d),
                  lambda: xb.arange(2, backend=other_name, device=d), lambda: other.to(backend=other_name, device=d),
                  lambda: xb.fft.fftfreq(2, backend=other_name, device=d),
                  lambda: xb.using(backend=other_name, device=d).__enter__(),
@@ -344,10 +345,12 @@ def test_array_namespace_is_bound_and_cached(xb_target):
     xp = x.__array_namespace__()
     assert xp is xb_target.asarray([[3]]).__array_namespace__()
     assert xp is not xb.asarray([1.0], backend=other_name).__array_namespace__()
-    assert xp.__name__ == f"xbackend[{xb_target.backend},{xb_target.device}]" and xp.__array_api_version__ == "2025.12" and xb_target.backend in repr(xp)
+    assert xp.__name__ == f"xbackend[{xb_target.backend},{xb_target.device}]" and xb_target.backend in repr(xp)
+    assert xp.__array_api_version__ == "2025.12"
     missing = [n for n in xb.__all__ if not hasattr(xp, n)]
     assert not missing
     assert xp.sum is xb.sum and xp.linalg is xb.linalg and xp.float32 is xb.float32 and xp.device is xb.device
+    assert pickle.loads(pickle.dumps(xp)) is xp  # by its device, like the Device itself
     other = xb.asarray([1.0, 2.0], backend=other_name)
     with xb.using(backend=other_name):
         made = {
@@ -381,7 +384,8 @@ def test_array_api_compat_sees_the_bound_namespace(xb_target):
 def test_bound_namespace_imports_no_backend():
     code = ("import sys, xbackend as xb; x = xb.asarray([1.0]); xp = x.__array_namespace__(); "
             "assert xp.zeros(2).backend == 'numpy' and xp.asarray([1]).device is x.device; "
-            "bad = [m for m in ('torch', 'cupy', 'dask') if m in sys.modules]; assert not bad, bad; print('ok')")  # fmt: skip
+            "bad = [m for m in ('torch', 'cupy', 'dask') if m in sys.modules]; assert not bad, bad; "
+            "print('ok')")  # fmt: skip
     import os
     import subprocess
     import sys

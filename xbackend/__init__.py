@@ -1,7 +1,8 @@
 """xbackend: write numeric code once, run it on NumPy, PyTorch or CuPy.
 
 ``import xbackend`` imports NumPy only; torch and CuPy load on first use. This module *is* the
-Array API namespace (``x.__array_namespace__()`` returns it).
+default Array API namespace; ``x.__array_namespace__()`` returns a copy of it bound to x's backend and
+device (``xbackend._namespace``).
 
 >>> import xbackend as xb
 >>> x = xb.asarray([[1.0, 2.0], [3.0, 4.0]])

@@ -353,7 +353,7 @@ def _unpickle(backend: str, payload: Any, dt: DType, place: str, grad: bool = Fa
         native = be.wrap_native(payload, None, dev, None)
     else:  # a NumPy host copy of a backend without CPU arrays
         native = be.from_host(payload, dt, dev, True)
-    if grad and not be.requires_grad(native):
+    if grad and not be.requires_grad(native):  # only a backend with autograd reports grad: torch's leaf API
         native.requires_grad_(True)
     return _new(native, dt, dev, be)
 
