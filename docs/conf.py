@@ -73,3 +73,76 @@ else:
 html_theme = "furo"
 html_title = f"xbackend {release}"
 html_static_path = ["_static"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Docstrings the API reference completes at build time (nothing here changes the library):
+# - module constants (``xb.e``, ``xb.pi``, ...) and version strings would otherwise show ``float``'s or ``str``'s
+#   docstring;
+# - the elementwise functions are built by one factory with a one-line docstring: each gets an example whose output
+#   is computed on NumPy while the site builds (so it cannot go stale);
+# - every error class gets an example of the builtin it also is.
+
+_DATA_DOCS = {
+    "xbackend.e": "Euler's number, a Python ``float`` (the standard's ``e``).",
+    "xbackend.pi": "π, a Python ``float`` (the standard's ``pi``).",
+    "xbackend.inf": "Positive infinity, a Python ``float`` (the standard's ``inf``).",
+    "xbackend.nan": "Not a number, a Python ``float`` (the standard's ``nan``).",
+    "xbackend.newaxis": "``None``: in an index, inserts an axis of length one (``x[:, xb.newaxis]``).",
+    "xbackend.__version__": "The version of xbackend, a string.",
+    "xbackend.__array_api_version__": "The version of the Array API standard this namespace implements, a string.",
+}
+
+_UNARY_INPUTS = ([0.25, 0.5, 1.0], [-0.5, 0.0, 0.5], [1.0, 2.0, 4.0], [-1.5, 0.5, 2.5], [1, 2, 12], [True, False])
+_BINARY_INPUTS = (([1.0, 2.0, 4.0], [3.0, 0.5, 2.0]), ([12, 5, 7], [10, 3, 1]), ([True, False, True], [True, True, False]))
+
+
+def _elementwise_example(name: str) -> list[str]:
+    import inspect
+    import math
+
+    import numpy as np
+
+    import xbackend as xb
+
+    fn = getattr(xb, name)
+    params = [p for p in inspect.signature(fn).parameters.values() if p.default is inspect.Parameter.empty]
+    cases = _BINARY_INPUTS if len(params) == 2 else [(a,) for a in _UNARY_INPUTS]
+    for args in cases:
+        try:
+            with np.errstate(all="ignore"):
+                result = fn(*[xb.asarray(a) for a in args]).tolist()
+        except Exception:  # noqa: BLE001 - this dtype is not accepted: try the next inputs
+            continue
+        if any(isinstance(v, float) and not math.isfinite(v) for v in result):
+            continue
+        lines = ["", "Examples", "--------", ">>> import xbackend as xb"]
+        names = ["x", "y"][: len(args)]
+        lines += [f">>> {n} = xb.asarray({a!r})" for n, a in zip(names, args)]
+        lines += [f">>> xb.{name}({', '.join(names)}).tolist()", repr(result)]
+        return lines
+    return []
+
+
+def _complete_docstring(app, what, name, obj, options, lines):  # noqa: ANN001 - Sphinx's event signature
+    import xbackend as xb
+    from xbackend import _elementwise
+
+    text = "\n".join(lines)
+    if name in _DATA_DOCS:
+        lines[:] = [_DATA_DOCS[name]]
+    elif ">>>" in text:
+        return
+    elif name.startswith("xbackend.") and name[len("xbackend."):] in _elementwise.__all__:
+        lines += _elementwise_example(name[len("xbackend."):])
+    elif isinstance(obj, type) and issubclass(obj, xb.XBackendError) and obj is not xb.XBackendError:
+        builtins = [c.__name__ for c in obj.__mro__[1:] if c.__module__ == "builtins" and c not in (Exception,
+                    BaseException, object)]  # fmt: skip
+        caught = ", ".join(["xb.XBackendError"] + builtins)
+        lines += ["", "Examples", "--------", ">>> import xbackend as xb",
+                  f">>> issubclass(xb.{obj.__name__}, ({caught}))", "True",
+                  "", "What raises it and the fix: :doc:`/guide/errors`."]  # fmt: skip
+
+
+def setup(app):  # noqa: ANN001, ANN201 - Sphinx's extension hook
+    app.connect("autodoc-process-docstring", _complete_docstring)
