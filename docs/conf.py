@@ -17,6 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # document the tree being built, not an installed copy
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # api_examples.py
 
 import xbackend  # noqa: E402
 
@@ -129,10 +130,14 @@ def _complete_docstring(app, what, name, obj, options, lines):  # noqa: ANN001 -
     from xbackend import _elementwise
 
     text = "\n".join(lines)
+    from api_examples import EXAMPLES
+
     if name in _DATA_DOCS:
         lines[:] = [_DATA_DOCS[name]]
     elif ">>>" in text:
         return
+    elif name in EXAMPLES:
+        lines += ["", "Examples", "--------", *EXAMPLES[name].strip("\n").splitlines()]
     elif name.startswith("xbackend.") and name[len("xbackend."):] in _elementwise.__all__:
         lines += _elementwise_example(name[len("xbackend."):])
     elif isinstance(obj, type) and issubclass(obj, xb.XBackendError) and obj is not xb.XBackendError:

@@ -31,10 +31,11 @@ pytestmark = [
 _DOCUMENTED_ELSEWHERE = {"xbackend.linalg.LinAlgError": "xbackend.LinAlgError"}
 
 
-def _sphinx(builder: str, src: Path, out: Path) -> subprocess.CompletedProcess[str]:
+def _sphinx(builder: str, src: Path, out: Path, doctrees: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     env.pop("XBACKEND_DOCS_INTERSPHINX", None)  # offline, as in CI
-    cmd = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", builder, str(src), str(out)]
+    cmd = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", builder, "-d", str(doctrees),
+           str(src), str(out)]  # fmt: skip
     return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
 
 
@@ -48,7 +49,7 @@ def docs_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def html(docs_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("html")
-    res = _sphinx("html", docs_copy, out)
+    res = _sphinx("html", docs_copy, out, docs_copy.parent / "doctrees")
     assert res.returncode == 0, f"sphinx-build -W failed:\n{res.stdout[-4000:]}\n{res.stderr[-8000:]}"
     return out
 
@@ -85,9 +86,9 @@ def test_every_public_name_has_a_reference_entry(html: Path) -> None:
                          "Fix: add them to the autosummary lists in docs/api/*.md")  # fmt: skip
 
 
-def test_docstring_examples_pass_sphinx_doctest(docs_copy: Path, tmp_path: Path) -> None:
+def test_docstring_examples_pass_sphinx_doctest(html: Path, docs_copy: Path, tmp_path: Path) -> None:
     """``sphinx-build -b doctest``: the examples of every page in the reference, including the ones the build
-    generates for elementwise functions and errors (docs/conf.py), run and print what they show."""
-    res = _sphinx("doctest", docs_copy, tmp_path / "doctest")
+    adds (docs/conf.py, docs/api_examples.py), run and print what they show. Reuses the HTML build's doctrees."""
+    res = _sphinx("doctest", docs_copy, tmp_path / "doctest", docs_copy.parent / "doctrees")
     assert res.returncode == 0, f"sphinx doctest failed:\n{res.stdout[-6000:]}\n{res.stderr[-4000:]}"
     assert re.search(r"\b0 failures in tests\b", (tmp_path / "doctest" / "output.txt").read_text())
