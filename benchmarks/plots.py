@@ -114,7 +114,7 @@ def plot_overhead(recs: list[dict[str, Any]], path: Path) -> str:
                         label=names.get(key, key.removesuffix("_us")))  # fmt: skip
             for p, r in enumerate(present):
                 if r.get("xb_us") and r.get("raw_us"):
-                    note = f"+{r['xb_us'] - r['raw_us']:.2f} µs" if n <= 1000 else f"{r['xb_us'] / r['raw_us']:.2f}×"
+                    note = f"{r['xb_us'] - r['raw_us']:+.2f} µs" if n <= 1000 else f"{r['xb_us'] / r['raw_us']:.2f}×"
                     ax.text(max(r["xb_us"], r["raw_us"]) * 1.08, p, note, va="center", fontsize=7.5)
             ax.set_yticks(range(len(present)), labels)
             ax.invert_yaxis()
