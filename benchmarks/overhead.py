@@ -118,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--gpu", action="store_true", help="time torch-CUDA and CuPy instead of the CPU backends")
     p.add_argument("--no-import", action="store_true", help="skip the import-time measurement")
     p.add_argument("--out", default=None, help="also write the table to this file")
+    p.add_argument("--json", default=None, help="also write the table's rows as JSON records (for benchmarks/plots.py)")
     args = p.parse_args(argv)
     repeats, budget = (5, 0.02) if args.quick else (25, 0.05)
     from xbackend.testing import available_targets
@@ -149,7 +150,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         with open(args.out, "w") as f:
             f.write(text + "\n")
+    if args.json:
+        write_json(text, args.json)
     return 0
+
+
+def write_json(text: str, path: str) -> None:
+    """The table's rows as records (``target``, ``op``, ``n``, ``raw_us``, ``xb_us``, ...), read back from the text
+    so that every column of the table, peers included, lands in the JSON."""
+    import json
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from _results import parse_overhead
+
+    with open(path, "w") as f:
+        json.dump(parse_overhead(text), f, indent=1)
 
 
 if __name__ == "__main__":
