@@ -11,6 +11,9 @@ reductions, manipulation, sorting, casts) over random dtypes, shapes and special
   a non-finite part on both sides (the standard leaves complex infinities of ``/``, ``**``, ... open);
 * or both raise the same xbackend error class. A raw backend exception on either side fails the test.
 
+Float accumulations (sum, prod, mean, std, var, cumulative_*) over values beyond sqrt(max)/n compare only
+dtype and shape: whether they overflow depends on the backend's summation order.
+
 Steps compose on each target's own results while those are bitwise equal to NumPy's; once a float
 result differs in its last bits, the next steps get NumPy's values moved to the target instead, so
 rounding differences are never amplified into false alarms (ill-conditioned chains) and every step
@@ -308,7 +311,7 @@ def _run_program(data: Any, target: Target) -> None:
         assert g.backend == target.backend, s
         hw, hg = _host(w), _host(g)
         inputs_equal = all(_bitwise_equal(_host(ref_pool[j]), _host(tgt_pool[j])) for j in _operands(s))
-        why = _compare(s[1], w.dtype, hw, hg, inputs_equal)
+        why = _compare(s[1], w.dtype, hw, hg, inputs_equal) if not _order_decides(s, host_pool) else None
         assert why is None, f"{s} on {target}: {why}\n numpy: {hw!r}\n {target}: {hg!r}\n inputs: " + repr(
             [_host(ref_pool[j]) for j in _operands(s)]
         )
@@ -316,6 +319,20 @@ def _run_program(data: Any, target: Target) -> None:
         # compose on the target's own result while it is bitwise NumPy's; else continue from NumPy's values
         tgt_pool.append(g if _bitwise_equal(hw, hg) else target.asarray(hw))
         host_pool.append(hw)
+
+
+ACCUMULATING = frozenset("sum prod mean std var cumulative_sum cumulative_prod".split())
+
+
+def _order_decides(s: tuple, pool: list[np.ndarray]) -> bool:
+    """A float accumulation over values near the overflow threshold: whether it overflows depends on the
+    summation order (NumPy's pairwise sums vs torch's), so only dtype and shape are compared."""
+    if s[0] != "reduce" or s[1] not in ACCUMULATING or pool[s[2]].dtype.kind not in "fc":
+        return False
+    h = pool[s[2]]
+    big = np.sqrt(np.finfo(h.real.dtype).max) / max(h.size, 1)
+    mag = np.abs(h[np.isfinite(h)])
+    return bool(mag.size and mag.max() > big)
 
 
 def _operands(s: tuple) -> list[int]:
