@@ -347,13 +347,10 @@ def _operands(s: tuple) -> list[int]:
 @pytest.mark.skipif(not OTHERS, reason="needs a second target besides numpy-cpu")
 @pytest.mark.parametrize("target", [pytest.param(t, id=t.id, marks=[pytest.mark.gpu] if t.is_gpu else [])
                                     for t in OTHERS])  # fmt: skip
-def test_random_programs_agree_with_numpy(target):
-    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(st.data())
-    def check(data: Any) -> None:
-        _run_program(data, target)
-
-    check()
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_random_programs_agree_with_numpy(target, data):
+    _run_program(data, target)
 
 
 def test_differential_harness_catches_a_disagreement(monkeypatch):
