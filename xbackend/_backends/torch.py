@@ -13,7 +13,9 @@ Design constraint: every torch quirk is handled here and nowhere else:
 * the standard's special cases where torch differs: complex ``+``/``-`` componentwise (torch gives
   ``0j + (inf+0j) == inf+nanj``), a zero ``remainder`` takes the divisor's sign, ``x ** 0.5`` and
   ``x ** -0.5`` at ``-0``/``-inf`` follow ``pow`` (not sqrt/rsqrt), ``sign(NaN)`` is NaN, a NaN ``clip``
-  bound gives NaN;
+  bound gives NaN; ``floor_divide`` at infinities, complex ``expm1``/``tanh`` special cases, complex
+  ``sign`` and ``negative`` keep signed zeros, complex ``pow`` agrees with NumPy, ``scalar / x`` is a
+  true division (torch multiplies by the reciprocal);
 * NumPy data comes in through ``torch.from_numpy`` (shares memory) except read-only, negatively
   strided or byte-swapped arrays, which are copied (torch would write to or crash on them);
 * exports resolve the conjugate and negative bits first (torch drops the neg bit through DLPack).
