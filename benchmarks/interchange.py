@@ -9,6 +9,12 @@ Usage: ``python benchmarks/interchange.py [--quick] [--gpu] [--out DIR]``
    tensor copied with ``non_blocking=True``); ratios to the peak.
 3. ``--gpu``: prefetch overlap: time of (copy + compute) through ``xb.prefetch`` vs max(copy alone, compute
    alone); target <= 1.1x.
+4. Host staging throughput (runs on the CPU too): the pinned ring's fill pipeline with a no-op DMA, on
+   ``XBACKEND_STAGING_THREADS`` threads vs one thread vs one plain ``np.copyto``: GB/s by size. On a GPU
+   machine this is the ceiling of ``host_to_device``: it must exceed the pinned peak.
+5. ``--gpu``: the goals of issue 8 side by side, by size: H2D (``host_to_device`` and ``asarray(device=)``) as a
+   fraction of the pinned peak (>= 0.8 from 64 MB), torch<->CuPy move time / raw ``from_dlpack`` (<= 1.2),
+   prefetch overlap (<= 1.1).
 
 Writes ``interchange.md`` (tables), ``interchange.json`` and, when matplotlib is installed,
 ``interchange_bandwidth.png`` to ``--out`` (default ``$OUT`` if set, else ``benchmarks/results/``).
@@ -114,7 +120,6 @@ def bandwidth(repeats: int, sizes: list[int]) -> tuple[str, list[dict[str, Any]]
     import torch
 
     sync = torch.cuda.synchronize
-    xb.staging_limit(2 * max(sizes))  # let the largest size go through the pinned staging path too
     rows, records = [], []
     for n in sizes:
         host = np.random.default_rng(0).random(n // 8)
@@ -128,6 +133,10 @@ def bandwidth(repeats: int, sizes: list[int]) -> tuple[str, list[dict[str, Any]]
             ("H2D", "pageable .to('cuda')"): median_time(lambda: t_host.to("cuda"), repeats, sync),
             ("H2D", "xbackend host_to_device"): median_time(
                 lambda: xb.host_to_device(host, backend="torch", device="cuda"), repeats, sync),
+            ("H2D", "xbackend asarray(device='cuda')"): median_time(
+                lambda: xb.asarray(host, backend="torch", device="cuda"), repeats, sync),
+            ("H2D", "xbackend host_to_device (cupy)"): median_time(
+                lambda: xb.host_to_device(host, backend="cupy", device="cuda"), repeats, sync),
             ("H2D", "pinned peak"): median_time(lambda: dev.copy_(pinned, non_blocking=True), repeats, sync),
             ("D2H", "pageable .cpu()"): median_time(lambda: dev.cpu(), repeats, sync),
             ("D2H", "xbackend device_to_host"): median_time(lambda: xb.device_to_host(xdev), repeats, sync),
@@ -192,6 +201,98 @@ def overlap(repeats: int, batch_mb: int = 64, nbatch: int = 8) -> tuple[str, dic
     return text, rec
 
 
+class _NullDMA:
+    """A backend whose DMA costs nothing: what remains of a staged copy is the host side (fills, hand-offs)."""
+
+    name = "nulldma"
+
+    def pinned_alloc(self, nbytes: int) -> tuple[Any, np.ndarray]:
+        buf = np.empty(nbytes, dtype=np.uint8)
+        buf[::4096] = 0  # touch the pages, as a pinned allocation does
+        return buf, buf
+
+    def h2d_open(self, nbytes: int, dev: Any) -> Any:
+        return np.empty(0, dtype=np.uint8)
+
+    def h2d_copy(self, session: Any, buf: Any, lo: int, n: int) -> Any:
+        return None
+
+    def h2d_close(self, session: Any, wait: bool = True) -> tuple[Any, Any]:
+        return session, None
+
+    def bytes_as(self, raw: Any, dt: Any, shape: tuple[int, ...]) -> Any:
+        return raw
+
+    def event_done(self, ev: Any) -> bool:
+        return True
+
+    def event_wait(self, ev: Any) -> None:
+        return None
+
+
+def staging(repeats: int, sizes: list[int]) -> tuple[str, list[dict[str, Any]]]:
+    from xbackend import _transfer as T
+    from xbackend._array import _new  # noqa: F401  (T._h2d_staged wraps its result)
+
+    be, dev = _NullDMA(), xb.device("cuda:0")
+    T._new = lambda data, dt, d, b: data  # the no-op "device" result is not an Array
+    rows, records = [], []
+    threads0 = T._THREADS
+    try:
+        for n in sizes:
+            host = np.random.default_rng(0).random(n // 8)
+            dst = np.empty_like(host)
+            t_plain = median_time(lambda: np.copyto(dst, host), repeats)
+            res = {"one np.copyto": t_plain}
+            for k in sorted({1, threads0}):
+                T._THREADS = k
+                ring = T._Ring(be, T._LIMIT[0])
+                res[f"ring, {k} thread{'s' if k > 1 else ''}"] = median_time(
+                    lambda: T._h2d_staged(be, ring, dev, host, xb.float64, xb.float64), repeats)
+            for how, s_ in res.items():
+                rows.append([f"{n >> 20} MB", how, n / s_ / 1e9, t_plain / s_])
+                records.append({"size": n, "method": how, "GBps": n / s_ / 1e9})
+    finally:
+        T._THREADS = threads0
+        T._new = _new_array()
+    text = table(f"Host staging throughput (no-op DMA; {os.cpu_count()} CPUs, XBACKEND_STAGING_THREADS={threads0})",
+                 ["size", "method", "GB/s", "speed-up vs one copyto"], rows)  # fmt: skip
+    return text, records
+
+
+def _new_array() -> Any:
+    from xbackend._array import _new
+
+    return _new
+
+
+def goals(zero: list[dict[str, Any]], bw: list[dict[str, Any]], ov: dict[str, Any]) -> str:
+    """Issue 8's ratios side by side, by size."""
+    rows = []
+    h2d = {(r["size"], r["method"]): r["vs_peak"] for r in bw if r["direction"] == "H2D"}
+    d2h = {(r["size"], r["method"]): r["vs_peak"] for r in bw if r["direction"] == "D2H"}
+    for n in sorted({s for s, _ in h2d}):
+        a = h2d.get((n, "xbackend host_to_device"), float("nan"))
+        b = h2d.get((n, "xbackend asarray(device='cuda')"), float("nan"))
+        c = h2d.get((n, "xbackend host_to_device (cupy)"), float("nan"))
+        d = d2h.get((n, "xbackend device_to_host"), float("nan"))
+        ok = "-" if n < (64 << 20) else ("yes" if min(a, b, c) >= 0.8 else "NO")
+        rows.append([f"{n >> 20} MB", a, b, c, ok, d])
+    text = table("Goals (issue 8): H2D as a fraction of the pinned peak (>= 0.8 from 64 MB), D2H (keep ~0.99)",
+                 ["size", "host_to_device torch", "asarray torch", "host_to_device cupy", ">= 0.8", "D2H"], rows)  # fmt: skip
+    rows = []
+    for r in zero:
+        if "cuda" in r["pair"]:
+            ratio = r["xb_s"] / r["raw_s"]
+            rows.append([r["pair"], f"{r['size']} B", r["raw_s"] * 1e6, r["xb_s"] * 1e6, ratio,
+                         "yes" if ratio <= 1.2 else "NO"])  # fmt: skip
+    text += "\n" + table("Goals (issue 8): torch <-> CuPy move vs raw from_dlpack (<= 1.2)",
+                         ["pair", "size", "raw µs", "xbackend µs", "ratio", "<= 1.2"], rows)  # fmt: skip
+    r = ov["ratio_vs_max"]
+    text += f"\nPrefetch overlap: {r:.3g} x max(copy, compute) ({'yes' if r <= 1.1 else 'NO'}, goal <= 1.1)\n"
+    return text
+
+
 def plot(records: list[dict[str, Any]], path: Path) -> str:
     try:
         import matplotlib
@@ -224,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     out = Path(args.out or os.environ.get("OUT") or Path(__file__).parent / "results")
     out.mkdir(parents=True, exist_ok=True)
-    repeats = 3 if args.quick else 9
+    repeats = 3 if args.quick else (5 if args.gpu else 9)
     if args.quick:
         SIZES.pop("1 GB")
     import torch
@@ -233,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
     report = [f"# Interchange benchmark\n\n{versions}"]
     results: dict[str, Any] = {}
     text, results["zero_copy"] = zero_copy(args.gpu, repeats)
+    report.append(text)
+    text, results["staging"] = staging(repeats, [16 << 20, 64 << 20] + ([] if args.quick else [256 << 20]))
     report.append(text)
     if args.gpu:
         import cupy
@@ -243,6 +346,7 @@ def main(argv: list[str] | None = None) -> int:
         report.append(text)
         text, results["overlap"] = overlap(repeats)
         report.append(text)
+        report.append(goals(results["zero_copy"], results["bandwidth"], results["overlap"]))
         report.append(plot(results["bandwidth"], out / "interchange_bandwidth.png"))
     else:
         report.append("(CPU run: bandwidth and prefetch overlap need --gpu and a CUDA device.)\n")

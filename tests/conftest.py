@@ -5,6 +5,11 @@ from __future__ import annotations
 import os
 from importlib.metadata import entry_points
 
+# SciPy reads SCIPY_ARRAY_API once, when it is first imported, and scikit-learn's array_api_dispatch
+# refuses to run without it: set it before anything can import either (tests/test_consumers.py checks
+# that it took effect, and fails with the fix if some plugin imported SciPy earlier).
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
+
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -13,6 +18,10 @@ settings.register_profile(
 )  # fmt: skip
 settings.register_profile(
     "thorough", max_examples=1000, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
+)  # fmt: skip
+settings.register_profile(  # benchmarks/gpu_check.sh: every GPU test in its time budget (CUDA calls are slow)
+    "gpu", max_examples=10, deadline=None, derandomize=True, print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
 )  # fmt: skip
 settings.register_profile("dev", max_examples=60, deadline=None,

@@ -39,3 +39,10 @@ def test_portable_training_matches_plain_numpy(xb_target):
                                   xb.asarray(y, backend=xb_target.backend, device=xb_target.device), 20, 0.5)
     np.testing.assert_allclose(w.numpy(), _numpy_reference(X, y, 20, 0.5), rtol=1e-10, atol=1e-12)
     assert losses[-1] < losses[0]
+
+
+def test_help_is_plain_text_not_restructuredtext():
+    out = _run("--help")
+    assert out.returncode == 0, out.stderr
+    assert "python -m xbackend info | demo" in out.stdout
+    assert "``" not in out.stdout and ":func:" not in out.stdout

@@ -57,16 +57,17 @@ def test_foreign_device_objects():
 
 
 def test_devices_listing():
-    assert xb.devices("numpy") == [xb.device("cpu")]
+    assert xb.devices("numpy") == [xb.Device("numpy", "cpu")]
     with xb.using(backend="numpy"):
-        assert xb.devices() == [xb.device("cpu")]
+        assert xb.devices() == [xb.Device("numpy", "cpu")]
     pytest.importorskip("torch")
-    assert xb.device("cpu") in xb.devices("torch")
+    assert xb.Device("torch", "cpu") in xb.devices("torch") and xb.Device("numpy", "cpu") not in xb.devices("torch")
 
 
 def test_backend_device_checks(xb_target):
     x = xb.zeros(2, backend=xb_target.backend, device=xb_target.device)
-    assert x.device is xb.device(xb_target.device)
+    assert x.device is xb.Device(xb_target.backend, xb_target.device)
+    assert x.device.physical is xb.device(xb_target.device)
     with pytest.raises(xb.UnknownDeviceError, match="Fix|available"):
         xb.zeros(2, backend=xb_target.backend, device="fake:0")
 
@@ -216,7 +217,178 @@ def test_meta_arrays_refuse_to_give_values():
     if not xb.backends()["torch"].usable:
         pytest.skip("needs torch")
     m = xb.ones((2,), backend="torch", device="meta")
-    assert m.shape == (2,) and (m + 1).device == xb.Device("meta")
+    assert m.shape == (2,) and (m + 1).device is xb.Device("torch", "meta")
     for read in (m.tolist, lambda: m[0].item(), lambda: bool(m[0]), lambda: float(m[0]), lambda: int(m[0])):
         with pytest.raises(xb.HostTransferError, match="meta"):
             read()
+
+
+# -- devices name their backend (issue 9) ----------------------------------------------------------------
+def test_bound_device_objects():
+    pytest.importorskip("torch")
+    t = xb.asarray([1.0], backend="torch").device
+    n = xb.asarray([1.0], backend="numpy").device
+    assert repr(t) == "Device('torch', 'cpu')" and str(t) == "cpu" and (t.type, t.index) == ("cpu", None)
+    assert t.backend == "torch" and t.physical is xb.Device("cpu") and xb.Device("cpu").backend is None
+    assert t is xb.Device("torch", "cpu") is xb.Device("cpu", backend="torch") is xb.Device(t)
+    assert eval(repr(t), {"Device": xb.Device}) is t
+    g = xb.Device("torch", "cuda:1")
+    assert (g.type, g.index, str(g), g.backend, g.is_gpu) == ("cuda", 1, "cuda:1", "torch", True)
+    assert g is xb.Device("torch", xb.Device("cuda", 1))
+    # equality is identity: the same place and the same backend; a string compares with the place alone
+    assert t != n and not (t == n) and n != t and t != xb.Device("cpu") and xb.Device("cpu") != n
+    assert t == "cpu" and n == "cpu" and t != "meta" and t.physical == xb.Device("cpu")
+    assert t != xb.Device("torch", "meta") and t != xb.Device("numpy", "cpu")
+    assert len({t, n, t, xb.Device("cpu")}) == 3 and {t: 1}[xb.Device("torch", "cpu")] == 1
+    assert pickle.loads(pickle.dumps(t)) is t and pickle.loads(pickle.dumps(g)) is g
+    with pytest.raises(AttributeError):
+        t.backend = "numpy"
+
+
+def test_bound_device_errors():
+    with pytest.raises(xb.BackendUnavailableError, match="tourch"):
+        xb.Device("tourch", "cpu")
+    pytest.importorskip("torch")
+    t = xb.Device("torch", "cpu")
+    with pytest.raises(xb.BackendMismatchError, match="Fix"):
+        xb.Device(t, backend="numpy")
+
+
+def _other_backend(name: str) -> str:
+    """A usable backend other than ``name`` (so a wrong default would show)."""
+    for other in ("numpy", "torch"):
+        if other != name and xb.backends()[other].usable:
+            return other
+    pytest.skip("needs a second backend")
+
+
+def _lands_next_to(x, other):
+    """Every function that takes device=, called with device=x.device (``other``: an Array elsewhere)."""
+    d = x.device
+    return {
+        "asarray(list)": lambda: xb.asarray([1.0, 2.0], device=d),
+        "asarray(numpy)": lambda: xb.asarray(np.ones(2), device=d),
+        "asarray(other Array)": lambda: xb.asarray(other, device=d),
+        "asarray(other native)": lambda: xb.asarray(other.native, device=d),
+        "arange": lambda: xb.arange(3, device=d),
+        "empty": lambda: xb.empty(2, device=d),
+        "zeros": lambda: xb.zeros(2, device=d),
+        "ones": lambda: xb.ones((1, 2), device=d),
+        "full": lambda: xb.full(2, 3.0, device=d),
+        "linspace": lambda: xb.linspace(0, 1, 3, device=d),
+        "eye": lambda: xb.eye(2, device=d),
+        "empty_like": lambda: xb.empty_like(other, device=d),
+        "zeros_like": lambda: xb.zeros_like(other, device=d),
+        "ones_like": lambda: xb.ones_like(other, device=d),
+        "full_like": lambda: xb.full_like(other, 2.0, device=d),
+        "from_dlpack": lambda: xb.from_dlpack(np.ones(2), device=d),
+        "to(device=)": lambda: other.to(device=d),
+        "to_device": lambda: other.to_device(d),
+        "astype(device=)": lambda: xb.astype(other, xb.float32, device=d),
+        "moved": lambda: xb.moved(other, device=d).array,
+        "host_to_device": lambda: xb.host_to_device(np.ones(2), device=d),
+        "fft.fftfreq": lambda: xb.fft.fftfreq(4, device=d),
+        "fft.rfftfreq": lambda: xb.fft.rfftfreq(4, device=d),
+    }  # fmt: skip
+
+
+def test_device_of_an_array_lands_next_to_it(xb_target):
+    other_name = _other_backend(xb_target.backend)
+    x = xb_target.asarray([1.0, 2.0])
+    other = xb.asarray([1.0, 2.0], backend=other_name)
+    with xb.using(backend=other_name):  # the configured default is elsewhere: only device= can say where
+        for what, call in _lands_next_to(x, other).items():
+            r = call()
+            assert r.backend == x.backend and r.device is x.device, (what, r.backend, r.device)
+        with xb.using(device=x.device):  # the context takes a bound device too, backend included
+            assert xb.ones(2).device is x.device
+        info = xb.__array_namespace_info__(backend=x.backend)  # its devices name the backend as well
+        assert x.device in info.devices() and info.default_device().backend == x.backend
+        assert all(xb.zeros(1, device=dv).device is dv for dv in info.devices() + (info.default_device(),))
+    # plain strings keep working with backend= or the configured backend
+    assert xb.zeros(2, backend=other_name, device="cpu").backend == other_name
+    with xb.using(backend=other_name):
+        assert xb.zeros(2, device="cpu").backend == other_name
+
+
+def test_device_of_another_backend_with_backend_raises(xb_target):
+    other_name = _other_backend(xb_target.backend)
+    d = xb_target.asarray([1.0]).device
+    other = xb.asarray([1.0], backend=other_name)
+    for call in (lambda: xb.zeros(2, backend=other_name, device=d),
+                 lambda: xb.asarray([1.0], backend=other_name, device=d),
+                 lambda: xb.arange(2, backend=other_name, device=d), lambda: other.to(backend=other_name, device=d),
+                 lambda: xb.fft.fftfreq(2, backend=other_name, device=d),
+                 lambda: xb.using(backend=other_name, device=d).__enter__(),
+                 lambda: xb.__array_namespace_info__(backend=other_name).dtypes(device=d)):  # fmt: skip
+        with pytest.raises(xb.BackendMismatchError, match=f"Fix: pass device={str(d)!r}") as info:
+            call()
+        assert isinstance(info.value, TypeError) and xb_target.backend in str(info.value)
+    assert xb.zeros(2, backend=xb_target.backend, device=d).device is d  # agreeing backend= is fine
+
+
+def test_fake_device_index_is_kept(fake):
+    b = xb.ones(3, backend="fakedev", device="fake:1")
+    assert b.device is xb.Device("fakedev", "fake:1") and repr(b.device) == "Device('fakedev', 'fake:1')"
+    for what, call in _lands_next_to(b, xb.asarray([1.0, 2.0])).items():
+        r = call()
+        assert r.backend == "fakedev" and r.device is b.device, (what, r.backend, r.device)
+    xp = b.__array_namespace__()
+    assert xp.zeros(2).device is b.device and xp.arange(2).device is b.device
+    assert xp is not xb.ones(3, backend="fakedev", device="fake:0").__array_namespace__()
+
+
+# -- the namespace of an Array is bound to its backend and device ------------------------------------------
+def test_array_namespace_is_bound_and_cached(xb_target):
+    other_name = _other_backend(xb_target.backend)
+    x = xb_target.asarray([1.0, 2.0])
+    xp = x.__array_namespace__()
+    assert xp is xb_target.asarray([[3]]).__array_namespace__()
+    assert xp is not xb.asarray([1.0], backend=other_name).__array_namespace__()
+    assert xp.__name__ == f"xbackend[{xb_target.backend},{xb_target.device}]" and xb_target.backend in repr(xp)
+    assert xp.__array_api_version__ == "2025.12"
+    missing = [n for n in xb.__all__ if not hasattr(xp, n)]
+    assert not missing
+    assert xp.sum is xb.sum and xp.linalg is xb.linalg and xp.float32 is xb.float32 and xp.device is xb.device
+    assert pickle.loads(pickle.dumps(xp)) is xp  # by its device, like the Device itself
+    other = xb.asarray([1.0, 2.0], backend=other_name)
+    with xb.using(backend=other_name):
+        made = {
+            "zeros": xp.zeros(2), "ones": xp.ones(2), "empty": xp.empty(2), "full": xp.full(2, 1.0),
+            "arange": xp.arange(2), "linspace": xp.linspace(0, 1, 2), "eye": xp.eye(2),
+            "asarray(list)": xp.asarray([1.0]), "asarray(numpy)": xp.asarray(np.ones(2)),
+            "asarray(other)": xp.asarray(other), "from_dlpack": xp.from_dlpack(np.ones(2)),
+            "fft.fftfreq": xp.fft.fftfreq(4), "zeros_like": xp.zeros_like(x),
+            "info": xp.zeros(1, device=xp.__array_namespace_info__().default_device()),
+        }  # fmt: skip
+        for what, r in made.items():
+            assert r.backend == x.backend and r.device is x.device, (what, r.backend, r.device)
+        assert xp.asarray(x) is x  # data already on this backend stays where it is
+        assert xp.zeros(2, backend=other_name).backend == other_name  # explicit arguments still win
+        assert xp.zeros(2, device="cpu").backend == other_name
+    assert xp.__array_namespace_info__().default_device() is x.device
+    assert xp.__array_namespace_info__(backend=other_name).default_device().backend == other_name
+
+
+def test_array_api_compat_sees_the_bound_namespace(xb_target):
+    compat = pytest.importorskip("array_api_compat")
+    x = xb_target.asarray([1.0, 2.0])
+    assert compat.array_namespace(x) is x.__array_namespace__()
+    assert compat.array_namespace(x, xb_target.asarray([3.0])) is x.__array_namespace__()
+    assert compat.device(x) is x.device
+    other = xb.asarray([1.0], backend=_other_backend(xb_target.backend))
+    with pytest.raises(TypeError, match="[Mm]ultiple namespaces"):
+        compat.array_namespace(x, other)
+
+
+def test_bound_namespace_imports_no_backend():
+    code = ("import sys, xbackend as xb; x = xb.asarray([1.0]); xp = x.__array_namespace__(); "
+            "assert xp.zeros(2).backend == 'numpy' and xp.asarray([1]).device is x.device; "
+            "bad = [m for m in ('torch', 'cupy', 'dask') if m in sys.modules]; assert not bad, bad; "
+            "print('ok')")  # fmt: skip
+    import os
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=os.environ)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr

@@ -12,6 +12,9 @@ import xbackend as xb
 from xbackend import _errors
 
 TREE = {  # class -> (parent in the tree, builtin it also is)
+    "ShapeError": ("XBackendError", ValueError),
+    "IndexOutOfRangeError": ("XBackendError", IndexError),
+    "AxisError": ("XBackendError", IndexError),
     "XBackendError": (Exception, None),
     "BackendError": ("XBackendError", None),
     "BackendUnavailableError": ("BackendError", RuntimeError),
@@ -142,3 +145,164 @@ def test_builtin_catching_keeps_working():
         xb.device("nowhere")
     with pytest.raises(xb.XBackendError):
         xb.dtype("nothing")
+
+
+# --- one typed error per situation, on every backend (issue 13) --------------------------------------
+def _situations(t):
+    def a(shape, **kw):
+        return xb.ones(shape, backend=t.backend, device=t.device, **kw)
+
+    def setitem():
+        a(3)[5] = 1.0
+
+    def iadd():
+        x = a(3)
+        x += a((2, 3))
+
+    return {  # situation -> (call, typed error, builtin a NumPy user catches, words the message must hold)
+        "broadcast +": (lambda: a(3) + a(4), xb.ShapeError, ValueError, ["(3,)", "(4,)", "add", "Fix: "]),
+        "broadcast reflected": (lambda: 2.0 * a(3) - a((2, 4)), xb.ShapeError, ValueError, ["(3,)", "(2, 4)"]),
+        "broadcast ==": (lambda: a(3) == a(4), xb.ShapeError, ValueError, ["(3,)", "(4,)", "equal"]),
+        "broadcast xb.add": (lambda: xb.add(a(3), a(4)), xb.ShapeError, ValueError, ["(3,)", "(4,)"]),
+        "broadcast int": (lambda: a(3, dtype=xb.int8) * a(2, dtype=xb.int16), xb.ShapeError, ValueError, ["(2,)"]),
+        "in-place shape": (iadd, xb.ShapeError, ValueError, ["(3,)", "(2, 3)", "Fix: "]),
+        "matmul": (lambda: a((2, 3)) @ a((2, 3)), xb.ShapeError, ValueError, ["(2, 3)", "3", "2", "Fix: "]),
+        "xb.matmul batch": (lambda: xb.matmul(a((2, 2, 3)), a((3, 3, 1))), xb.ShapeError, ValueError, ["(2,)", "(3,)"]),
+        "sort 0-d": (lambda: xb.sort(a(())), xb.AxisError, IndexError, ["0-d", "Fix: "]),
+        "argsort 0-d": (lambda: xb.argsort(a(())), xb.AxisError, ValueError, ["0-d", "Fix: "]),
+        "argmax empty": (lambda: xb.argmax(a(0)), xb.ShapeError, ValueError, ["argmax", "(0,)", "Fix: "]),
+        "argmin empty axis": (lambda: xb.argmin(a((0, 2)), axis=0), xb.ShapeError, ValueError, ["axis 0", "Fix: "]),
+        "repeat -1": (lambda: xb.repeat(a(3), -1), xb.ShapeError, ValueError, ["-1", "Fix: "]),
+        "index": (lambda: a(3)[5], xb.IndexOutOfRangeError, IndexError, ["5", "axis 0", "size 3", "Fix: "]),
+        "index negative": (lambda: a(3)[-4], xb.IndexOutOfRangeError, IndexError, ["-4", "-3..2"]),
+        "index 2-d": (lambda: a((2, 3))[1, 7], xb.IndexOutOfRangeError, IndexError, ["7", "axis 1", "(2, 3)"]),
+        "index list": (lambda: a(3)[[0, 7]], xb.IndexOutOfRangeError, IndexError, ["7", "size 3"]),
+        "setitem": (setitem, xb.IndexOutOfRangeError, IndexError, ["5", "size 3", "Fix: "]),
+    }
+
+
+SITUATIONS = sorted(_situations(None))
+
+
+@pytest.mark.parametrize("situation", SITUATIONS)
+def test_one_typed_error_per_situation_on_every_backend(xb_target, situation):
+    call, cls, builtin, words = _situations(xb_target)[situation]
+    with pytest.raises(cls) as info:
+        call()
+    assert isinstance(info.value, xb.XBackendError) and isinstance(info.value, builtin)
+    for w in words:
+        assert w in str(info.value), f"{w!r} not in {str(info.value)!r}"
+
+
+@pytest.mark.parametrize("situation", SITUATIONS)
+def test_the_same_situation_reads_the_same_on_every_backend(situation):
+    from xbackend.testing import available_targets
+
+    texts = set()
+    for t in available_targets():
+        call, cls, _, _ = _situations(t)[situation]
+        with pytest.raises(cls) as info:
+            call()
+        texts.add(str(info.value).replace(t.backend, "<backend>").replace(t.device, "<device>"))
+    assert len(texts) == 1, texts
+
+
+# --- Python data is range-checked like Python scalars: never wrapped, never silently float64 -------
+@pytest.mark.parametrize(("data", "dtype", "bad"), [
+    ([300], "int8", "300"),
+    ([[1, 2], [3, -129]], "int8", "-129"),
+    ([-1, 2], "uint8", "-1"),
+    ([70000], "uint16", "70000"),
+    ([2**40], "int32", str(2**40)),
+    ([2**63], "int64", str(2**63)),
+    ([2**64, 1], None, str(2**64)),
+    ([-1, 2**63], None, str(2**63)),
+    ((2**64, 0), "uint64", str(2**64)),
+])  # fmt: skip
+def test_nested_python_ints_never_wrap(xb_target, data, dtype, bad):
+    dt = None if dtype is None else getattr(xb, dtype)
+    with pytest.raises(xb.ScalarOverflowError) as info:
+        xb.asarray(data, dtype=dt, backend=xb_target.backend, device=xb_target.device)
+    msg = str(info.value)
+    assert isinstance(info.value, OverflowError) and bad in msg and "never wraps" in msg and "Fix: " in msg
+
+
+@pytest.mark.parametrize(("data", "dtype", "expected"), [
+    ([2**64 - 1, 0], "uint64", "uint64"),
+    ([2**64 - 1, 0], None, "uint64"),  # ints beyond int64: uint64 exactly, never float64
+    ([2**63, 1], None, "uint64"),
+    ([127, -128], "int8", "int8"),
+    ([255, 0], "uint8", "uint8"),
+    ([2**63 - 1, -(2**63)], None, "int64"),
+    ([2**63, 1.5], None, "float64"),  # a float in the data: float64, as in Python arithmetic
+    ([2**64, 1], "float64", "float64"),
+    ([True, 2], "int8", "int8"),
+])  # fmt: skip
+def test_nested_python_ints_that_fit_are_exact(xb_target, data, dtype, expected):
+    x = xb.asarray(data, dtype=None if dtype is None else getattr(xb, dtype), backend=xb_target.backend,
+                   device=xb_target.device)  # fmt: skip
+    assert x.dtype == getattr(xb, expected)
+    if expected != "float64":
+        assert x.tolist() == [int(v) for v in data]
+    else:
+        assert x.tolist() == [float(v) for v in data]
+
+
+def test_default_int_is_range_checked_too():
+    with xb.using(default_int=xb.int32):
+        with pytest.raises(xb.ScalarOverflowError, match="int32"):
+            xb.asarray([1, 2**40])
+        assert xb.asarray([1, 2**31 - 1]).dtype == xb.int32
+
+
+# --- errors caused by the environment name the variable; installed-but-unusable backends -----------
+@pytest.mark.parametrize(("env", "words"), [
+    ({"XBACKEND_BACKEND": "torch", "XBACKEND_DEVICE": "cuda"}, ["XBACKEND_DEVICE='cuda'", "unset XBACKEND_DEVICE"]),
+    ({"XBACKEND_BACKEND": "nosuch"}, ["XBACKEND_BACKEND='nosuch'", "unset XBACKEND_BACKEND"]),
+])  # fmt: skip
+def test_errors_caused_by_an_environment_variable_name_it(env, words):
+    import os
+    import subprocess
+    import sys
+
+    if env.get("XBACKEND_DEVICE") == "cuda":
+        pytest.importorskip("torch")
+        if xb.preferred_device("torch").type == "cuda":
+            pytest.skip("this machine has CUDA: XBACKEND_DEVICE=cuda is usable")
+    code = ("import xbackend as xb\ntry:\n    xb.zeros(2)\nexcept xb.XBackendError as e:\n    print(type(e).__name__, e)\n"
+            "print('explicit:', xb.zeros(2, backend='numpy', device='cpu').device)\n"
+            "with xb.using(backend='numpy', device='cpu'):\n    print('using:', xb.zeros(2).device)")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, **env})  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    first = out.stdout.splitlines()[0]
+    for w in words:
+        assert w in first, first
+    assert "Fix: " in first
+    assert "explicit: cpu" in out.stdout and "using: cpu" in out.stdout  # explicit choices are not blamed
+
+
+def test_installed_but_unusable_backend_does_not_suggest_installing_it(monkeypatch):
+    from xbackend import _dispatch
+    from xbackend._backend import BackendInfo
+
+    class Stub:
+        @classmethod
+        def probe(cls):
+            return BackendInfo("cupy", installed=True, usable=False, version="13.0",
+                               reason="cupy 13.0 installed, but CUDA reports 0 devices")  # fmt: skip
+
+    monkeypatch.setattr(_dispatch, "get_backend_class", lambda name: Stub)
+    monkeypatch.delitem(_dispatch._instances, "cupy", raising=False)
+    msg = _raises(xb.BackendUnavailableError, lambda: _dispatch.get_backend("cupy"), "0 devices", "Fix: ")
+    assert "pip install" not in msg and "installed but cannot run here" in msg
+
+
+def test_messages_name_dtypes_grammatically():
+    x = xb.zeros(2, dtype=xb.int8)
+    with pytest.raises(xb.PromotionError) as info:
+        x[0] = 1.5
+    assert "an Array of dtype int8" in str(info.value) and "a int8" not in str(info.value)
+    with pytest.raises(TypeError) as info:
+        xb.full(2, 1.5, dtype=xb.int8)
+    assert "a int8" not in str(info.value) and "a uint8" not in str(info.value)

@@ -48,3 +48,18 @@ def test_example_layout(name):
 def test_example_tests_use_only_the_public_kit():
     src = (EXAMPLE / "tests" / "test_portable_stats.py").read_text()
     assert "xbackend.testing._" not in src and "xbackend._" not in src
+
+
+def test_pytest_from_the_example_folder_needs_no_pythonpath_for_the_example():
+    """The README says: run `pytest` from this folder. Only xbackend is on the path (as when installed);
+    the example package is found through its pyproject's `pythonpath`, not a PYTHONPATH the user must set."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT)
+    env.pop("PYTEST_ADDOPTS", None)
+    plugin = [] if any(ep.value == "xbackend.testing._plugin" for ep in entry_points(group="pytest11")) else [
+        "-p", "xbackend.testing._plugin"]  # fmt: skip
+    # -P: like the `pytest` console script, do not put the current folder on sys.path (python -m would)
+    cmd = [sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--xb-backends=numpy", *plugin, "tests"]
+    out = subprocess.run(cmd, cwd=EXAMPLE, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
+    assert "ModuleNotFoundError" not in out.stdout + out.stderr

@@ -25,7 +25,8 @@ def info_for(t):
 
 def test_namespace_exposes_info():
     assert callable(xb.__array_namespace_info__)
-    assert xb.asarray([1]).__array_namespace__().__array_namespace_info__ is xb.__array_namespace_info__
+    xp = xb.asarray([1]).__array_namespace__()  # bound to numpy: its info defaults to numpy's device
+    assert xp.__array_namespace_info__().default_device() is xb.Device("numpy", "cpu")
     for method in ("capabilities", "default_device", "default_dtypes", "devices", "dtypes"):
         assert callable(getattr(xb.__array_namespace_info__(), method))
 
@@ -48,12 +49,12 @@ def test_devices_and_default_device(xb_target):
     info = info_for(xb_target)
     devs = info.devices()
     assert isinstance(devs, tuple) and all(isinstance(d, xb.Device) for d in devs)
-    assert xb.device(xb_target.device) in devs
+    assert xb.Device(xb_target.backend, xb_target.device) in devs
     assert info.default_device() in devs
     for d in devs:  # every listed device is a valid device= argument
         assert xb.zeros(1, backend=xb_target.backend, device=d).device is d
     with xb.using(backend=xb_target.backend, device=xb_target.device):
-        assert xb.__array_namespace_info__().default_device() is xb.device(xb_target.device)
+        assert xb.__array_namespace_info__().default_device() is xb.Device(xb_target.backend, xb_target.device)
 
 
 def test_default_dtypes_follow_configuration(xb_target):

@@ -163,6 +163,10 @@ def test_eig_satisfies_definition(xb_target, data):
     wh, vhost = to_host(w), to_host(v)
     rt, at = tol(dt)
     assert_close(oracle(a, dt) @ vhost, vhost * wh[..., None, :], rtol=rt, atol=at * 10, check_dtype=False)
+    # zero vectors satisfy A v = v w too: each eigenvector must have unit 2-norm (LAPACK's and torch's normalisation)
+    eps = float(np.finfo(np.float32 if c is xb.complex64 else np.float64).eps)
+    norms = np.linalg.norm(vhost.astype(np.complex128), axis=-2)
+    assert_close(norms, np.ones_like(norms), rtol=0, atol=100 * eps * vhost.shape[-1], check_dtype=False)
     # eigenvalues as a multiset: compare sorted
     key = lambda z: np.sort_complex(np.round(z, 3))  # noqa: E731
     assert_close(key(to_host(xb.linalg.eigvals(x))), key(np.linalg.eigvals(oracle(a, dt))), rtol=1e-2, atol=1e-2,
@@ -449,6 +453,36 @@ def test_torch_autograd_flows_through_linalg():
     assert y.requires_grad
     y.native.backward()
     assert t.grad is not None and torch.isfinite(t.grad).all()
+
+
+_LINALG_GRADS = {  # each maps a float64 tensor (3x3, well conditioned) to a tensor, through xbackend
+    "inv": lambda x: xb.linalg.inv(x),
+    "det": lambda x: xb.linalg.det(x),
+    "solve": lambda x: xb.linalg.solve(x, x[:, :1] + 1.0),
+    "cholesky": lambda x: xb.linalg.cholesky(x @ x.mT + xb.eye(3, dtype=xb.float64, backend="torch")),
+    "eigvalsh": lambda x: xb.linalg.eigvalsh(x + x.mT),
+    "svdvals": lambda x: xb.linalg.svdvals(x),
+    "matrix_norm": lambda x: xb.linalg.matrix_norm(x),
+    "vector_norm": lambda x: xb.linalg.vector_norm(x, axis=0),
+    "matmul": lambda x: x @ x.mT,
+    "slogdet": lambda x: xb.linalg.slogdet(x)[1],
+    "pinv": lambda x: xb.linalg.pinv(x),
+    "tensordot": lambda x: xb.linalg.tensordot(x, x, axes=1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LINALG_GRADS))
+def test_torch_gradients_through_linalg_are_right(name):
+    """The gradient's *values*, not only its existence: torch.autograd.gradcheck in float64 compares the
+    analytic gradient through xbackend with finite differences."""
+    if not any(t.backend == "torch" for t in available_targets()):
+        pytest.skip("torch is not usable here")
+    import torch
+
+    a = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.3, 0.4, 2.0]])
+    t = torch.tensor(a, dtype=torch.float64, requires_grad=True)
+    fn = _LINALG_GRADS[name]
+    assert torch.autograd.gradcheck(lambda u: fn(xb.asarray(u)).native, (t,), eps=1e-6, atol=1e-5)
 
 
 def test_torch_cuda_integer_tensordot_fallback_is_exact():

@@ -195,3 +195,17 @@ def test_a_conftest_hook_that_parametrizes_xb_target_first_wins(pytester):
     pytester.makepyfile(TEST_FILE)
     collected = pytester.runpytest("--collect-only", "-q", "-p", "no:cacheprovider")
     assert _ids(collected) == ["only-numpy"]
+
+
+@pytest.mark.parametrize("how", ["-p", "pytest_plugins"])
+def test_explicit_registration_with_the_entry_point_installed(pytester, how):
+    # docs/testing.md tells source-tree users to pass -p xbackend.testing._plugin; with xbackend also
+    # installed (entry point "xbackend") pytest used to stop with "Plugin already registered"
+    pytester.makepyfile(TEST_FILE)
+    args = ["--xb-backends=numpy", "-p", "no:cacheprovider"]
+    if how == "-p":
+        args += ["-p", "xbackend.testing._plugin"]
+    else:
+        pytester.makeconftest('pytest_plugins = ["xbackend.testing._plugin"]')
+    result = pytester.runpytest(*args)
+    result.assert_outcomes(passed=1)

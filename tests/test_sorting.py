@@ -17,7 +17,7 @@ from hypothesis.extra import numpy as hnp
 
 import xbackend as xb
 from xbackend import _dtypes as D
-from xbackend.testing import assert_close, assert_equal
+from xbackend.testing import assert_close, assert_equal, to_host
 import xbackend.testing.strategies as xst
 
 REAL = [D.bool, *D.INTEGER, D.float16, D.float32, D.float64]
@@ -61,6 +61,33 @@ def _oracle_indices(a: np.ndarray, axis: int, descending: bool) -> np.ndarray:
         out.append(sorted(range(len(row)), key=key))
     idx = np.array(out, dtype=np.int64).reshape(moved.shape)
     return np.moveaxis(idx, -1, axis)
+
+
+@st.composite
+def _float_case_with_nans(draw):
+    """Float data that always holds NaNs (the general property draws them rarely with descending=True)."""
+    dt = draw(st.sampled_from([D.float16, D.float32, D.float64]))
+    shape = draw(xst.shapes(min_dims=1, max_dims=2, min_side=2, max_side=6))
+    a = draw(hnp.arrays(np.dtype(dt.name), shape, elements=_elements(dt)))
+    flat = a.reshape(-1)
+    for i in draw(st.lists(st.integers(0, flat.size - 1), min_size=1, max_size=3)):
+        flat[i] = nan
+    return a, draw(st.integers(-a.ndim, a.ndim - 1))
+
+
+def test_descending_sort_with_nans_matches_the_oracle(xb_target):
+    @given(case=_float_case_with_nans())
+    def check(case):
+        a, axis = case
+        x = xb_target.asarray(a)
+        want = _oracle_indices(a, axis, True)
+        assert_equal(xb.argsort(x, axis=axis, descending=True), want)
+        s = xb.sort(x, axis=axis, descending=True)
+        assert_close(s, np.take_along_axis(a, want, axis=axis), rtol=0, atol=0, check_sign_of_zero=True)
+        nans = np.isnan(to_host(s))  # NaNs last: once a NaN appears along the axis, only NaNs follow
+        assert (np.diff(nans.astype(np.int8), axis=axis) >= 0).all()
+
+    check()
 
 
 def test_sort_and_argsort_match_the_oracle(xb_target):

@@ -27,14 +27,20 @@ class FakeEvent:
 
 
 class FakeGPU(NumpyBackend):
-    """NumPy memory pretending to live on cuda:0; events complete only when waited on (worst case)."""
+    """NumPy memory pretending to live on cuda:0. Its DMA is lazy, as a GPU's may be: a queued copy reads
+    its pinned source only when its event (or a later one) is waited on, or when the transfer closes; so
+    refilling a slot before its copy's event completed corrupts the result. Events complete only when
+    waited on (the worst case for the host)."""
 
     name = "fakegpu"
 
     def __init__(self) -> None:
         super().__init__()
         self.waits = 0
-        self.copies: list[int] = []
+        self.copies: list[int] = []  # bytes per transfer
+        self.offsets: list[tuple[int, int]] = []  # (lo, n) per chunk, in queue order
+        self.pending: collections.deque = collections.deque()
+        self.stream_waits = 0
 
     def check_device(self, dev):
         return dev
@@ -49,16 +55,36 @@ class FakeGPU(NumpyBackend):
         buf = np.empty(nbytes, dtype=np.uint8)
         return buf, buf
 
-    def h2d_bytes(self, buf, nbytes, dev, fill=None, chunk=1 << 62):
+    def h2d_open(self, nbytes, dev):
         self.copies.append(nbytes)
-        out = np.empty(nbytes, dtype=np.uint8)
-        for lo in range(0, nbytes, chunk):  # the same chunk loop as the CUDA backends
-            hi = min(lo + chunk, nbytes)
-            if fill is not None:
-                fill(lo, hi)
-            out[lo:hi] = buf[lo:hi]
-        self.chunks = -(-nbytes // chunk) if nbytes else 0
+        self.offsets = []
+        return np.empty(nbytes, dtype=np.uint8)
+
+    def h2d_copy(self, out, buf, lo, n):
+        ev = FakeEvent()
+        self.pending.append((ev, out, lo, buf, n))
+        self.offsets.append((lo, n))
+        return ev
+
+    def _run(self, upto=None):
+        while self.pending:
+            ev, out, lo, buf, n = self.pending.popleft()
+            out[lo : lo + n] = buf[:n]  # the DMA reads the pinned slot now
+            ev.done = True
+            if ev is upto:
+                return
+
+    def h2d_close(self, out, wait=True):
+        self._run()
         return out, FakeEvent()
+
+    def stream_wait(self, ev, dev):
+        self.stream_waits += 1
+
+    def timing_event(self, dev):  # an event recorded on the current stream (after a device-side cast)
+        ev = FakeEvent()
+        ev.done = True
+        return ev
 
     def bytes_as(self, raw, dt, shape):
         return raw.view(self.native_dtype(dt)).reshape(shape)
@@ -71,6 +97,7 @@ class FakeGPU(NumpyBackend):
 
     def event_wait(self, ev):
         self.waits += 1
+        self._run(upto=ev)
         ev.done = True
 
 
@@ -80,64 +107,97 @@ def fake():
 
 
 @pytest.fixture
-def small_limit():
+def small_ring(monkeypatch):
+    """64 KiB slots, first chunk 4 KiB: megabytes already take many chunks and reuse every slot."""
+    monkeypatch.setattr(T, "_CHUNK", 64 << 10)
+    monkeypatch.setattr(T, "_FIRST", 4 << 10)
     old = xb.staging_limit()
-    xb.staging_limit(4 << 20)
+    xb.staging_limit(1 << 20)
     yield
     xb.staging_limit(old)
 
 
-# --- staging pool ----------------------------------------------------------------------------------
-def test_pool_reuses_a_buffer_only_after_its_event(fake, small_limit):
-    pool = T._Staging(fake)
-    b1 = pool.acquire(1000)
+def _ring(fake):
+    return T._Ring(fake, T._LIMIT[0])
+
+
+# --- the pinned ring ---------------------------------------------------------------------------------
+def test_ring_reuses_a_slot_only_after_its_event(fake, small_ring):
+    ring = _ring(fake)
+    s0 = ring.take(0)
     ev = FakeEvent()
-    pool.release(b1, ev)
-    b2 = pool.acquire(1000)
-    assert b2 is not b1  # b1's copy may still be running
-    ev.done = True
-    pool.release(b2, FakeEvent())
-    assert pool.acquire(500) is b1  # completed: reused
-    assert pool.allocations == 2
+    s0.event = ev
+    assert ring.take(1) is not s0 and ring.allocations == 2
+    assert ring.take(ring.n) is s0  # the same slot again: waited for its copy first
+    assert ev.done and fake.waits == 1 and s0.event is None
+    assert ring.allocations == 2 and ring.size * ring.n <= xb.staging_limit()
 
 
-def test_pool_is_bounded_and_waits_for_the_oldest_copy(fake, small_limit):
-    pool = T._Staging(fake)
-    held = []
-    for _ in range(4):  # 4 x 1 MiB fills the 4 MiB limit
-        b = pool.acquire(1 << 20)
-        held.append(b)
-        pool.release(b, FakeEvent())
-    assert pool.total == 4 << 20
-    b = pool.acquire(1 << 20)  # must wait for the oldest copy instead of allocating
-    assert fake.waits == 1 and b is held[0] and pool.total == 4 << 20
-    assert pool.acquire(8 << 20) is None  # larger than the limit: not staged
+@pytest.mark.parametrize("dtype", [xb.float64, xb.float32, xb.int16])
+def test_ring_streams_every_byte_in_order(fake, small_ring, dtype):
+    host = np.random.default_rng(0).random((640, 1024)) * 1000  # 5 MB: ~80 chunks through 6+ slots
+    ring = _ring(fake)
+    out, _ = T._h2d_staged(fake, ring, CUDA0, host, xb.float64, dtype)
+    np.testing.assert_array_equal(out.native, host.astype(fake.native_dtype(dtype)))
+    los = [lo for lo, _ in fake.offsets]
+    assert los == sorted(los) and los[0] == 0  # handed over in order, contiguous, covering everything
+    assert all(lo + n == nxt for (lo, n), nxt in zip(fake.offsets, los[1:] + [fake.copies[-1]]))
+    sizes = [n for _, n in fake.offsets]
+    assert sizes[0] == T._FIRST and max(sizes) == ring.size  # small first chunk, doubling to a slot
+    assert ring.allocations <= ring.n < len(sizes) and fake.waits > 0  # slots were reused, after waiting
 
 
-def test_pool_drops_idle_small_buffers_to_fit_a_large_one(fake, small_limit):
-    pool = T._Staging(fake)
-    bufs = [pool.acquire(1 << 20) for _ in range(3)]
-    for b in bufs:
-        pool.release(b, None)  # completed copies
-    assert pool.total == 3 << 20
-    big = pool.acquire((2 << 20) + 1)  # rounds up to 4 MiB: the idle 1 MiB buffers must go
-    assert big.size == 4 << 20 and pool.total == 4 << 20 and pool.allocations == 4
+@pytest.mark.parametrize("n", [1, 7, 4095, 4097, 65537, 300_001])
+@pytest.mark.parametrize("dt", ["int8", "float16", "float64", "complex128"])
+def test_ring_odd_sizes_and_tails(fake, small_ring, n, dt):
+    host = (np.arange(n) % 251).astype(dt)
+    out, _ = T._h2d_staged(fake, _ring(fake), CUDA0, host, fake.dtype_of(host), fake.dtype_of(host))
+    np.testing.assert_array_equal(out.native, host)
+    assert sum(n_ for _, n_ in fake.offsets) == host.nbytes
+
+
+def test_ring_moves_300_mb_byte_exactly(fake):
+    host = np.arange(75_000_000, dtype=np.uint32)  # 300 MB, default 8 MiB slots
+    host[::4097] ^= 0xDEADBEEF
+    ring = _ring(fake)
+    out, _ = T._h2d_staged(fake, ring, CUDA0, host, xb.uint32, xb.uint32)
+    assert np.array_equal(out.native, host)
+    assert len(fake.offsets) > ring.n and ring.allocations <= ring.n
+
+
+def test_ring_fills_on_several_threads(fake, small_ring, monkeypatch):
+    seen = set()
+    real = np.copyto
+
+    def spy(dst, src, casting="same_kind"):
+        import threading
+
+        seen.add(threading.current_thread().name)
+        real(dst, src, casting=casting)
+
+    monkeypatch.setattr(T.np, "copyto", spy)
+    monkeypatch.setattr(T, "_THREADS", 3)
+    host = np.random.default_rng(1).random(1 << 19)
+    out, _ = T._h2d_staged(fake, T._Ring(fake, T._LIMIT[0]), CUDA0, host, xb.float64, xb.float64)
+    np.testing.assert_array_equal(out.native, host)
+    assert any(name.startswith("xbackend-staging") for name in seen)
 
 
 # --- staged host->device ---------------------------------------------------------------------------
-@pytest.mark.parametrize("case", ["contiguous", "strided", "byteswapped", "narrow", "widen", "0-d", "size-0", "bool"])
-def test_staged_h2d_values_and_dtypes(fake, small_limit, case):
+@pytest.mark.parametrize("case", ["contiguous", "strided", "byteswapped", "narrow", "widen", "0-d", "size-0", "bool",
+                                  "strided-wide-rows"])  # fmt: skip
+def test_staged_h2d_values_and_dtypes(fake, small_ring, case):
     base = np.arange(24.0).reshape(4, 6)
     host, dt = {
         "contiguous": (base, xb.float64), "strided": (base[::-1, ::2], xb.float64),
         "byteswapped": (base.astype(">f8"), xb.float64), "narrow": (base, xb.float32),
         "widen": (base.astype(np.int8), xb.float64), "0-d": (np.array(2.5), xb.float64),
         "size-0": (np.zeros((0, 3)), xb.float64), "bool": (base > 10, xb.bool),
+        "strided-wide-rows": (np.arange(3 * 20000.0).reshape(3, 20000)[:, ::2], xb.float32),
     }[case]  # fmt: skip
     hdt = fake.dtype_of(host)
-    pool = T._Staging(fake)
-    out = T._h2d_staged(fake, pool, CUDA0, host, hdt, dt)
-    assert out.dtype == dt and out.device == CUDA0 and out.shape == host.shape
+    out, _ = T._h2d_staged(fake, _ring(fake), CUDA0, host, hdt, dt)
+    assert out.dtype == dt and out.device.physical is CUDA0 and out.shape == host.shape
     np.testing.assert_array_equal(out.native, host.astype(fake.native_dtype(dt)))
     assert out.native.dtype == fake.native_dtype(dt)
     if case == "narrow":
@@ -146,38 +206,24 @@ def test_staged_h2d_values_and_dtypes(fake, small_limit, case):
         assert fake.copies[-1] == host.size  # int8 crosses, widened on the device
 
 
-def test_staged_h2d_larger_than_limit_falls_back(fake, monkeypatch):
-    monkeypatch.setattr(T, "_LIMIT", [1024])
-    pool = T._Staging(fake)
-    host = np.arange(1000.0)
-    moved = []
-    monkeypatch.setattr(T, "move", lambda a, **kw: moved.append(kw) or a)
-    T._h2d_staged(fake, pool, CUDA0, host, xb.float64, xb.float64)
-    assert moved and fake.copies == []
-
-
-@pytest.mark.parametrize("dtype", [xb.float64, xb.float32, xb.int16])
-def test_pipelined_chunks_stage_every_byte(fake, monkeypatch, dtype):
-    monkeypatch.setattr(T, "_CHUNK", 1 << 16)  # 64 KiB chunks; 5 MB host: chunked and threaded
-    host = np.random.default_rng(0).random((640, 1024)) * 1000
-    out = T._h2d_staged(fake, T._Staging(fake), CUDA0, host, xb.float64, dtype)
-    assert fake.chunks > 1
-    np.testing.assert_array_equal(out.native, host.astype(fake.native_dtype(dtype)))
-
-
-def test_parallel_copy_matches_copyto():
-    src = np.arange(3_000_001, dtype=np.float64)
-    dst = np.empty(src.size, dtype=np.float32)
-    T._copy_parallel(dst, src)
-    np.testing.assert_array_equal(dst, src.astype(np.float32))
-
-
-def test_staging_reuses_buffers_across_many_transfers(fake, small_limit):
-    pool = T._Staging(fake)
+def test_staging_reuses_the_ring_across_many_transfers(fake, small_ring):
+    ring = _ring(fake)
     for i in range(50):
-        out = T._h2d_staged(fake, pool, CUDA0, np.full(1000, float(i)), xb.float64, xb.float64)
-        assert out.native[0] == i
-    assert pool.allocations <= 4 and pool.total <= xb.staging_limit()
+        out, _ = T._h2d_staged(fake, ring, CUDA0, np.full(1000 + i, float(i)), xb.float64, xb.float64)
+        assert out.native[0] == i and out.native[-1] == i
+    assert ring.allocations <= ring.n and ring.size * ring.n <= xb.staging_limit()
+
+
+def test_staging_limit_bounds_the_ring():
+    old = xb.staging_limit()
+    try:
+        xb.staging_limit(4 << 20)
+        r = T._Ring(FakeGPU(), T._LIMIT[0])
+        assert r.size * r.n <= 4 << 20 and r.n >= 2
+        with pytest.raises(ValueError):
+            xb.staging_limit(-1)
+    finally:
+        xb.staging_limit(old)
 
 
 # --- device->host ------------------------------------------------------------------------------------
@@ -252,16 +298,35 @@ def test_prefetch_rejects_bad_depth_and_handles_empty():
     assert list(xb.prefetch([], backend="numpy")) == []
 
 
-def test_prefetch_matches_a_plain_loop_on_the_fake_gpu(fake, small_limit, monkeypatch):
+def test_prefetch_matches_a_plain_loop_on_the_fake_gpu(fake, small_ring, monkeypatch):
     import xbackend._creation as C
 
     monkeypatch.setattr(C, "_target", lambda b, d: (fake, CUDA0))
     rng = np.random.default_rng(0)
-    batches = [rng.random((8, 4)) for _ in range(6)]
-    got = [b.native.copy() for b in xb.prefetch(batches, depth=2)]
-    for g, b in zip(got, batches):
-        np.testing.assert_array_equal(g, b)
-    assert len(fake.copies) == 6
+    batches = [(rng.random((300, 40)), {"y": rng.random(5), "tag": i}) for i in range(6)]
+    got = [(x.native.copy(), d["y"].native.copy(), d["tag"]) for x, d in xb.prefetch(batches, depth=2)]
+    for (gx, gy, tag), (bx, d) in zip(got, batches):
+        np.testing.assert_array_equal(gx, bx)
+        np.testing.assert_array_equal(gy, d["y"])
+        assert tag == d["tag"]
+    assert len(fake.copies) == 12  # copied on the prefetch thread ...
+    assert fake.stream_waits == 12  # ... and each handed out only after the consumer's stream waits for it
+
+
+def test_prefetch_copies_run_on_the_prefetch_thread(fake, small_ring, monkeypatch):
+    import threading
+
+    import xbackend._creation as C
+
+    monkeypatch.setattr(C, "_target", lambda b, d: (fake, CUDA0))
+    threads = []
+    real = T._h2d_staged
+    monkeypatch.setattr(T, "_h2d_staged", lambda *a, **k: threads.append(threading.current_thread().name) or real(*a, **k))
+    out = list(xb.prefetch([np.array([1.5, 2.5]), np.array([3.5])], depth=1, dtype=xb.float32))
+    assert [o.dtype for o in out] == [xb.float32, xb.float32] and out[1].native.tolist() == [3.5]
+    wide = list(xb.prefetch([np.array([1, 2], dtype=np.int8)], dtype=xb.float64))  # cast on the device after the copy
+    assert wide[0].dtype == xb.float64 and wide[0].native.tolist() == [1.0, 2.0]
+    assert threads and all(t.startswith("xbackend-prefetch") for t in threads)
 
 
 # --- GPU ----------------------------------------------------------------------------------------------
@@ -344,3 +409,45 @@ def test_interchange_benchmark_smoke(tmp_path):
     assert mod.main(["--quick", "--out", str(tmp_path)]) == 0
     text = (tmp_path / "interchange.md").read_text()
     assert "numpy -> torch (cpu)" in text and "torch (cpu) -> numpy" in text  # and it asserted zero-copy
+
+
+def test_large_host_to_cuda_moves_use_the_ring_small_ones_the_library(fake):
+    from xbackend import _interchange as I
+    from xbackend._dispatch import get_backend
+
+    np_be = get_backend("numpy")
+    big = np.random.default_rng(2).random(I._STAGE_FROM // 8 + 3)  # just over the threshold
+    y = I._transport(np_be, big, xb.float64, xb.device("cpu"), fake, CUDA0)
+    assert fake.copies == [big.nbytes]
+    np.testing.assert_array_equal(y, big)
+    small = np.arange(10.0)
+    y = I._transport(np_be, small, xb.float64, xb.device("cpu"), fake, CUDA0)
+    assert fake.copies == [big.nbytes]  # the library's own copy (from_host)
+    np.testing.assert_array_equal(y, small)
+
+
+def test_a_failing_fill_leaves_no_fill_running(fake, small_ring, monkeypatch):
+    import threading
+
+    real = np.copyto
+    calls = []
+
+    def flaky(dst, src, casting="same_kind"):
+        calls.append(threading.current_thread().name)
+        if len(calls) == 3:
+            raise MemoryError("simulated")
+        time.sleep(0.02)  # slow fills: several are queued or running when one fails
+        real(dst, src, casting=casting)
+
+    monkeypatch.setattr(T.np, "copyto", flaky)
+    monkeypatch.setattr(T, "_THREADS", 4)
+    ring = _ring(fake)
+    host = np.random.default_rng(3).random(1 << 20)  # 8 MB: the threaded path
+    with pytest.raises(MemoryError):
+        T._h2d_staged(fake, ring, CUDA0, host, xb.float64, xb.float64)
+    n = len(calls)
+    time.sleep(0.2)
+    assert len(calls) == n  # nothing still filling after the error
+    monkeypatch.setattr(T.np, "copyto", real)
+    out, _ = T._h2d_staged(fake, ring, CUDA0, host, xb.float64, xb.float64)  # the ring is usable again
+    np.testing.assert_array_equal(out.native, host)

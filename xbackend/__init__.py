@@ -1,7 +1,8 @@
 """xbackend: write numeric code once, run it on NumPy, PyTorch or CuPy.
 
 ``import xbackend`` imports NumPy only; torch and CuPy load on first use. This module *is* the
-Array API namespace (``x.__array_namespace__()`` returns it).
+default Array API namespace; ``x.__array_namespace__()`` returns a copy of it bound to x's backend and
+device (``xbackend._namespace``).
 
 >>> import xbackend as xb
 >>> x = xb.asarray([[1.0, 2.0], [3.0, 4.0]])
@@ -30,10 +31,10 @@ from ._elementwise import __all__ as _elementwise_all
 from ._errors import (
     BackendMismatchError, BackendUnavailableError, CopyError, DeviceMismatchError, GradientError,
     HostTransferError, PromotionError, ScalarOverflowError, UnknownDeviceError, UnsupportedDTypeError,
-    XBackendError, AxisError, LinAlgError, DomainError,
+    XBackendError, AxisError, LinAlgError, DomainError, ShapeError, IndexOutOfRangeError,
 )  # fmt: skip
 from ._interchange import DLPackError, Moved, moved, shares_memory, to_numpy
-from ._misc import astype, devices, matmul
+from ._misc import astype, devices, matmul, preferred_device
 from ._version import __version__
 
 # one module per spec section; each owns its __all__
@@ -50,6 +51,7 @@ from ._set import *  # noqa: F403
 from ._sorting import *  # noqa: F403
 from ._statistical import *  # noqa: F403
 from ._transfer import *  # noqa: F403
+from ._timing import synchronize, timer
 from ._utility import *  # noqa: F403
 
 _SECTIONS = (_constants, _indexing, _info, _linalg_main, _manipulation, _portable, _searching, _set, _sorting, _statistical,
@@ -60,7 +62,7 @@ __array_api_version__ = "2025.12"
 __all__ = [
     "Array", "Backend", "BackendInfo", "Device", "DType", "__array_api_version__", "__version__",
     # configuration and backends
-    "using", "set_default", "get_config", "backends", "backend_names", "register_backend", "device", "devices",
+    "using", "set_default", "get_config", "backends", "backend_names", "register_backend", "device", "devices", "preferred_device",
     # dtypes
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16",
     "float32", "float64", "complex64", "complex128", "dtype", "result_type", "can_cast", "finfo", "iinfo",
@@ -69,12 +71,12 @@ __all__ = [
     "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like", "linspace", "meshgrid",
     "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
     # moving data
-    "to_numpy", "shares_memory", "moved", "Moved", "DLPackError",
+    "to_numpy", "shares_memory", "moved", "Moved", "DLPackError", "synchronize", "timer",
     # linear algebra in the main namespace
     "matmul",
     # errors
     "XBackendError", "BackendUnavailableError", "BackendMismatchError", "UnknownDeviceError", "DeviceMismatchError",
     "HostTransferError", "UnsupportedDTypeError", "PromotionError", "ScalarOverflowError", "GradientError",
-    "CopyError", "AxisError", "LinAlgError", "DomainError",
+    "CopyError", "AxisError", "LinAlgError", "DomainError", "ShapeError", "IndexOutOfRangeError",
     "linalg", "fft",
 ] + list(_elementwise_all) + [n for m in _SECTIONS for n in m.__all__]  # fmt: skip

@@ -107,8 +107,13 @@ def demo(n: int = 20_000, d: int = 16, steps: int = 200, lr: float = 0.5) -> int
     return 0 if ok else 1
 
 
+def _plain(rst: str) -> str:
+    """reStructuredText inline markup as plain terminal text (``code`` -> code)."""
+    return rst.replace("``", "")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m xbackend", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m xbackend", description=_plain(__doc__.splitlines()[0]))
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("info", help="versions, backends and devices")
     p = sub.add_parser("demo", help="train a click-through-rate model on every usable backend")

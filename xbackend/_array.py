@@ -9,6 +9,7 @@ before the backend runs, so nothing is read back from the native result on the h
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import operator
 from typing import Any, Iterator
@@ -16,15 +17,20 @@ from typing import Any, Iterator
 import numpy as _np
 
 from . import _config, _dtypes as D
-from ._devices import Device
+from ._devices import CPU as _CPU, Device, bind as _bind
 from ._dtypes import DType
 from ._errors import (
     BackendMismatchError,
     DeviceMismatchError,
+    GradientError,
     HostTransferError,
+    IndexOutOfRangeError,
     PromotionError,
     ScalarOverflowError,
+    UnknownDeviceError,
+    XBackendError,
     mismatch,
+    shape_mismatch,
 )
 from ._rules import ELEMENTWISE, bool_result, resolve, same_ok
 
@@ -64,7 +70,14 @@ class Array:
 
     @property
     def device(self) -> Device:
-        return self._dev
+        """Where the data lives, bound to the backend: ``Device('torch', 'cuda:0')``.
+
+        ``device=x.device`` in any function lands on x's backend and device.
+        """
+        try:
+            return self._dev._bound[self._be.name]
+        except KeyError:
+            return _bind(self._dev, self._be.name)
 
     @property
     def backend(self) -> str:
@@ -116,6 +129,22 @@ class Array:
         if self.size != 1:
             raise TypeError(f"{kind}() needs an Array with one element, got shape {self.shape}")
         return self._be.item(self._data)
+
+    def __format__(self, spec: str) -> str:
+        """A 0-d Array formats like the number it holds (``f"{loss:.4f}"``; synchronises a GPU, like
+        ``.item()``); larger ones only with an empty spec, as NumPy.
+
+        >>> import xbackend as xb
+        >>> x = xb.asarray(2.0) / 3
+        >>> f"{x:.4f}", format(x, "e"), "%.3f" % x
+        ('0.6667', '6.666667e-01', '0.667')
+        """
+        if self._data.ndim == 0:
+            return format(self._be.item(self._data), spec)
+        if not spec:
+            return str(self)
+        raise TypeError(f"unsupported format string passed to Array.__format__ (a {self.ndim}-d Array; only 0-d "
+                        f"Arrays format like numbers). Fix: format x.tolist(), or each element")  # fmt: skip
 
     def __bool__(self) -> bool:
         return bool(self._scalar("bool"))
@@ -170,11 +199,21 @@ class Array:
         return _interchange().to_numpy(self)
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
+        """The Array API namespace bound to this Array's backend and device (cached: one object per device).
+
+        It is the xbackend namespace, except that its creation functions default to this backend and
+        device, so standard-conforming code (``xp.arange(n)``, ``xp.asarray(host_data)``) creates next
+        to this Array.
+        """
         if api_version is not None and api_version not in API_VERSIONS:
             raise ValueError(f"unsupported Array API version {api_version!r}; supported: {', '.join(API_VERSIONS)}")
-        import xbackend
+        d = self.device
+        ns = _NAMESPACES.get(d)
+        if ns is None:
+            from ._namespace import namespace_for
 
-        return xbackend
+            ns = _NAMESPACES[d] = namespace_for(d)
+        return ns
 
     def __dlpack__(self, /, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
                    copy: bool | None = None) -> Any:  # fmt: skip
@@ -222,25 +261,106 @@ class Array:
     def requires_grad(self) -> bool:
         return self._be.requires_grad(self._data)
 
+    # -- pickle and copy ----------------------------------------------------------------------------
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as (backend name, the native array pickled by its own library, dtype, device).
+
+        Never the backend object or its kernel tables. GPU data travels as a host copy (the backend's
+        own CPU array where it has one, else NumPy) and is put back on the *same* device index when
+        unpickled; where that device does not exist, unpickling raises
+        :class:`~xbackend.UnknownDeviceError` with the fix - it never lands elsewhere silently.
+        """
+        be = self._be
+        data = self._data
+        dev = self._dev
+        grad = be.requires_grad(data)
+        if grad and not getattr(data, "is_leaf", True):
+            raise GradientError(
+                f"cannot pickle a {be.name} Array that is part of an autograd graph (autograd does not cross "
+                "process boundaries). Fix: pickle x.detach() (a leaf with requires_grad=True pickles as such)"
+            )
+        via_host = self._dt in be.pickle_via_host
+        if not dev.is_gpu and not via_host:
+            return (_unpickle, (be.name, data, self._dt, str(dev)))
+        data = be.detach(data)
+        host = None
+        if not via_host:
+            with contextlib.suppress(XBackendError):  # a backend without CPU arrays (CuPy) refuses
+                host = be.to_device(data, be.check_device(_CPU))  # the backend's own CPU array (torch)
+        if host is None:
+            host = be.to_host(data, True)  # NumPy
+        return (_unpickle, (be.name, host, self._dt, str(dev), grad))
+
+    def __copy__(self) -> "Array":
+        """A new Array object sharing the data (like a view)."""
+        return _new(self._data, self._dt, self._dev, self._be)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Array":
+        """An independent copy on the same backend and device, through the native library's own deepcopy
+        (torch keeps ``requires_grad`` on leaves, as ``copy.deepcopy(tensor)`` does)."""
+        import copy
+
+        if self._be.requires_grad(self._data) and not getattr(self._data, "is_leaf", True):
+            raise GradientError(f"cannot deep-copy a {self._be.name} Array that is part of an autograd graph "
+                                "(torch allows it for graph leaves only). Fix: copy.deepcopy(x.detach())")  # fmt: skip
+        out = _new(copy.deepcopy(self._data, memo), self._dt, self._dev, self._be)
+        memo[id(self)] = out
+        return out
+
     # -- indexing -------------------------------------------------------------------------------
     def __getitem__(self, key: Any) -> "Array":
         be = self._be
         if be.native_basic_indexing and ((t := type(key)) is int or (t is slice and key.step is None)):  # x[1:-1]
             out = _onew(Array)
-            out._data = self._data[key]
+            try:
+                out._data = self._data[key]
+            except IndexError as exc:
+                _index_failed(self, key, exc)
+                raise
             out._dt = self._dt
             out._dev = self._dev
             out._be = be
             return out
-        key = _native_key(self, key)
-        return _new(be.getitem(self._data, key), self._dt, self._dev, be)
+        nkey = _native_key(self, key)
+        try:
+            return _new(be.getitem(self._data, nkey), self._dt, self._dev, be)
+        except IndexError as exc:
+            _index_failed(self, key, exc)
+            raise
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        key = _native_key(self, key)
-        self._be.setitem(self._data, key, _setitem_value(self, value))
+        nkey = _native_key(self, key)
+        try:
+            self._be.setitem(self._data, nkey, _setitem_value(self, value))
+        except IndexError as exc:
+            _index_failed(self, key, exc)
+            raise
+
+
+def _unpickle(backend: str, payload: Any, dt: DType, place: str, grad: bool = False) -> Array:
+    """Rebuild a pickled Array on ``backend`` and device ``place`` (see :meth:`Array.__reduce__`)."""
+    from ._devices import device as _parse
+    from ._dispatch import backend_for_type, get_backend
+
+    be = get_backend(backend)  # BackendUnavailableError with the fix where the library is missing
+    try:
+        dev = be.check_device(_parse(place))
+    except UnknownDeviceError as exc:
+        raise UnknownDeviceError(
+            f"cannot unpickle a {backend} Array onto {place}, where it was pickled: {exc}. Fix: unpickle it on "
+            f"a machine where {place} exists, or pickle x.to_device('cpu') (then move it after loading)"
+        ) from exc
+    if backend_for_type(type(payload)) is be:
+        native = be.wrap_native(payload, None, dev, None)
+    else:  # a NumPy host copy of a backend without CPU arrays
+        native = be.from_host(payload, dt, dev, True)
+    if grad and not be.requires_grad(native):  # only a backend with autograd reports grad: torch's leaf API
+        native.requires_grad_(True)
+    return _new(native, dt, dev, be)
 
 
 _ix: Any = None
+_NAMESPACES: dict[Device, Any] = {}  # bound Device -> its namespace (xbackend._namespace builds them)
 
 
 def _interchange() -> Any:
@@ -320,6 +440,74 @@ def _scalar_dtype(a: Array, s: Any) -> DType:
     return D.scalar_result(d, s, cfg.default_float, cfg.default_int)
 
 
+# --- native errors, translated ------------------------------------------------------------------
+# Called only after a native kernel raised (the success path never runs them): a situation xbackend
+# recognises becomes its one typed error on every backend (NumPy's ValueError and torch's RuntimeError
+# for the same mistake read alike); anything else returns and the caller re-raises the native error.
+def _broadcast(s1: tuple[int, ...], s2: tuple[int, ...]) -> tuple[int, ...] | None:
+    out = []
+    for i in range(1, max(len(s1), len(s2)) + 1):
+        m = s1[-i] if i <= len(s1) else 1
+        n = s2[-i] if i <= len(s2) else 1
+        if m != n and m != 1 and n != 1:
+            return None
+        out.append(n if m == 1 else m)
+    return tuple(reversed(out))
+
+
+def _failed(name: str, a: Array, b: Any, exc: BaseException, inplace: bool = False) -> None:
+    if type(b) is not Array:
+        return
+    sa, sb = tuple(a._data.shape), tuple(b._data.shape)
+    r = _broadcast(sa, sb)
+    if r is None:
+        raise shape_mismatch(f"{name} of {a._be.name} Arrays on {a._dev}", (sa, sb), "do not broadcast",
+                             "make each dimension equal or 1, counting from the right, e.g. y[:, None] or "
+                             "xb.broadcast_to(y, shape)") from exc  # fmt: skip
+    if inplace and r != sa:
+        raise shape_mismatch(f"in-place {name} of {a._be.name} Arrays on {a._dev}", (sa, sb),
+                             f"broadcast to {r}, not to the left operand's shape",
+                             "write x = x op y (out of place); an in-place result keeps x's shape") from exc  # fmt: skip
+
+
+def _matmul_failed(a: Array, b: Array, exc: BaseException) -> None:
+    sa, sb = tuple(a._data.shape), tuple(b._data.shape)
+    k1 = sa[-1]
+    k2 = sb[-2] if len(sb) > 1 else sb[0]
+    if k1 != k2:
+        raise shape_mismatch(f"matmul (x @ y) of {a._be.name} Arrays on {a._dev}", (sa, sb),
+                             f"do not fit: x.shape[-1] is {k1} but y.shape[-2] is {k2}",
+                             "make the inner sizes equal, e.g. transpose one (y.mT) or reshape it") from exc  # fmt: skip
+    if len(sa) > 2 and len(sb) > 2 and _broadcast(sa[:-2], sb[:-2]) is None:
+        raise shape_mismatch(f"matmul (x @ y) of {a._be.name} Arrays on {a._dev}", (sa, sb),
+                             f"have batch dimensions {sa[:-2]} and {sb[:-2]} that do not broadcast",
+                             "make each batch dimension equal or 1") from exc  # fmt: skip
+
+
+_OUT_OF_RANGE = None
+
+
+def _index_failed(a: Array, key: Any, exc: BaseException) -> None:
+    global _OUT_OF_RANGE
+    text = str(exc)
+    if "out of bounds" not in text and "out of range" not in text:
+        return
+    if _OUT_OF_RANGE is None:
+        import re
+
+        _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for (?:axis|dimension) (\d+) with size (\d+)")
+    shape = tuple(a._data.shape)
+    m = _OUT_OF_RANGE.search(text)
+    if m is None:
+        what = f"index {key!r} is out of range for a {a._be.name} Array of shape {shape}"
+        fix = "along an axis of size n, use indices -n..n-1"
+    else:
+        i, ax, n = m.groups()
+        what = f"index {i} is out of range for axis {ax} of size {n} (a {a._be.name} Array of shape {shape})"
+        fix = f"use an index in -{n}..{int(n) - 1}"
+    raise IndexOutOfRangeError(f"{what}. Fix: {fix}") from exc
+
+
 # --- operator and function factories -----------------------------------------------------------
 # The fast path of every binary operator, specialised per operation when the module loads (as
 # ``collections.namedtuple`` and ``dataclasses`` do): same backend, same device, same dtype in the
@@ -337,7 +525,11 @@ def {fname}(self, other):
             except KeyError:
                 fn = be.kernel(name, d)
             out = _onew(Array)
-            out._data = fn({array_args})
+            try:
+                out._data = fn({array_args})
+            except Exception as exc:  # no cost when nothing is raised (Python 3.11 zero-cost try)
+                failed(name, self, other, exc)
+                raise
             out._dt = {result}
             out._dev = dev
             out._be = be
@@ -422,14 +614,18 @@ def binary(name: str, reflected: bool = False) -> Any:
         except KeyError:
             fn = be.kernel(name, cd)
         out = _onew(Array)
-        out._data = fn(y, x) if reflected else fn(x, y)
+        try:
+            out._data = fn(y, x) if reflected else fn(x, y)
+        except Exception as exc:
+            _failed(name, self, other, exc)
+            raise
         out._dt = _BOOL if to_bool else cd
         out._dev = self._dev
         out._be = be
         return out
 
     namespace = {"Array": Array, "_onew": _onew, "_BOOL": _BOOL, "fast": fast, "fast_fc": fast_fc, "name": name,
-                 "general": general}  # fmt: skip
+                 "general": general, "failed": _failed}  # fmt: skip
     exec(_fast_binary_code(reflected, to_bool), namespace)  # noqa: S102 - a fixed template, no user input
     op = namespace["op"]
     op.__name__ = op.__qualname__ = ("__r" if reflected else "") + name
@@ -466,7 +662,11 @@ def inplace(name: str) -> Any:
             )
         if type(other) is Array and other._dt is not d1:
             y = be.astype(y, d1)
-        self._data = be.inplace(native, name, self._data, y)
+        try:
+            self._data = be.inplace(native, name, self._data, y)
+        except Exception as exc:
+            _failed(name, self, other, exc, inplace=True)
+            raise
         return self
 
     iop.__name__ = "i" + name
@@ -531,7 +731,11 @@ def matmul(a: Array, b: Any, reflected: bool = False) -> Array:
     except KeyError:
         fn = be.kernel("matmul", cd)
     out = _onew(Array)
-    out._data = fn(x, y)
+    try:
+        out._data = fn(x, y)
+    except Exception as exc:
+        _matmul_failed(a, b, exc)
+        raise
     out._dt = cd
     out._dev = a._dev
     out._be = be
@@ -592,7 +796,7 @@ def _setitem_value(a: Array, value: Any) -> Any:
         p = _scalar_dtype(a, value)
         if p is not a._dt and not (t is int and a._dt.kind in "fc") and not (t is bool):
             raise PromotionError(
-                f"cannot store Python {t.__name__} {value!r} into a {a._dt} Array without losing information. "
+                f"cannot store Python {t.__name__} {value!r} into an Array of dtype {a._dt} without losing information. "
                 f"Fix: cast the Array first, e.g. x = x.astype({p!r})"
             )
         return value
@@ -615,7 +819,7 @@ def _assignment_cast(a: Array, value: Array) -> Any:
     src, dst = value._dt, a._dt
     if _KIND_RANK[src.kind] > _KIND_RANK[dst.kind] or (dst.kind == "b" and src.kind != "b"):
         raise PromotionError(
-            f"cannot store {src} values into a {dst} Array: {src.kind!r}-kind to {dst.kind!r}-kind loses "
+            f"cannot store {src} values into an Array of dtype {dst}: {src.kind!r}-kind to {dst.kind!r}-kind loses "
             f"information. Fix: convert explicitly, e.g. x[...] = xb.round(v).astype({dst!r}), or cast the Array "
             f"first: x = x.astype({src!r})"
         )
@@ -628,7 +832,7 @@ def _assignment_cast(a: Array, value: Array) -> Any:
             vmin, vmax = int(stats.min(value)), int(stats.max(value))
             if vmin < lo or vmax > hi:
                 raise ScalarOverflowError(
-                    f"cannot store {src} values in {vmin}..{vmax} into a {dst} Array (range {lo}..{hi}); xbackend "
+                    f"cannot store {src} values in {vmin}..{vmax} into an Array of dtype {dst} (range {lo}..{hi}); xbackend "
                     f"never wraps around. Fix: clip first, e.g. x[...] = xb.clip(v, {lo}, {hi}), or cast the "
                     f"Array: x = x.astype({src!r})"
                 )
@@ -657,7 +861,7 @@ def _host_value(a: Array, value: Any) -> Array:
             d = a._dt
             if _KIND_RANK[h.dtype.kind] > _KIND_RANK[d.kind]:
                 raise PromotionError(
-                    f"cannot store Python {h.dtype.kind!r}-kind values ({h.dtype}) into a {d} Array without "
+                    f"cannot store Python {h.dtype.kind!r}-kind values ({h.dtype}) into an Array of dtype {d} without "
                     f"losing information. Fix: cast the Array first, e.g. x = x.astype(xb.float64)"
                 )
             if h.size and h.dtype.kind in "iu" and d.kind in "iu":

@@ -93,6 +93,8 @@ class Backend:
     #: True when ``native[key]`` for an int or a step-less slice key already has the standard's semantics
     #: (bounds checked, a view): ``Array.__getitem__`` then skips ``normalize_key``/``getitem``
     native_basic_indexing: ClassVar[bool] = False
+    #: dtypes whose native arrays the library cannot pickle *and load back*: pickles carry a NumPy host copy
+    pickle_via_host: ClassVar[frozenset[DType]] = frozenset()
 
     def __init__(self) -> None:
         #: ``kernels[name][dtype]`` -> native callable: plain dicts (the hot path does two lookups in a
@@ -111,6 +113,13 @@ class Backend:
 
     def __repr__(self) -> str:
         return f"<xbackend backend {self.name!r}>"
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """A backend pickles as its name (the receiving process loads its own), never its kernel tables,
+        whose entries are local closures that cannot be pickled."""
+        from ._dispatch import get_backend
+
+        return (get_backend, (self.name,))
 
     @classmethod
     def probe(cls) -> BackendInfo:  # pragma: no cover - every backend overrides

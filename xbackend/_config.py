@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator
 
 from . import _dtypes
-from ._devices import Device, device as _parse_device
+from ._devices import Device, device as _parse_device, split as _split
 from ._dtypes import DType
 from ._errors import UnsupportedDTypeError
 
@@ -50,6 +50,9 @@ class Config:
 
 def _check(changes: dict[str, Any]) -> dict[str, Any]:
     out = {}
+    if changes.get("device") is not None:  # a device bound to a backend (x.device) sets the backend too
+        bk, dev = _split(changes.get("backend"), changes["device"])
+        changes = {**changes, "device": dev} if bk is None else {**changes, "backend": bk, "device": dev}
     for k, v in changes.items():
         if k == "device":
             v = None if v is None else _parse_device(v)
@@ -73,6 +76,24 @@ def _check(changes: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+_FROM_ENV: dict[str, tuple[str, str]] = {}  # setting -> (variable, value) for the settings the environment set
+
+
+def blame_environment(exc: BaseException, setting: str) -> BaseException:
+    """``exc`` (raised while using the default ``setting``) re-worded to name the environment variable that
+    chose it, when one did and no ``using``/``set_default`` replaced it since; else ``exc`` itself."""
+    hit = _FROM_ENV.get(setting)
+    if hit is None or getattr(current(), setting) is not getattr(_base, setting):
+        return exc
+    var, value = hit
+    try:
+        new = type(exc)(f"the {setting} {value!r} comes from the environment variable {var}={value!r}: {exc} "
+                        f"(or unset {var})")  # fmt: skip
+    except Exception:  # an exception type that needs other arguments: keep the original
+        return exc
+    return new
+
+
 def _from_environment() -> Config:
     env = {
         "backend": os.environ.get("XBACKEND_BACKEND") or None,
@@ -89,6 +110,7 @@ def _from_environment() -> Config:
                 cfg = replace(cfg, backend=v)  # validated lazily: plugins may not be loaded yet
             else:
                 cfg = replace(cfg, **_check({k: v}))
+            _FROM_ENV[k] = (f"XBACKEND_{k.upper()}", v)
         except Exception as exc:  # a bad environment must not make `import xbackend` fail
             import warnings
 

@@ -16,10 +16,10 @@ import numpy as np
 
 from . import _config, _dtypes as D
 from ._array import Array, _check_partner, _new, _onew
-from ._devices import Device, device as _device
+from ._devices import Device, device as _device, split as _split
 from ._dispatch import _instances, backend_for_type, get_backend
 from ._dtypes import DType
-from ._errors import CopyError, UnsupportedDTypeError
+from ._errors import CopyError, ScalarOverflowError, UnsupportedDTypeError, XBackendError
 
 _ctx_get = _config._ctx.get
 
@@ -52,19 +52,30 @@ def _resolve(backend: Any, device: Any) -> tuple[Any, Device, _config.Config]:
         hit = None
     if hit is not None:
         return hit[0], hit[1], cfg
-    if backend is None:
+    bk, dev = _split(backend, device)  # a device bound to a backend (x.device) decides the backend
+    if bk is None:
         name = cfg.backend
-        dev = device if device is not None else cfg.device
+        if dev is None:
+            dev = cfg.device
     else:
-        name = backend if type(backend) is str else getattr(backend, "name", backend)
-        dev = device
-    be = _instances.get(name) or get_backend(name)
+        name = bk if type(bk) is str else getattr(bk, "name", bk)
+    try:
+        be = _instances.get(name) or get_backend(name)
+    except XBackendError as exc:
+        if bk is None:  # the configured backend: maybe XBACKEND_BACKEND chose it
+            raise _config.blame_environment(exc, "backend") from exc
+        raise
     if dev is None:
         dev = be.default_device()
         if not be.fixed_default_device:
             return be, dev, cfg
     else:
-        dev = be.check_device(dev if type(dev) is Device else _device(dev))
+        try:
+            dev = be.check_device(dev)
+        except XBackendError as exc:
+            if device is None:  # the configured device: maybe XBACKEND_DEVICE chose it
+                raise _config.blame_environment(exc, "device") from exc
+            raise
     with contextlib.suppress(TypeError):  # an unhashable device argument: just don't cache
         cfg.places[backend, device] = (be, dev)
     return be, dev, cfg
@@ -120,11 +131,13 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
     True
     """
     dt = None if dtype is None else D.dtype(dtype)
+    if device is not None:
+        backend, device = _split(backend, device)  # device=x.device names x's backend too
     t = type(obj)
     if t is Array:
         if dt is not None:
             D.check_cast(obj._dt, dt)
-        if backend is None and (device is None or _device(device) is obj._dev):
+        if (backend is None or obj._be.name == backend) and (device is None or device is obj._dev):
             data = obj._be.wrap_native(obj._data, dt, None, copy)
             return obj if data is obj._data and dt in (None, obj._dt) else _new(data, dt or obj._dt, obj._dev, obj._be)
         from ._interchange import move
@@ -143,7 +156,7 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
             D.check_cast(D.complex128, dt)
         dt = dt or D.python_scalar_dtype(obj, cfg.default_float, cfg.default_int)
         if t is int and dt.kind in "iu":
-            D.check_int_fits(obj, dt)
+            _check_range(obj, obj, dt)
         return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
     if isinstance(obj, np.generic):
         if dt is not None:
@@ -157,11 +170,70 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
     except (ValueError, TypeError) as exc:
         host = _from_nested_arrays(obj, exc)
     if host.dtype.kind == "O":
-        host = _from_nested_arrays(obj, None)
-    if dt is not None and host.dtype.kind == "c":
+        if type(_first_leaf(obj)) is int:  # ints beyond uint64 (and int64): NumPy keeps Python objects
+            with contextlib.suppress(TypeError, ValueError):
+                leaves = np.asarray(obj, dtype=object).ravel()
+                if all(type(v) is int or type(v) is bool for v in leaves):
+                    if dt is not None and dt.kind in "fc":
+                        host = np.array(obj, dtype=np.float64)  # asked for floats: rounding is expected
+                    else:
+                        lo, hi = int(min(leaves)), int(max(leaves))
+                        _check_range(lo, hi, dt if dt is not None and dt.kind in "iu" else D.int64 if lo < 0 else D.uint64)
+        if host.dtype.kind == "O":
+            host = _from_nested_arrays(obj, None)
+    k = host.dtype.kind
+    if dt is not None and k == "c":
         D.check_cast(D.complex128, dt)
+    if k == "f" and (dt is None or dt.kind in "iu") and type(_first_leaf(obj)) is int:
+        host = _exact_ints(obj, host, dt)  # ints beyond int64 that NumPy turned into float64
+        k = host.dtype.kind
     dt = dt or _host_dtype(host, cfg)
+    if (k == "i" or k == "u") and (dt.kind == "i" or dt.kind == "u") and host.size and _NARROWER[k, dt]:
+        _check_range(int(host.min()), int(host.max()), dt)  # only when the target is narrower than the data
     return _new(be.from_host(host, dt, dev, True), dt, dev, be)
+
+
+# Python ints NumPy inferred as int64 ("i") or uint64 ("u") need a range check only for a narrower target.
+_NARROWER = {(k, d): not (d is D.int64 and k == "i" or d is D.uint64 and k == "u") for k in "iu"
+             for d in (*D.SIGNED, *D.UNSIGNED)}  # fmt: skip
+_HUGE = float(1 << 63)
+
+
+def _first_leaf(obj: Any) -> Any:
+    """The first scalar of nested Python data (cheap: follows index 0 only)."""
+    while type(obj) is list or type(obj) is tuple:
+        if not obj:
+            return None
+        obj = obj[0]
+    return obj
+
+
+def _check_range(lo: int, hi: int, dt: DType) -> None:
+    dlo, dhi = D._INT_RANGE[dt]
+    if lo < dlo or hi > dhi:
+        bad = lo if lo < dlo else hi
+        wider = "int64" if -(1 << 63) <= bad < 1 << 63 else "uint64" if 0 <= bad < 1 << 64 else "float64"
+        note = " (inexact: no integer dtype holds it)" if wider == "float64" else ""
+        raise ScalarOverflowError(
+            f"Python int {bad} in the data does not fit {dt} (range {dlo}..{dhi}); xbackend never wraps around. "
+            f"Fix: pass a dtype that holds it, e.g. xb.asarray(data, dtype=xb.{wider}){note}"
+        )
+
+
+def _exact_ints(obj: Any, host: np.ndarray, dt: DType | None) -> np.ndarray:
+    """``obj`` as exact integers when it holds only Python ints, some beyond int64 (NumPy made them float64).
+
+    Floats anywhere in the data keep the float64 result; ints beyond uint64 (or mixing signs beyond
+    int64) raise :class:`ScalarOverflowError` unless ``dt`` is a float dtype (not called then)."""
+    if not host.size or not np.abs(host).max() >= _HUGE:
+        return host  # no int beyond int64: NumPy's float64 comes from float data
+    leaves = np.asarray(obj, dtype=object).ravel()
+    if not all(type(v) is int or type(v) is bool for v in leaves):
+        return host
+    lo, hi = int(min(leaves)), int(max(leaves))
+    target = dt if dt is not None else D.uint64 if lo >= 0 else D.int64
+    _check_range(lo, hi, target)
+    return np.array(obj, dtype=np.uint64 if lo >= 0 else np.int64)
 
 
 def _from_nested_arrays(obj: Any, exc: Exception | None) -> np.ndarray:
@@ -268,9 +340,9 @@ def _fill_value(fill_value: Any, dt: DType) -> Any:
     if type(fill_value) is int and dt.kind in "iu":
         D.check_int_fits(fill_value, dt)
     if type(fill_value) is complex and dt.kind != "c":
-        raise TypeError(f"cannot fill a {dt} Array with complex {fill_value}; pass dtype=xb.complex128")
+        raise TypeError(f"cannot fill an Array of dtype {dt} with complex {fill_value}; pass dtype=xb.complex128")
     if type(fill_value) is float and dt.kind in "biu":
-        raise TypeError(f"cannot fill a {dt} Array with float {fill_value} without losing information")
+        raise TypeError(f"cannot fill an Array of dtype {dt} with float {fill_value} without losing information")
     return fill_value
 
 
@@ -291,7 +363,13 @@ def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Device, DType]:
     if type(x) is not Array:
         x = asarray(x)
     be = x._be
-    dev = x._dev if device is None else be.check_device(_device(device))
+    if device is None:
+        dev = x._dev
+    else:
+        bk, dev = _split(None, device)  # device=y.device puts the result on y's backend
+        if bk is not None and bk != be.name:
+            be = _instances.get(bk) or get_backend(bk)
+        dev = be.check_device(dev)
     return be, dev, (x._dt if dtype is None else D.dtype(dtype))
 
 

@@ -103,6 +103,9 @@ def get_backend(name: str) -> Backend:
     info = cls.probe()
     if not info.usable:
         hint = {"torch": "pip install 'xbackend[torch]'", "cupy": "pip install 'xbackend[cupy]' on a CUDA machine"}
+        if info.installed:  # installed but unusable (CuPy without a CUDA device): installing again won't help
+            hint = {name: f"{name} is installed but cannot run here; run on a machine where it can "
+                          "(for CuPy: a CUDA device and driver, see nvidia-smi)"}  # fmt: skip
         raise BackendUnavailableError(
             f"backend {name!r} is not usable here: {info.reason}. "
             f"Fix: {hint.get(name, 'install it')}, or use backend='numpy' (xb.backends() lists what works)"

@@ -19,6 +19,8 @@ would already catch, so ``except TypeError`` keeps working::
      +-- CopyError(BufferError)                       copy=False but sharing memory is impossible
      +-- DLPackError(BufferError)                     a DLPack producer/consumer refused the exchange
      +-- AxisError(ValueError, IndexError)            axis outside [-ndim, ndim) (like NumPy's AxisError)
+     +-- ShapeError(ValueError)                       shapes that do not broadcast, @ inner sizes, empty argmax
+     +-- IndexOutOfRangeError(IndexError)             x[5] on an axis of size 3
      +-- LinAlgError(ValueError)                      singular / not positive-definite matrix (xb.linalg)
      +-- DomainError(ValueError)                      a value outside an operation's domain (int ** -1)
 
@@ -44,6 +46,8 @@ __all__ = [
     "CopyError",
     "DLPackError",
     "AxisError",
+    "ShapeError",
+    "IndexOutOfRangeError",
     "LinAlgError",
     "DomainError",
 ]
@@ -113,6 +117,15 @@ class AxisError(XBackendError, ValueError, IndexError):
     """An axis argument outside ``[-ndim, ndim)`` (or repeated); both ``ValueError`` and ``IndexError``."""
 
 
+class ShapeError(XBackendError, ValueError):
+    """Shapes that do not fit the operation: operands that do not broadcast, ``@`` with different inner
+    sizes, ``argmax`` of an empty Array, negative ``repeats``. A ``ValueError``, as NumPy raises."""
+
+
+class IndexOutOfRangeError(XBackendError, IndexError):
+    """An index outside an axis (``x[5]`` on an axis of size 3). An ``IndexError``, as NumPy raises."""
+
+
 class LinAlgError(XBackendError, ValueError):
     """A linear-algebra routine failed on its input (singular matrix, not positive-definite, no convergence).
 
@@ -123,6 +136,11 @@ class LinAlgError(XBackendError, ValueError):
 class DomainError(XBackendError, ValueError):
     """An operand value the operation is not defined for on any backend, e.g. an integer to a negative
     integer power (the result is not an integer)."""
+
+
+def shape_mismatch(what: str, shapes: tuple[tuple[int, ...], ...], why: str, fix: str) -> ShapeError:
+    """The one message for shapes that do not fit: what ran, every shape, why, and the fix."""
+    return ShapeError(f"{what}: shapes {' and '.join(str(tuple(s)) for s in shapes)} {why}. Fix: {fix}")
 
 
 def mismatch(kind: str, a: object, b: object, fix: str) -> str:

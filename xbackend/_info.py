@@ -11,7 +11,7 @@ backend by design.
 >>> info.capabilities()["boolean indexing"], info.default_dtypes()["real floating"]
 (True, xb.float64)
 >>> info.devices()
-(Device('cpu'),)
+(Device('numpy', 'cpu'),)
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _config, _dtypes as D
-from ._devices import Device, device as _device
+from ._devices import Device, bind as _bind, split as _split
 from ._dispatch import get_backend
 from ._dtypes import DType
 
@@ -52,8 +52,8 @@ class Info:
 
     def _device(self, dev: Any) -> Device:
         if dev is None:
-            return self.default_device()
-        return self._be.check_device(_device(dev))
+            return self._dev if self._dev is not None else self._be.default_device()
+        return self._be.check_device(_split(self._be.name, dev)[1])  # another backend's device raises
 
     def capabilities(self) -> dict[str, Any]:
         """``"boolean indexing"``, ``"data-dependent shapes"`` and ``"max dimensions"``."""
@@ -61,7 +61,7 @@ class Info:
 
     def default_device(self) -> Device:
         """The device creation functions use for this backend (the configured one, else the backend's)."""
-        return self._dev if self._dev is not None else self._be.default_device()
+        return _bind(self._dev if self._dev is not None else self._be.default_device(), self._be.name)
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, DType]:
         """``"real floating"``, ``"complex floating"``, ``"integral"`` and ``"indexing"`` defaults for ``device``."""
@@ -71,8 +71,8 @@ class Info:
                 "integral": cfg.default_int, "indexing": cfg.default_int}  # fmt: skip
 
     def devices(self) -> tuple[Device, ...]:
-        """Every device of this backend on this machine (2025.12: a tuple)."""
-        return tuple(self._be.devices())
+        """Every device of this backend on this machine (2025.12: a tuple), bound to the backend."""
+        return tuple(_bind(d, self._be.name) for d in self._be.devices())
 
     def dtypes(self, *, device: Any = None, kind: str | tuple[str, ...] | None = None) -> dict[str, DType]:
         """Array API dtypes this backend holds on ``device``, optionally of a ``kind`` (or tuple of kinds)."""

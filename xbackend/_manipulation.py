@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from . import _dtypes as D
 from ._array import Array, _check_partner, _new
-from ._errors import AxisError
+from ._errors import AxisError, ShapeError
 
 __all__ = [
     "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
@@ -101,7 +101,8 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
             if m == 1:
                 out[i] = n
             elif n != 1 and n != m:
-                raise ValueError(f"shapes {tuple(shapes)} cannot be broadcast together (dimension {m} vs {n})")
+                raise ShapeError(f"shapes {' and '.join(map(str, shapes))} do not broadcast (dimension {m} vs {n}). "
+                                 "Fix: make each dimension equal or 1, counting from the right")
     return tuple(out)
 
 
@@ -399,7 +400,8 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
     else:
         r = _int(repeats, "repeat() repeats")
         if r < 0:
-            raise ValueError(f"repeat(): repeats must be non-negative, got {r}")
+            raise ShapeError(f"repeat(): repeats must be non-negative, got {r} (an axis cannot have a negative size). "
+                             "Fix: pass repeats >= 0 (0 drops the elements)")
     return _new(be.repeat(data, r, ax), x._dt, x._dev, be)
 
 

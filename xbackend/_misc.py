@@ -6,10 +6,10 @@ from typing import Any
 
 from . import _dtypes as D
 from ._array import Array, matmul as _matmul
-from ._devices import Device
+from ._devices import Device, bind
 from ._dispatch import get_backend
 
-__all__ = ["astype", "devices", "matmul"]
+__all__ = ["astype", "devices", "matmul", "preferred_device"]
 
 
 def astype(x: Array, dtype: D.DType, /, *, copy: bool = True, device: Any = None) -> Array:
@@ -28,13 +28,41 @@ def astype(x: Array, dtype: D.DType, /, *, copy: bool = True, device: Any = None
 def devices(backend: str | None = None) -> list[Device]:
     """Devices a backend can use on this machine (default: the configured backend).
 
+    The devices name their backend, so ``device=xb.devices("torch")[0]`` creates on torch.
+
     >>> import xbackend as xb
     >>> xb.devices("numpy")
-    [Device('cpu')]
+    [Device('numpy', 'cpu')]
+    """
+    from ._config import current
+    from ._devices import bind
+
+    be = get_backend(backend or current().backend)
+    return [bind(d, be.name) for d in be.devices()]
+
+
+def preferred_device(backend: str | None = None) -> Device:
+    """The backend's first CUDA device when it has a usable one, else its default device (the CPU).
+
+    The one portable spelling of ``"cuda" if torch.cuda.is_available() else "cpu"``: code written for a GPU
+    runs unchanged on a CPU-only machine when it asks for ``device=xb.preferred_device("torch")``, while an
+    explicit ``device="cuda"`` there is an error (never a silent fallback). Default backend: the configured one.
+
+    The device is bound to the backend (like ``x.device``), so ``device=`` alone picks both.
+
+    >>> import xbackend as xb
+    >>> xb.preferred_device("numpy")
+    Device('numpy', 'cpu')
+    >>> str(xb.preferred_device("torch")) in ("cpu", "cuda:0")
+    True
     """
     from ._config import current
 
-    return list(get_backend(backend or current().backend).devices())
+    be = get_backend(backend or current().backend)
+    for d in be.devices():
+        if d.type == "cuda":
+            return bind(d, be)
+    return bind(be.default_device(), be)
 
 
 def matmul(x1: Array, x2: Array, /) -> Array:

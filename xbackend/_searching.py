@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from . import _config, _dtypes as D
 from ._array import Array, _check_partner, _new, _scalar_dtype
-from ._errors import UnsupportedDTypeError
+from ._errors import ShapeError, UnsupportedDTypeError
 from ._manipulation import _arr, _axes, _axis, broadcast_shapes
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
@@ -51,14 +51,16 @@ def _arg(name: str, x: Any, axis: int | None, keepdims: bool) -> Array:
     fn = getattr(x._be, name)
     if axis is None:
         if x.size == 0:
-            raise ValueError(f"{name}() of an empty Array has no answer")
+            raise ShapeError(f"{name}() of an empty Array (shape {x.shape}) has no index to return. "
+                             "Fix: check x.size > 0 first")
         out = fn(x._data, None, False)
         if keepdims and x.ndim:
             out = x._be.reshape(out, (1,) * x.ndim)
         return _index(x, out)
     ax = _axis(axis, x.ndim, name)
     if x.shape[ax] == 0:
-        raise ValueError(f"{name}() along axis {ax} of size 0 has no answer")
+        raise ShapeError(f"{name}() along axis {ax} of size 0 (shape {x.shape}) has no index to return. "
+                         "Fix: check x.shape[axis] > 0 first")
     return _index(x, fn(x._data, ax, bool(keepdims)))
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ._array import Array, _new
 from ._config import current
-from ._errors import UnsupportedDTypeError
+from ._errors import AxisError, UnsupportedDTypeError
 from ._utility import as_array, normalize_axis
 
 __all__ = ["argsort", "sort"]
@@ -29,7 +29,8 @@ def _check(x: Array, fname: str, axis: int) -> int:
             f"Fix: sort by a real key, e.g. xb.{fname}(xb.real(x)) or xb.{fname}(xb.abs(x))"
         )
     if x.ndim == 0:
-        raise ValueError(f"{fname}() needs an Array with at least one dimension, got a 0-d Array")
+        raise AxisError(f"{fname}() of a 0-d Array: axis {axis} is out of range for 0 dimensions (nothing to sort). "
+                        f"Fix: sort a 1-D Array, e.g. xb.{fname}(xb.reshape(x, (1,)))")
     return normalize_axis(axis, x.ndim, fname)
 
 

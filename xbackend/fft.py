@@ -26,6 +26,7 @@ from typing import Any, Sequence
 
 from . import _config, _dtypes as D
 from ._array import Array, _new
+from ._devices import split as _split
 from ._dtypes import DType
 from ._errors import AxisError, UnsupportedDTypeError
 
@@ -258,6 +259,8 @@ def _freq(name: str, n: int, d: float, dtype: Any, device: Any, backend: Any) ->
     dt = _current().default_float if dtype is None else D.dtype(dtype)
     if dt.kind != "f":
         raise UnsupportedDTypeError(f"fft.{name}() needs a real floating dtype, got {dt}")
+    if device is not None:
+        backend, device = _split(backend, device)  # device=x.device names x's backend too
     if backend is None:  # the configured backend and device, as creation functions use
         cfg = _current()
         backend, device = cfg.backend, device if device is not None else cfg.device

@@ -1,5 +1,8 @@
 """The CuPy backend (CUDA). CuPy mirrors NumPy's API, so this subclasses the NumPy backend and
-overrides only what differs: devices, host transfers, DLPack, and detection.
+overrides only what differs: devices, host transfers, DLPack, detection, and the kernels where CuPy's
+results differ from NumPy's (the corrections live in ``_cupy_fixes.py`` as functions of ``xp``, so
+CI tests them on NumPy arrays; ``self.xp`` is CuPy wrapped in ``SignSafeNamespace`` so that ``-0.0``
+survives creation).
 
 Design constraint: "installed but no usable device" is detected quickly and quietly
 (``cupy.cuda.is_available()``, then the runtime's own error for the reason) and reported, never
@@ -18,9 +21,11 @@ from .._backend import BackendInfo, byte_bounds
 from .._devices import Device, device as _device
 from .._dtypes import DType
 from .._errors import HostTransferError, UnknownDeviceError
+from . import _cupy_fixes as F
 from .numpy import NumpyBackend
 
 cupy: Any = None
+_NULL = contextlib.nullcontext()  # reusable
 
 
 def _import_cupy() -> Any:
@@ -40,13 +45,27 @@ class CupyBackend(NumpyBackend):
     native_basic_indexing = False  # out-of-bounds checks go through check_index
 
     def __init__(self) -> None:
-        self.xp = _import_cupy()
+        self.xp = F.SignSafeNamespace(_import_cupy())
         super().__init__()
         self._devs: dict[int, Device] = {}
+        # one GPU: it is always current, so per-call ``with x.device:`` (~1 µs) is skipped
+        self._ndev = cupy.cuda.runtime.getDeviceCount()  # fixed for the life of a CUDA process
+        self._multi = self._ndev > 1
 
     def _supports_ml_bfloat16(self) -> bool:
-        major = int(cupy.__version__.split(".")[0])
-        return major >= 14  # CuPy 14 maps kDLBfloat to ml_dtypes.bfloat16
+        # CuPy 14 stores ml_dtypes.bfloat16, but several routines (tril, where with scalars, ...) return
+        # float32 for it and comparisons flush bfloat16 subnormals: an Array labelled bfloat16 would not
+        # hold bfloat16 data. xbackend refuses bfloat16 on CuPy at creation instead (issue 8).
+        return False
+
+    def native_dtype(self, dt: DType) -> Any:
+        try:
+            return self.to_np[dt]
+        except KeyError:
+            raise self.unsupported(
+                dt, "use dtype=xb.float32 on CuPy, or backend='torch' for bfloat16 on the GPU (CuPy computes "
+                "parts of bfloat16 in float32, so xbackend does not hold it there)"
+            ) from None
 
     @classmethod
     def probe(cls) -> BackendInfo:
@@ -93,13 +112,14 @@ class CupyBackend(NumpyBackend):
             )
         if dev.index is None:
             return self.default_device()
-        n = cupy.cuda.runtime.getDeviceCount()
+        n = self._ndev
         if dev.index >= n:
             raise UnknownDeviceError(f"CuPy sees {n} CUDA device(s), so {dev} does not exist; use cuda:0..cuda:{n - 1}")
         return dev
 
     def _on(self, dev: Device) -> Any:
-        return cupy.cuda.Device(dev.index or 0)
+        """``dev`` made current (a no-op context with one GPU: it is always current)."""
+        return cupy.cuda.Device(dev.index or 0) if self._multi else _NULL
 
     # -- moving data ----------------------------------------------------------------------------
     def from_host(self, a: np.ndarray, dt: DType, dev: Device, copy: bool | None) -> Any:
@@ -107,7 +127,7 @@ class CupyBackend(NumpyBackend):
         if a.dtype != nd and (a.dtype.itemsize > nd.itemsize or not a.dtype.isnative):
             a = a.astype(nd)  # cast on the host: fewer bytes cross the bus (CuPy rejects byte-swapped data)
         with self._on(dev):
-            return cupy.asarray(a).astype(nd, copy=False)
+            return self.xp.asarray(a).astype(nd, copy=False)  # 0-d data keeps the sign of zero
 
     def to_host(self, x: Any, copy: bool | None = None) -> np.ndarray:
         return x.get()
@@ -133,7 +153,7 @@ class CupyBackend(NumpyBackend):
     # producer's pending work; CuPy refuses copy=True from non-CPU producers (cupy/cupy#9842), so
     # xbackend never asks it to copy and copies afterwards instead.
     def device_scope(self, dev: Device) -> Any:
-        return self._on(dev) if dev.type == "cuda" else contextlib.nullcontext()
+        return self._on(dev) if dev.type == "cuda" else _NULL
 
     def data_ptr(self, x: Any) -> int:
         return x.data.ptr
@@ -153,23 +173,37 @@ class CupyBackend(NumpyBackend):
                 s = streams[dev.index or 0] = cupy.cuda.Stream(non_blocking=True)
         return s
 
-    def h2d_bytes(self, buf: Any, nbytes: int, dev: Device, fill: Any = None, chunk: int = 1 << 62) -> tuple[Any, Any]:
-        """Copy ``buf[:nbytes]`` (pinned) to a new device buffer on a copy stream, ``chunk`` bytes at a time,
-        calling ``fill(lo, hi)`` to stage each chunk just before its copy is queued. The caller's current
-        stream waits for the copy, so the result is safe to use there. Returns (device uint8 array, event)."""
+    def h2d_open(self, nbytes: int, dev: Device) -> Any:
+        """Start a staged host->device copy: a device buffer of ``nbytes`` (allocated in the current
+        stream's order) and the copy stream, which first waits for the current stream."""
         with self._on(dev):
             cur = cupy.cuda.get_current_stream()
-            out = cupy.empty(nbytes, dtype=cupy.uint8)  # allocated in stream order of `cur`
+            out = cupy.empty(nbytes, dtype=cupy.uint8)
             cs = self._copy_stream(dev)
             cs.wait_event(cur.record())  # the block may still be in use by work queued on `cur`
-            for lo in range(0, nbytes, chunk):
-                hi = min(lo + chunk, nbytes)
-                if fill is not None:
-                    fill(lo, hi)
-                out[lo:hi].set(buf[lo:hi], stream=cs)  # pinned source: asynchronous on `cs`
+        return out, cs, cur, dev
+
+    def h2d_copy(self, session: Any, buf: Any, lo: int, n: int) -> Any:
+        """Queue ``buf[:n]`` (pinned) -> ``out[lo:lo + n]`` on the copy stream; the returned event says
+        when ``buf`` may be refilled."""
+        out, cs, _, dev = session
+        with self._on(dev):
+            out[lo : lo + n].set(buf[:n], stream=cs)  # pinned source: asynchronous on `cs`
+            return cs.record()
+
+    def h2d_close(self, session: Any, wait: bool = True) -> tuple[Any, Any]:
+        """(device buffer, event of the last copy); with ``wait`` the current stream waits for it."""
+        out, cs, cur, dev = session
+        with self._on(dev):
             ev = cs.record()
-            cur.wait_event(ev)
+            if wait:
+                cur.wait_event(ev)
         return out, ev
+
+    def stream_wait(self, ev: Any, dev: Device) -> None:
+        """Order the current stream of ``dev`` after ``ev`` (without blocking the host)."""
+        with self._on(dev):
+            cupy.cuda.get_current_stream().wait_event(ev)
 
     def bytes_as(self, raw: Any, dt: DType, shape: tuple[int, ...]) -> Any:
         return raw.view(self.native_dtype(dt)).reshape(shape)
@@ -195,6 +229,17 @@ class CupyBackend(NumpyBackend):
         if ev is not None:
             ev.synchronize()
 
+    def timing_event(self, dev: Device) -> Any:
+        """A CUDA event recorded now on ``dev``'s current stream (for ``xb.timer``)."""
+        with self._on(dev):
+            ev = cupy.cuda.Event()
+            ev.record()
+        return ev
+
+    def elapsed_ms(self, start: Any, end: Any) -> float:
+        end.synchronize()
+        return float(cupy.cuda.get_elapsed_time(start, end))
+
     # -- creation (device-aware) ----------------------------------------------------------------
     def empty(self, shape: tuple[int, ...], dt: DType, dev: Device) -> Any:
         with self._on(dev):
@@ -218,6 +263,8 @@ class CupyBackend(NumpyBackend):
 
     def linspace(self, start: Any, stop: Any, num: int, dt: DType, dev: Device, endpoint: bool) -> Any:
         with self._on(dev):
+            if dt.kind == "c":  # cupy.linspace calls float() on complex endpoints
+                return F.complex_linspace(self.xp, start, stop, num, self.native_dtype(dt), endpoint)
             return super().linspace(start, stop, num, dt, dev, endpoint)
 
     def eye(self, n: int, m: int, k: int, dt: DType, dev: Device) -> Any:
@@ -261,8 +308,19 @@ class CupyBackend(NumpyBackend):
             return super().unique_sorted(x, dt, want_index, want_inverse, want_counts)
 
     def reduce(self, name: str, x: Any, dt: DType, axes: tuple[int, ...], keepdims: bool) -> Any:
-        with x.device:
-            return super().reduce(name, x, dt, axes, keepdims)
+        """CuPy reductions always return arrays: no ``asarray``; all axes -> ``axis=None`` (CuPy's fast
+        path, as a raw ``cupy.sum(a)``); the device switch only with several GPUs."""
+        if self._multi:
+            with x.device:
+                return super().reduce(name, x, dt, axes, keepdims)
+        k = dt.kind
+        if name == "mean" and k == "c" or x.dtype.itemsize == 2 and (k == "f" or k == "c"):
+            return super().reduce(name, x, dt, axes, keepdims)  # float16 in float32, complex mean by parts
+        axis = None if len(axes) == x.ndim else axes
+        fn = self._reducers[name]
+        if name == "sum" or name == "prod":
+            return fn(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+        return fn(x, axis=axis, keepdims=keepdims)
 
     def cumulative(self, name: str, x: Any, dt: DType, axis: int, include_initial: bool) -> Any:
         with x.device:
@@ -284,11 +342,101 @@ class CupyBackend(NumpyBackend):
             return cupy.repeat(x, repeats, axis=axis)
 
 
+    # -- indexing, linalg: CuPy quirks (issue 8) ------------------------------------------------
+    def getitem(self, x: Any, key: Any) -> Any:
+        key = F.clamp_slices(key)  # CuPy overflows on slice values beyond ssize_t
+        if self._multi:
+            with x.device:
+                return super().getitem(x, key)
+        return super().getitem(x, key)
+
+    def setitem(self, x: Any, key: Any, value: Any) -> None:
+        key = F.clamp_slices(key)
+        if F.has_negative_zero(value):  # CuPy assigns scalars with fill(): -0.0 would be memset to +0.0
+            value = self.xp.asarray(value, dtype=x.dtype)
+        if self._multi:
+            with x.device:
+                return super().setitem(x, key, value)
+        return super().setitem(x, key, value)
+
+    def la_cholesky(self, x: Any, upper: bool) -> Any:
+        low = F.nan_if_not_factored(self.xp, self.xp.linalg.cholesky(x))  # CuPy does not check info
+        return self.xp.conj(self.xp.swapaxes(low, -1, -2)) if upper else low
+
+    # -- kernels: where CuPy's results differ from NumPy's (issue 8) ----------------------------
+    def make_kernel(self, name: str, dt: DType) -> Any:
+        fix = _KERNEL_FIXES.get(name)
+        if fix is not None:
+            k = fix(self, name, dt)
+            if k is not None:
+                return k
+        return super().make_kernel(name, dt)
+
+    def _numpy_kernel(self, name: str, dt: DType) -> Any:
+        from .._dispatch import get_backend
+
+        return get_backend("numpy").kernel(name, dt)
+
+
+def _fix_divmod(be: CupyBackend, name: str, dt: DType) -> Any:
+    if dt.kind != "f":
+        return None
+    xp, i = be.xp, (0 if name == "floor_divide" else 1)
+    return lambda x, y: F.divmod_like_numpy(xp, x, y)[i]
+
+
+def _fix_divide(be: CupyBackend, name: str, dt: DType) -> Any:
+    if dt.kind != "c":
+        return None
+    xp = be.xp
+    return lambda x, y: F.complex_divide(xp, x, y)
+
+
+def _fix_pow(be: CupyBackend, name: str, dt: DType) -> Any:
+    if dt.kind != "i":
+        return None
+    xp = be.xp
+
+    def ipow(x: Any, y: Any) -> Any:
+        F.check_integer_power(xp, y)
+        return xp.power(x, y)
+
+    return ipow
+
+
+def _fix_log(be: CupyBackend, name: str, dt: DType) -> Any:
+    if dt.kind != "c":
+        return None
+    xp = be.xp
+    raw = getattr(xp, name)
+    if name in ("log2", "log10"):  # NumPy scales the parts of log(z); CuPy divides by a complex log(2)
+        return lambda z: F.complex_log(xp, name, z, F.complex_log(xp, "log", z, xp.log(z)))
+    return lambda z: F.complex_log(xp, name, z, raw(z))
+
+
+def _fix_nonfinite(be: CupyBackend, name: str, dt: DType) -> Any:
+    if dt.kind != "c":
+        return None
+    xp = be.xp
+    raw = NumpyBackend.make_kernel(be, name, dt)
+    host = be._numpy_kernel(name, dt)
+    return lambda z: F.patch_nonfinite(xp, z, raw(z), host, cupy.asnumpy)
+
+
+_KERNEL_FIXES: dict[str, Any] = {
+    "floor_divide": _fix_divmod, "remainder": _fix_divmod, "divide": _fix_divide, "pow": _fix_pow,
+    "log": _fix_log, "log1p": _fix_log, "log2": _fix_log, "log10": _fix_log,
+    **{n: _fix_nonfinite for n in ("asin", "asinh", "acosh", "sin", "sinh", "tan", "tanh", "expm1")},
+}  # fmt: skip
+
+
 def _on_input_device(name: str) -> Any:
     """NumPy-backend method ``name``, run with the first input's GPU current (CuPy launches on the current one)."""
     base = getattr(NumpyBackend, name)
 
     def method(self: CupyBackend, x: Any, *args: Any) -> Any:
+        if not self._multi:
+            return base(self, x, *args)
         with (x[0] if type(x) is list else x).device:
             return base(self, x, *args)
 
@@ -297,6 +445,6 @@ def _on_input_device(name: str) -> Any:
 
 
 for _name in ("broadcast_to", "concat", "stack", "flip", "roll", "tile", "argmax", "argmin", "count_nonzero",
-              "nonzero", "searchsorted", "where", "take_along_axis", "getitem", "setitem"):  # fmt: skip
+              "nonzero", "searchsorted", "where", "take_along_axis"):  # fmt: skip
     if _name not in CupyBackend.__dict__:
         setattr(CupyBackend, _name, _on_input_device(_name))

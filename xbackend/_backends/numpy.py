@@ -440,6 +440,9 @@ class NumpyBackend(Backend):
                 return r
             x[...] = r
             return x
+        if (name == "floor_divide" or name == "remainder") and x.dtype.kind in "iu":
+            with np.errstate(divide="ignore", invalid="ignore"):  # x //= 0 is 0 quietly, as x // 0
+                return op(x, y)
         return op(x, y)
 
     def format(self, x: Any) -> str:

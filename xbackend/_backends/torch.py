@@ -38,6 +38,14 @@ from .._dtypes import DType
 from .._errors import CopyError, UnknownDeviceError, UnsupportedDTypeError
 from ._keys import check_bounds, key_dims
 
+_NULL = contextlib.nullcontext()  # reusable
+_CUDA_OK: set[Device] = set()  # concrete CUDA devices already checked
+
+
+@functools.lru_cache(maxsize=1)
+def _one_cuda_device() -> bool:
+    return torch.cuda.device_count() == 1
+
 torch: Any = None  # bound on first use
 
 
@@ -87,6 +95,9 @@ class TorchBackend(Backend):
     name = "torch"
     module = "torch"
     native_basic_indexing = True  # ints and step-less slices; negative steps go through getitem below
+    # pickle.dumps of a uint16/32/64 tensor succeeds but pickle.loads fails ("UntypedStorage has no attribute
+    # 'dtype'", torch 2.13): Array.__reduce__ sends those as NumPy host copies
+    pickle_via_host = frozenset({D.uint16, D.uint32, D.uint64})
 
     def __init__(self) -> None:
         t = _import_torch()
@@ -161,20 +172,21 @@ class TorchBackend(Backend):
         return out
 
     def check_device(self, dev: Device) -> Device:
-        if dev.type in ("cpu", "meta"):
+        if dev.type in ("cpu", "meta") or dev in _CUDA_OK:
             return dev
         if dev.type == "cuda":
             if not torch.cuda.is_available():
                 raise UnknownDeviceError(
                     f"torch has no CUDA device here (torch {torch.__version__}, "
                     f"{'CPU-only build' if not torch.version.cuda else 'no usable GPU'}); available: cpu, meta. "
-                    "Fix: use device='cpu'"
+                    "Fix: use device='cpu', or device=xb.preferred_device('torch') for code that runs on either"
                 )
             n = torch.cuda.device_count()
             if dev.index is None:
                 return _device(f"cuda:{torch.cuda.current_device()}")
             if dev.index >= n:
                 raise UnknownDeviceError(f"torch sees {n} CUDA device(s), so {dev} does not exist; use cuda:0..cuda:{n - 1}")
+            _CUDA_OK.add(dev)  # the CUDA devices of a process never change: checked once (~2 µs per move)
             return dev
         raise UnknownDeviceError(f"the torch backend does not support device {dev}; available: "
                                  f"{', '.join(str(d) for d in self.devices())}, meta")  # fmt: skip
@@ -277,7 +289,9 @@ class TorchBackend(Backend):
         return 0 if x.device.type == "meta" else x.data_ptr()
 
     def device_scope(self, dev: Device) -> Any:
-        return torch.cuda.device(dev.index or 0) if dev.type == "cuda" else contextlib.nullcontext()
+        if dev.type != "cuda" or _one_cuda_device():  # one GPU is always current: skip the switch (~3 µs)
+            return _NULL
+        return torch.cuda.device(dev.index or 0)
 
     def pinned_alloc(self, nbytes: int) -> tuple[Any, np.ndarray]:
         """A page-locked host buffer of ``nbytes`` bytes: (owner tensor, uint8 NumPy view)."""
@@ -291,27 +305,40 @@ class TorchBackend(Backend):
             s = streams[dev.index or 0] = torch.cuda.Stream(device=f"cuda:{dev.index or 0}")
         return s
 
-    def h2d_bytes(self, buf: Any, nbytes: int, dev: Device, fill: Any = None, chunk: int = 1 << 62) -> tuple[Any, Any]:
-        """Copy ``buf[:nbytes]`` (pinned) to a new device buffer on a copy stream, ``chunk`` bytes at a time,
-        calling ``fill(lo, hi)`` to stage each chunk just before its copy is queued (host staging of chunk
-        i+1 overlaps the DMA of chunk i). The caller's current stream waits for the copy, so the result is
-        safe to use there. Returns (device uint8 tensor, event marking the end of the copy)."""
-        name = f"cuda:{dev.index or 0}"
+    def h2d_open(self, nbytes: int, dev: Device) -> Any:
+        """Start a staged host->device copy: a device buffer of ``nbytes`` (allocated in the current
+        stream's order) and the copy stream, which first waits for the current stream (the block may
+        still be in use by work queued there)."""
         with torch.cuda.device(dev.index or 0):
             cur = torch.cuda.current_stream()
-            out = torch.empty(nbytes, dtype=torch.uint8, device=name)  # allocated in stream order of `cur`
+            out = torch.empty(nbytes, dtype=torch.uint8, device=f"cuda:{dev.index or 0}")
             cs = self._copy_stream(dev)
-            cs.wait_stream(cur)  # the block may still be in use by work queued on `cur`
+            cs.wait_stream(cur)
+        return out, cs, cur
+
+    def h2d_copy(self, session: Any, buf: Any, lo: int, n: int) -> Any:
+        """Queue ``buf[:n]`` (pinned) -> ``out[lo:lo + n]`` on the copy stream; the returned event says
+        when ``buf`` may be refilled."""
+        out, cs, _ = session
+        with torch.cuda.stream(cs):
+            out[lo : lo + n].copy_(buf[:n], non_blocking=True)
             ev = torch.cuda.Event()
-            with torch.cuda.stream(cs):
-                for lo in range(0, nbytes, chunk):
-                    hi = min(lo + chunk, nbytes)
-                    if fill is not None:
-                        fill(lo, hi)
-                    out[lo:hi].copy_(buf[lo:hi], non_blocking=True)
-                ev.record(cs)
+            ev.record(cs)
+        return ev
+
+    def h2d_close(self, session: Any, wait: bool = True) -> tuple[Any, Any]:
+        """(device buffer, event of the last copy); with ``wait`` the current stream waits for it."""
+        out, cs, cur = session
+        ev = torch.cuda.Event()
+        ev.record(cs)
+        if wait:
             cur.wait_event(ev)
         return out, ev
+
+    def stream_wait(self, ev: Any, dev: Device) -> None:
+        """Order the current stream of ``dev`` after ``ev`` (without blocking the host)."""
+        with torch.cuda.device(dev.index or 0):
+            torch.cuda.current_stream().wait_event(ev)
 
     def bytes_as(self, raw: Any, dt: DType, shape: tuple[int, ...]) -> Any:
         return raw.view(self.native_dtype(dt)).reshape(shape)
@@ -336,6 +363,17 @@ class TorchBackend(Backend):
     def event_wait(self, ev: Any) -> None:
         if ev is not None:
             ev.synchronize()
+
+    def timing_event(self, dev: Device) -> Any:
+        """A timing CUDA event recorded now on ``dev``'s current stream (for ``xb.timer``)."""
+        with torch.cuda.device(dev.index or 0):
+            ev = torch.cuda.Event(enable_timing=True)
+            ev.record()
+        return ev
+
+    def elapsed_ms(self, start: Any, end: Any) -> float:
+        end.synchronize()
+        return float(start.elapsed_time(end))
 
     def astype(self, x: Any, dt: DType, copy: bool = True) -> Any:
         nd = self.native_dtype(dt)
@@ -390,6 +428,8 @@ class TorchBackend(Backend):
                     y = torch.tensor(y, dtype=nd, device=x.device)
                 return f(x, y)
 
+            if name == "maximum" or name == "minimum":  # a tie (-0.0 vs +0.0) gives the second argument, as
+                return lambda x, y: two_tensors(y, x)  # NumPy does; torch gives the first (docs/behaviour.md)
             return two_tensors
         return f
 
@@ -540,6 +580,16 @@ class TorchBackend(Backend):
         # torch's complex log1p gives NaN+NaNj for infinite inputs with a NaN part; there log1p(x) is log(x)
         return lambda x: torch.where(torch.isinf(x), torch.log(x), torch.log1p(x))
 
+    def _k_sqrt(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind != "c":
+            return torch.sqrt
+
+        def csqrt(x: Any) -> Any:  # the principal root's real part is +0, never -0 (torch-CUDA: sqrt(-0+0j))
+            r = torch.sqrt(x)
+            return torch.where(r.real == 0, torch.complex(torch.zeros_like(r.real), r.imag), r)
+
+        return csqrt
+
     def _k_expm1(self, dt: DType) -> Callable[..., Any]:
         if dt.kind != "c":
             return torch.expm1
@@ -671,12 +721,12 @@ class TorchBackend(Backend):
             out = x
             if lo is not None:
                 lo = lo if isinstance(lo, torch.Tensor) else torch.tensor(lo, dtype=nd, device=x.device)
-                out = torch.where(out < lo, lo, out)
+                out = torch.where(out <= lo, lo, out)  # a tie (-0.0 vs +0.0) gives the bound, as NumPy
                 if floating:  # a NaN bound gives NaN (standard; NumPy), not x
                     out = torch.where(torch.isnan(lo), lo, out)
             if hi is not None:
                 hi = hi if isinstance(hi, torch.Tensor) else torch.tensor(hi, dtype=nd, device=x.device)
-                out = torch.where(out > hi, hi, out)
+                out = torch.where(out >= hi, hi, out)
                 if floating:
                     out = torch.where(torch.isnan(hi), hi, out)
             return out if out is not x else x.clone()
@@ -1291,6 +1341,8 @@ class TorchBackend(Backend):
         fn = torch.cumsum if name == "cumulative_sum" else torch.cumprod
         if dt in _UINT_WIDE:
             out = self._narrow(fn(self._wide(x, dt), axis, dtype=torch.int64), dt)
+        elif x.dtype in (torch.float16, torch.bfloat16):  # accumulate in float32 (CUDA's half cumsum does not)
+            out = fn(x, axis, dtype=torch.float32).to(x.dtype)
         else:
             out = fn(x, axis, dtype=x.dtype)
         if include_initial:
@@ -1388,6 +1440,12 @@ def _int_matmul(a: Any, b: Any) -> Any:
     """torch.matmul, computed exactly by broadcast multiply and sum on CUDA (no integer GEMM there)."""
     if a.device.type != "cuda" or a.ndim == 0 or b.ndim == 0:
         return torch.matmul(a, b)
+    return _int_matmul_by_sum(a, b)
+
+
+def _int_matmul_by_sum(a: Any, b: Any) -> Any:
+    """The CUDA integer matmul: broadcast multiply, then sum in the operands' dtype (wraps like a GEMM would).
+    Device-independent, so tests run it on the CPU against ``np.matmul``."""
     p = a.unsqueeze(0) if a.ndim == 1 else a  # (..., M, K)
     q = b.unsqueeze(-1) if b.ndim == 1 else b  # (..., K, N)
     if p.shape[-1] != q.shape[-2]:

@@ -8,6 +8,7 @@ its arguments on one backend cannot change what the next backend sees; results a
 from __future__ import annotations
 
 import functools
+import sys
 from typing import Any, Callable, Iterable, TypeVar, overload
 
 from .. import _dtypes as D
@@ -83,6 +84,20 @@ def _short(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[:300]}"
 
 
+def _nothing_to_compare(name: str, ref_id: str, targets: tuple[Target, ...]) -> None:
+    """Only the reference ran: a comparison with nothing must never pass. Under pytest the test is
+    skipped with the reason (a NumPy-only machine is a normal place to run a suite); elsewhere it raises."""
+    why = (f"across_backends({name}): only the reference {ref_id} is selected "
+           f"(targets: {', '.join(t.id for t in targets)}), so there is nothing to compare it with. "
+           "Fix: install a second backend (torch), select more targets (backends=... or XBACKEND_TEST_BACKENDS), "
+           "or pass a callable reference")  # fmt: skip
+    if "pytest" in sys.modules:
+        import pytest
+
+        pytest.skip(why)
+    raise ValueError(why)
+
+
 @overload
 def across_backends(fn: None = None, /, *, reference: str | Callable[..., Any] = "numpy",
                     backends: Iterable[str] | str | None = None, rtol: float | None = None,
@@ -113,6 +128,9 @@ def across_backends(fn: Callable[..., Any] | None = None, /, *args: Any, referen
     (names or ids, as in ``--xb-backends``; default: ``XBACKEND_TEST_BACKENDS``, else every usable
     one). If the reference raises, every target must raise a compatible exception, and that exception
     is re-raised (so ``pytest.raises`` works around the call). Returns ``{target id: result}``.
+    When only the reference target is selected (``backends="numpy"``, a NumPy-only machine) nothing can
+    be compared: under pytest the calling test is skipped with that reason, elsewhere ``ValueError``
+    is raised - it never passes having compared nothing.
 
     Called without ``fn`` it is a decorator: ``@across_backends(rtol=1e-6)`` turns ``f`` into a function
     that runs ``across_backends(f, ...)`` on its arguments. Keyword arguments of ``fn`` that share a
@@ -175,6 +193,8 @@ def across_backends(fn: Callable[..., Any] | None = None, /, *args: Any, referen
 
     problems: list[str] = []
     checked = [t for t in targets if t.id != ref_id]
+    if not checked:
+        _nothing_to_compare(name, ref_id, targets)
     for t in checked:
         if ref_error is not None:
             if t.id not in errors:

@@ -80,21 +80,25 @@ def _backend(x: Any) -> str:
 def to_host(x: Any) -> np.ndarray:
     """Any Array, native array (NumPy, torch, CuPy, on any device), or Python data as a NumPy array.
 
-    bfloat16 data comes back as float32 (exact); a torch autograd graph is detached.
+    Always a copy: writing into the result never changes the data under test (a testing helper must
+    not alias it). bfloat16 data comes back as float32 (exact); a torch autograd graph is detached.
 
-    >>> import xbackend as xb
+    >>> import numpy as np, xbackend as xb
     >>> from xbackend.testing import to_host
     >>> to_host(xb.asarray([1, 2])).tolist()
     [1, 2]
+    >>> a = np.zeros(2)
+    >>> to_host(a) is a, np.shares_memory(to_host(a), a)
+    (False, False)
     """
     if type(x) is not Array:
         be = backend_for_type(type(x))
         if be is None:
-            return np.asarray(x)
+            return np.array(x, copy=True)
         x = Array._new(x, be.dtype_of(x), be.device_of(x), be)  # type: ignore[attr-defined]
     if x.dtype is D.bfloat16:
         x = x.astype(D.float32)
-    return np.asarray(x.detach().numpy())
+    return np.array(x.detach().numpy(), copy=True)
 
 
 def _describe(x: Any) -> str:
@@ -141,7 +145,8 @@ def assert_close(actual: Any, expected: Any, *, rtol: float | None = None, atol:
     NumPy scalar or Python data (Python data has no dtype, so only its values are checked). Tuples,
     lists and dicts *of arrays* are compared item by item. Default tolerances come from the less
     precise dtype (:func:`default_tolerance`); integers and bool compare exactly. NaN equals NaN
-    (``equal_nan``); infinities must match exactly; +0.0 equals -0.0 unless ``check_sign_of_zero``.
+    (``equal_nan``); infinities must match exactly; +0.0 equals -0.0 unless ``check_sign_of_zero``
+    (for complex values, the sign of the real and of the imaginary zero both count).
     ``check_device`` also requires the same device. The failure message names shapes, dtypes,
     backends and devices, the number of mismatches and the worst absolute and relative error with its
     index.
@@ -185,8 +190,9 @@ def assert_close(actual: Any, expected: Any, *, rtol: float | None = None, atol:
         with np.errstate(invalid="ignore", over="ignore"):
             close = np.isclose(ac, ec, rtol=rtol, atol=atol, equal_nan=equal_nan)
             if check_sign_of_zero:
-                zero = (ec == 0) & (ac == 0)
-                close &= ~zero | (np.signbit(ac.real) == np.signbit(ec.real))
+                for part in (np.real, np.imag) if ac.dtype.kind == "c" else (np.real,):  # complex: both zeros
+                    pa, pe = part(ac), part(ec)
+                    close &= ~((pa == 0) & (pe == 0)) | (np.signbit(pa) == np.signbit(pe))
         bad = ~close
     n_bad = int(np.count_nonzero(bad))
     if n_bad == 0:
@@ -212,7 +218,7 @@ def _mismatch_message(a: np.ndarray, e: np.ndarray, bad: np.ndarray, n_bad: int,
         nan_note = f"; {n_nan} where only one side is NaN"
     zero_note = ""
     if a.dtype.kind in "fc" and e.dtype.kind in "fc":
-        n_zero = int(np.count_nonzero(bad & (a == 0) & (e == 0)))
+        n_zero = int(np.count_nonzero(bad & (a == e)))  # equal yet bad: a zero's sign (real or imaginary)
         if n_zero:
             zero_note = f"; {n_zero} differ in the sign of zero"
     return (

@@ -29,6 +29,27 @@ _NAMES = ("xb_target", "xb_backend", "xb_device")
 _ENV = "XBACKEND_TEST_BACKENDS"
 
 
+_MODULE = __name__  # "xbackend.testing._plugin": the name ``-p``/``pytest_plugins`` register it under
+_ENTRY_POINT = "xbackend"  # the pytest11 entry point's name
+
+
+def pytest_plugin_registered(plugin: Any, plugin_name: str, manager: Any) -> None:
+    """Registered under one name, block the other: ``-p xbackend.testing._plugin`` (or ``pytest_plugins``)
+    with xbackend installed would otherwise register this module twice and pytest would stop with
+    "Plugin already registered under a different name"."""
+    if plugin is not _this_module():
+        return
+    other = _ENTRY_POINT if plugin_name == _MODULE else _MODULE if plugin_name == _ENTRY_POINT else None
+    if other is not None and manager.get_plugin(other) is None and not manager.is_blocked(other):
+        manager.set_blocked(other)
+
+
+def _this_module() -> Any:
+    import sys
+
+    return sys.modules[_MODULE]
+
+
 def pytest_addoption(parser: Any) -> None:
     group = parser.getgroup("xbackend")
     group.addoption("--xb-backends", default=None, dest="xb_backends",

@@ -33,6 +33,18 @@ class Target:
         return f"{self.backend}-{self.device}"
 
     @property
+    def xb_device(self) -> Any:
+        """This target's :class:`~xbackend.Device`, bound to its backend (what ``x.device`` returns here).
+
+        >>> from xbackend.testing import Target
+        >>> Target("numpy", "cpu").xb_device
+        Device('numpy', 'cpu')
+        """
+        from .._devices import Device
+
+        return Device(self.backend, self.device)
+
+    @property
     def is_gpu(self) -> bool:
         return self.device.startswith("cuda")
 

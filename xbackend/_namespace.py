@@ -1,0 +1,135 @@
+"""The Array API namespace of one backend and device: what ``x.__array_namespace__()`` returns.
+
+Design constraint: consumers written against the standard (scikit-learn, SciPy) get the namespace
+from an array and then create with it (``xp.arange(n, device=device(x))``, ``xp.asarray(host)``),
+expecting the result next to ``x``. ``import xbackend`` is one namespace over several libraries, so
+each backend-bound :class:`~xbackend.Device` gets its own namespace object: everything is the
+xbackend namespace, except that the creation functions default to that backend and device. The
+objects are built once per device and cached, so two Arrays of one backend and device return the
+same namespace (scikit-learn compares namespaces with ``==``), and each has its own ``__name__``
+(``"xbackend[torch,cuda:0]"``: array-api-compat tells namespaces apart by name, so mixing Arrays of two
+backends fails there with "Multiple namespaces"). Building one imports no backend.
+
+>>> import xbackend as xb
+>>> x = xb.asarray([1.0, 2.0])
+>>> xp = x.__array_namespace__()
+>>> xp is xb.asarray([3]).__array_namespace__(), xp.zeros(2).device == x.device
+(True, True)
+>>> xp.sum is xb.sum
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+from typing import Any, Callable
+
+from ._devices import Device
+
+__all__ = ["BoundNamespace", "namespace_for"]
+
+# creation functions that take ``device=`` and ``backend=`` and would otherwise use the configured default
+_CREATION = ("arange", "empty", "eye", "full", "linspace", "ones", "zeros")
+_FFT_CREATION = ("fftfreq", "rfftfreq")
+
+
+class BoundNamespace(types.ModuleType):
+    """The xbackend namespace with creation functions defaulting to one backend and device.
+
+    Names it does not define itself resolve in :mod:`xbackend`, so it is a complete namespace.
+    """
+
+    _device: Device  # not ``device``: that name is xb.device, the parser
+
+    def __repr__(self) -> str:
+        return f"<xbackend namespace on {self._device!r}>"
+
+    def __getattr__(self, name: str) -> Any:
+        import xbackend
+
+        return getattr(xbackend, name)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (namespace_for, (self._device,))
+
+
+def _bind_creation(fn: Callable[..., Any], dev: Device) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def create(*args: Any, device: Any = None, backend: Any = None, **kwargs: Any) -> Any:
+        if device is None and backend is None:
+            device = dev
+        return fn(*args, device=device, backend=backend, **kwargs)
+
+    return create
+
+
+def _bind_asarray(fn: Callable[..., Any], dev: Device, name: str) -> Callable[..., Any]:
+    from ._array import Array
+    from ._dispatch import backend_for_type
+
+    @functools.wraps(fn)
+    def asarray(obj: Any, /, *, device: Any = None, backend: Any = None, **kwargs: Any) -> Any:
+        if device is None and backend is None:
+            t = type(obj)
+            be = obj._be if t is Array else backend_for_type(t)
+            if be is None or be.name != name:  # data of this backend keeps its device, as torch.asarray does
+                device = dev
+        return fn(obj, device=device, backend=backend, **kwargs)
+
+    return asarray
+
+
+def _bind_info(dev: Device) -> Callable[..., Any]:
+    from . import _info
+    from ._dispatch import get_backend
+
+    def __array_namespace_info__(*, backend: Any = None) -> Any:
+        """The inspection object of this namespace's backend, with its device as the default."""
+        if backend is not None and backend != dev.backend:
+            return _info.__array_namespace_info__(backend=backend)
+        return _info.Info(get_backend(dev.backend), dev.physical)
+
+    return __array_namespace_info__
+
+
+def _build(dev: Device) -> BoundNamespace:
+    import xbackend
+    from xbackend import fft as _fft
+
+    # a name per device: array_api_compat.array_namespace() tells namespaces apart by __name__ only
+    ns = BoundNamespace(f"xbackend[{dev.backend},{dev}]", xbackend.__doc__)
+    ns.__dict__.update({n: getattr(xbackend, n) for n in xbackend.__all__})
+    ns.__array_api_version__ = xbackend.__array_api_version__
+    ns._device = dev
+    for n in _CREATION:
+        setattr(ns, n, _bind_creation(getattr(xbackend, n), dev))
+    ns.asarray = _bind_asarray(xbackend.asarray, dev, dev.backend)
+    ns.from_dlpack = _bind_creation(xbackend.from_dlpack, dev)
+    ns.__array_namespace_info__ = _bind_info(dev)
+    fft = types.ModuleType("xbackend.fft", _fft.__doc__)
+    fft.__dict__.update({n: getattr(_fft, n) for n in _fft.__all__})
+    for n in _FFT_CREATION:
+        setattr(fft, n, _bind_creation(getattr(_fft, n), dev))
+    ns.fft = fft
+    return ns
+
+
+_CACHE: dict[Device, BoundNamespace] = {}
+
+
+def namespace_for(dev: Device) -> BoundNamespace:
+    """The cached namespace bound to ``dev`` (a device bound to a backend, like ``x.device``).
+
+    >>> import xbackend as xb
+    >>> from xbackend._namespace import namespace_for
+    >>> xp = namespace_for(xb.Device("numpy", "cpu"))
+    >>> xp.arange(3).backend, xp is namespace_for(xb.Device("numpy", "cpu"))
+    ('numpy', True)
+    """
+    if dev.backend is None:  # (checked first: an unbound device equals the bound ones at its place)
+        raise ValueError(f"a namespace needs a device bound to a backend, e.g. x.device; got {dev!r}")
+    ns = _CACHE.get(dev)
+    if ns is None:
+        ns = _CACHE.setdefault(dev, _build(dev))
+    return ns
