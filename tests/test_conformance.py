@@ -551,3 +551,13 @@ def test_assignment_float64_into_float32_rounds_like_numpy(xb_target):
         x[0] = v
         want = v.astype(np.float32)
     assert x.dtype is xb.float32 and np.array_equal(np.asarray(x.numpy())[0], want)
+
+
+def test_asarray_copy_of_a_zero_d_result_is_a_new_array(xb_target):
+    """Found by the differential test: on NumPy, 0-d results are NumPy scalars and np.True_.copy() is
+    np.True_, so asarray(x, copy=True) returned x itself and an in-place op on the copy changed x."""
+    b = xb_target.asarray(np.array(True)) != False  # noqa: E712
+    z = xb.asarray(b, copy=True)
+    assert z is not b
+    z ^= True
+    assert b.tolist() is True and z.tolist() is False
