@@ -26,6 +26,7 @@ from ._errors import (
     HostTransferError,
     IndexOutOfRangeError,
     PromotionError,
+    ScalarOverflowError,
     UnknownDeviceError,
     XBackendError,
     mismatch,
@@ -806,14 +807,36 @@ def _setitem_value(a: Array, value: Any) -> Any:
     if value._be is not a._be or value._dev is not a._dev:
         _check_partner(a, value)
     if value._dt is not a._dt:
-        p = D.PROMOTION.get((value._dt, a._dt))
-        if p is not a._dt:
-            raise PromotionError(
-                f"cannot store {value._dt} values into an Array of dtype {a._dt} without losing information. "
-                f"Fix: cast explicitly, e.g. x[...] = v.astype({a._dt!r})"
-            )
-        return a._be.astype(value._data, a._dt)
+        return _assignment_cast(a, value)
     return value._data
+
+
+def _assignment_cast(a: Array, value: Array) -> Any:
+    """``value`` cast to ``a``'s dtype for a store, as NumPy and torch cast on assignment, minus the silent
+    losses: within a kind (float64 -> float32, int64 -> int8 when every value fits, else
+    ScalarOverflowError) and upward across kinds (bool -> anything, int -> float/complex, float -> complex);
+    float -> int, complex -> real and anything -> bool raise PromotionError (docs/behaviour.md)."""
+    src, dst = value._dt, a._dt
+    if _KIND_RANK[src.kind] > _KIND_RANK[dst.kind] or (dst.kind == "b" and src.kind != "b"):
+        raise PromotionError(
+            f"cannot store {src} values into an Array of dtype {dst}: {src.kind!r}-kind to {dst.kind!r}-kind loses "
+            f"information. Fix: convert explicitly, e.g. x[...] = xb.round(v).astype({dst!r}), or cast the Array "
+            f"first: x = x.astype({src!r})"
+        )
+    if src.kind in "iu" and dst.kind in "iu" and value.size:
+        slo, shi = _INT_RANGE[src]
+        lo, hi = _INT_RANGE[dst]
+        if slo < lo or shi > hi:  # narrowing: every value must fit (one reduction; a sync on a GPU)
+            from . import _statistical as stats
+
+            vmin, vmax = int(stats.min(value)), int(stats.max(value))
+            if vmin < lo or vmax > hi:
+                raise ScalarOverflowError(
+                    f"cannot store {src} values in {vmin}..{vmax} into an Array of dtype {dst} (range {lo}..{hi}); xbackend "
+                    f"never wraps around. Fix: clip first, e.g. x[...] = xb.clip(v, {lo}, {hi}), or cast the "
+                    f"Array: x = x.astype({src!r})"
+                )
+    return a._be.astype(value._data, dst)
 
 
 _KIND_RANK = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
