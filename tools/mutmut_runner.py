@@ -16,8 +16,9 @@ SUBSETS = {
     # the elementwise category table and the promotion table: dtype rules of every function and operator
     "rules": ["tests/test_dtypes.py", "tests/test_elementwise.py", "-k",
               "not oracle and not special and not subprocess and not bfloat16 and not grid"],
+    # the promotion table, weak scalars, casts and integer ranges (no subprocess tests: they cost seconds each)
     "dtypes": ["tests/test_dtypes.py", "tests/test_errors.py", "tests/test_elementwise.py", "-k",
-               "not oracle and not special and not subprocess and not bfloat16 and not grid and not gradients"],
+               "not oracle and not special and not subprocess and not bfloat16 and not grid and not environment"],
     # the torch uint16/32/64 emulation (imports torch: slower)
     "torch": ["tests/test_elementwise.py", "tests/test_array.py", "-k", "wide_unsigned or uint64 or quietly"],
 }
