@@ -33,6 +33,7 @@ from ._errors import (
     XBackendError, AxisError, LinAlgError,
 )  # fmt: skip
 from ._interchange import DLPackError, Moved, moved, shares_memory, to_numpy
+from ._lazy import compute, persist, rechunk
 from ._misc import astype, devices, matmul
 from ._version import __version__
 
@@ -70,6 +71,8 @@ __all__ = [
     "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
     # moving data
     "to_numpy", "shares_memory", "moved", "Moved", "DLPackError",
+    # lazy (Dask) Arrays: explicit results
+    "compute", "persist", "rechunk",
     # linear algebra in the main namespace
     "matmul",
     # errors

@@ -76,7 +76,10 @@ class Array:
         return self._data
 
     @property
-    def shape(self) -> tuple[int, ...]:
+    def shape(self) -> tuple[int | None, ...]:
+        """The sizes; ``None`` where a lazy backend does not know one yet (after a boolean mask on Dask)."""
+        if self._be.unknown_shapes:
+            return self._be.shape_of(self._data)
         return tuple(self._data.shape)
 
     @property
@@ -84,9 +87,11 @@ class Array:
         return self._data.ndim
 
     @property
-    def size(self) -> int:
+    def size(self) -> int | None:
         n = 1
-        for s in self._data.shape:
+        for s in self.shape if self._be.unknown_shapes else self._data.shape:
+            if s is None:
+                return None
             n *= s
         return n
 
@@ -138,8 +143,20 @@ class Array:
         return int(self._be.item(self._data))
 
     def item(self) -> Any:
-        """The single element as a Python scalar (synchronises a GPU)."""
+        """The single element as a Python scalar (synchronises a GPU, computes a lazy Array)."""
         return self._scalar("item")
+
+    def compute(self) -> "Array":
+        """The concrete values (a lazy Dask Array computes into its chunk library); eager Arrays: ``self``."""
+        from ._lazy import compute
+
+        return compute(self)[0]
+
+    def persist(self) -> "Array":
+        """A lazy Array whose values are computed and kept in (cluster) memory; eager Arrays: ``self``."""
+        from ._lazy import persist
+
+        return persist(self)
 
     def tolist(self) -> Any:
         """Nested Python lists (a scalar for 0-d Arrays)."""
@@ -148,7 +165,10 @@ class Array:
     def __len__(self) -> int:
         if self._data.ndim == 0:
             raise TypeError("len() of a 0-d Array")
-        return self._data.shape[0]
+        n = self.shape[0]
+        if n is None:
+            raise TypeError("len() of an Array whose length is unknown until computed. Fix: x = x.persist() first")
+        return n
 
     def __iter__(self) -> Iterator["Array"]:
         if self._data.ndim == 0:

@@ -93,6 +93,8 @@ class Backend:
     #: True when ``native[key]`` for an int or a step-less slice key already has the standard's semantics
     #: (bounds checked, a view): ``Array.__getitem__`` then skips ``normalize_key``/``getitem``
     native_basic_indexing: ClassVar[bool] = False
+    #: True when ``x.shape`` may hold unknown sizes (lazy backends): ``Array.shape`` then asks ``shape_of``
+    unknown_shapes: ClassVar[bool] = False
 
     def __init__(self) -> None:
         #: ``kernels[name][dtype]`` -> native callable: plain dicts (the hot path does two lookups in a
@@ -125,6 +127,26 @@ class Backend:
         return ()
 
     # -- optional parts -------------------------------------------------------------------------
+    def shape_of(self, x: Any) -> tuple[int | None, ...]:
+        return tuple(x.shape)
+
+    def compute(self, xs: list[Any]) -> list[Any]:
+        """Concrete results of lazy arrays, in one pass (eager backends: the arrays themselves)."""
+        return list(xs)
+
+    def persist(self, x: Any) -> Any:
+        return x
+
+    def rechunk(self, x: Any, chunks: Any) -> Any:
+        from ._errors import BackendMismatchError
+
+        raise BackendMismatchError(f"chunks apply to chunked (Dask) Arrays, not to {self.name} ones. "
+                                   "Fix: x.to(backend='dask') (or xb.asarray(..., backend='dask', chunks=...))")
+
+    def chunk_backend_name(self, dev: Any) -> str:
+        """The backend whose arrays hold this backend's computed values (itself for eager backends)."""
+        return self.name
+
     def requires_grad(self, x: Any) -> bool:
         return False
 

@@ -104,12 +104,13 @@ def _host_dtype(a: np.ndarray, cfg: _config.Config) -> DType:
 
 
 def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy: bool | None = None,
-            backend: str | None = None) -> Array:  # fmt: skip
+            backend: str | None = None, chunks: Any = None) -> Array:  # fmt: skip
     """Convert Python data, NumPy arrays, native arrays of any backend, or Arrays to an Array.
 
     Data that has a dtype keeps it unless ``dtype=`` is given; Python data gets xbackend's defaults.
     A native array stays on its own backend and device unless ``backend=``/``device=`` say otherwise.
     ``copy=None`` shares memory where safe, ``True`` always copies, ``False`` raises where it can't share.
+    ``chunks=`` splits the result of a chunked backend (``backend="dask"``); see :func:`xbackend.rechunk`.
 
     >>> import numpy as np, xbackend as xb
     >>> xb.asarray([[1, 2], [3, 4]]).dtype, xb.asarray(np.float32(1.5)).dtype
@@ -119,6 +120,10 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
     >>> x.native is a
     True
     """
+    if chunks is not None:
+        from ._lazy import rechunk
+
+        return rechunk(asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend), chunks)
     dt = None if dtype is None else D.dtype(dtype)
     t = type(obj)
     if t is Array:

@@ -23,11 +23,12 @@ _BUILTIN: dict[str, str] = {
     "numpy": "xbackend._backends.numpy:NumpyBackend",
     "torch": "xbackend._backends.torch:TorchBackend",
     "cupy": "xbackend._backends.cupy:CupyBackend",
+    "dask": "xbackend._backends.dask:DaskBackend",
 }
 _paths: dict[str, str] = dict(_BUILTIN)
 _classes: dict[str, type[Backend]] = {}
 _instances: dict[str, Backend] = {}
-_by_module: dict[str, str] = {"numpy": "numpy", "torch": "torch", "cupy": "cupy", "cupyx": "cupy"}
+_by_module: dict[str, str] = {"numpy": "numpy", "torch": "torch", "cupy": "cupy", "cupyx": "cupy", "dask": "dask"}
 _by_type: dict[type, Backend | None] = {}
 _plugins_loaded = False
 
@@ -102,7 +103,8 @@ def get_backend(name: str) -> Backend:
     cls = get_backend_class(name)
     info = cls.probe()
     if not info.usable:
-        hint = {"torch": "pip install 'xbackend[torch]'", "cupy": "pip install 'xbackend[cupy]' on a CUDA machine"}
+        hint = {"torch": "pip install 'xbackend[torch]'", "cupy": "pip install 'xbackend[cupy]' on a CUDA machine",
+                "dask": "pip install 'xbackend[dask]'"}
         raise BackendUnavailableError(
             f"backend {name!r} is not usable here: {info.reason}. "
             f"Fix: {hint.get(name, 'install it')}, or use backend='numpy' (xb.backends() lists what works)"
