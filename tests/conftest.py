@@ -26,3 +26,19 @@ if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD") or not any(
     ep.value == "xbackend.testing._plugin" for ep in entry_points(group="pytest11")
 ):
     pytest_plugins = ["xbackend.testing._plugin"]
+
+
+def pytest_collection_modifyitems(config, items):
+    """Known differences of a backend (tests/known_failures.py) become xfail marks: data, not skips."""
+    import pytest
+
+    from known_failures import known_failure
+
+    for item in items:
+        target = getattr(getattr(item, "callspec", None), "params", {}).get("xb_target")
+        backend = getattr(target, "backend", None)
+        if backend is None:
+            continue
+        hit = known_failure(backend, item.nodeid)
+        if hit is not None:
+            item.add_marker(pytest.mark.xfail(reason=hit[0], strict=hit[1]))

@@ -575,6 +575,8 @@ def _native_part(a: Array, k: Any) -> Any:
         if isinstance(k, _np.generic):
             return k.item()  # NumPy scalars index like Python ints/bools
         if t is list or isinstance(k, _np.ndarray):
+            if a._be.host_index_keys:  # known values stay on the host (a lazy backend keeps shapes known)
+                return _host_index_data(k)
             k = _host_index(a, k)  # host index data: moved to the Array's device, like __setitem__ values
         else:
             from ._dispatch import backend_for_type
@@ -593,15 +595,19 @@ def _native_part(a: Array, k: Any) -> Any:
     return k._data
 
 
-def _host_index(a: Array, k: Any) -> Array:
-    from ._creation import asarray
-
+def _host_index_data(k: Any) -> Any:
     h = _np.asarray(k)
     if h.size == 0 and h.dtype.kind == "f":
         h = h.astype(_np.int64)  # x[[]] selects nothing
     if h.dtype.kind not in "iub":
         raise IndexError(f"index lists/arrays must hold integers or bools, got {h.dtype}")
-    return asarray(h, backend=a._be.name, device=a._dev)
+    return h
+
+
+def _host_index(a: Array, k: Any) -> Array:
+    from ._creation import asarray
+
+    return asarray(_host_index_data(k), backend=a._be.name, device=a._dev)
 
 
 def _setitem_value(a: Array, value: Any) -> Any:

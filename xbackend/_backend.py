@@ -95,6 +95,8 @@ class Backend:
     native_basic_indexing: ClassVar[bool] = False
     #: True when ``x.shape`` may hold unknown sizes (lazy backends): ``Array.shape`` then asks ``shape_of``
     unknown_shapes: ClassVar[bool] = False
+    #: True when index lists/NumPy arrays stay NumPy arrays in native keys (known values: known shapes)
+    host_index_keys: ClassVar[bool] = False
 
     def __init__(self) -> None:
         #: ``kernels[name][dtype]`` -> native callable: plain dicts (the hot path does two lookups in a

@@ -171,6 +171,7 @@ class DaskBackend(NumpyBackend):
     index_checks = False
     #: ``x.shape`` may hold ``None`` (sizes that depend on values)
     unknown_shapes = True
+    host_index_keys = True
     #: chunks of Arrays made from host data or by creation functions (``chunks=`` / ``xb.rechunk`` override)
     default_chunks: Any = "auto"
     sort_kind = "stable"
@@ -326,12 +327,19 @@ class DaskBackend(NumpyBackend):
     def make_kernel(self, name: str, dt: DType) -> Callable[..., Any]:
         if name == "matmul":
             return da.matmul
+        if name == "pow" and dt.kind in "iu":
+            inner = self.make_kernel("_pow_checked", dt)
+            return inner
+        checked = name == "_pow_checked"
+        name = "pow" if checked else name
         fn = ChunkKernel(name, dt)
         out = self._kernel_dtype(name, dt)
         elemwise = da.core.elemwise
         tokenize = dask.base.tokenize
 
         def kernel(*args: Any) -> Any:
+            if checked and type(args[1]) is int and args[1] < 0:
+                raise ValueError("Integers to negative integer powers are not allowed.")
             return elemwise(fn, *args, dtype=out, name=f"{name}-{tokenize(name, dt.name, *args)}")
 
         kernel.__name__ = name
@@ -376,6 +384,8 @@ class DaskBackend(NumpyBackend):
         return self._on(self.from_host(h, dt, CPU, None), dev)
 
     def eye(self, n: int, m: int, k: int, dt: DType, dev: Device) -> Any:
+        if n != m or n == 0:  # da.eye mis-builds non-square graphs (missing keys at compute time)
+            return self._on(self.from_host(self._np.eye(n, m, k, dt, CPU), dt, CPU, None), dev)
         return self._on(da.eye(n, M=m, k=k, dtype=self.native_dtype(dt), chunks=self.default_chunks), dev)
 
     def tril(self, x: Any, k: int) -> Any:
@@ -389,13 +399,23 @@ class DaskBackend(NumpyBackend):
 
     # -- access ---------------------------------------------------------------------------------
     def getitem(self, x: Any, key: Any) -> Any:
+        key, falses = _bool_scalars(key)
         try:
-            return x[key]
+            out = x[key]
+            if falses:  # x[False] selects nothing along the new axis
+                out = out[tuple(slice(0, 0) if i in falses else slice(None) for i in range(max(falses) + 1))]
+            return out
         except NotImplementedError as exc:
             raise ChunkingError(f"Dask cannot index with this key ({exc}). Fix: index one axis at a time, "
                                 "e.g. x[i][:, j], or x.compute() first")  # fmt: skip
 
     def setitem(self, x: Any, key: Any, value: Any) -> None:
+        key, value = _drop_new_axes(x, key, value)
+        if key is None:
+            return  # x[False] = v writes nothing
+        key, value = _positive_steps(x, key, value)
+        if key is None:
+            return  # an empty selection writes nothing (Dask's setitem trips over some)
         try:
             x[key] = value
         except NotImplementedError as exc:
@@ -406,8 +426,15 @@ class DaskBackend(NumpyBackend):
         if any(s != s for s in x.shape):
             raise ChunkingError("reshape of a Dask Array whose shape is unknown (after a boolean mask, nonzero or "
                                 "unique). Fix: x = x.persist() first (it resolves the sizes)")  # fmt: skip
-        out = x.reshape(shape, merge_chunks=True) if x.shape != tuple(shape) else x
+        shape = _check_reshape(tuple(x.shape), tuple(shape))
+        if 0 in shape or 0 in x.shape:
+            return self._empty_result(shape, x.dtype)
+        out = x.reshape(shape, merge_chunks=True) if x.shape != shape else x
         return out.copy() if copy and out is x else out
+
+    def _empty_result(self, shape: tuple[int, ...], dtype: Any) -> Any:
+        """A size-0 result: no data to compute, so no graph (Dask's algorithms trip over empty chunks)."""
+        return da.from_array(np.empty(shape, dtype), chunks=-1, name=False, asarray=False)
 
     def permute(self, x: Any, axes: tuple[int, ...]) -> Any:
         return da.transpose(x, axes)
@@ -471,12 +498,20 @@ class DaskBackend(NumpyBackend):
 
     def take_along_axis(self, x: Any, indices: Any, axis: int) -> Any:
         self._whole(x, (axis,), "take_along_axis()")
+        batch = np.broadcast_shapes(*(tuple(s for i, s in enumerate(a.shape) if i != axis) for a in (x, indices)))
+        full = lambda a: batch[:axis] + (a.shape[axis],) + batch[axis:]  # noqa: E731
+        x, indices = da.broadcast_to(x, full(x)), da.broadcast_to(indices, full(indices))
+        if 0 in indices.shape or 0 in x.shape:
+            return self._empty_result(indices.shape, x.dtype)
         indices = indices.rechunk({axis: -1})
-        x = x.rechunk({i: c for i, c in enumerate(indices.chunks) if i != axis and x.shape[i] == indices.shape[i]})
+        x = x.rechunk({i: c for i, c in enumerate(indices.chunks) if i != axis})
         return da.map_blocks(ChunkCall("take_along_axis", (axis,), nargs=2), x, indices, dtype=x.dtype,
                              chunks=indices.chunks)  # fmt: skip
 
     def repeat(self, x: Any, repeats: Any, axis: int) -> Any:
+        if isinstance(repeats, int) and (repeats == 0 or x.shape[axis] == 0):
+            shape = tuple(x.shape[:axis]) + (x.shape[axis] * repeats,) + tuple(x.shape[axis + 1 :])
+            return self._empty_result(shape, x.dtype)
         if not isinstance(repeats, int):
             raise ChunkingError("repeat() with an Array of counts on Dask: the result's shape depends on the "
                                 "counts' values. Fix: pass Python ints, e.g. xb.repeat(x, r.tolist()) "
@@ -484,8 +519,9 @@ class DaskBackend(NumpyBackend):
         return da.repeat(x, repeats, axis=axis)
 
     def flip(self, x: Any, axes: tuple[int, ...]) -> Any:
-        return x[tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(x.ndim))] if axes \
-            else x.copy()  # fmt: skip
+        if not axes or 0 in x.shape:
+            return x.copy()
+        return x[tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(x.ndim))]
 
     def isin(self, x1: Any, x2: Any, dt: DType, invert: bool) -> Any:
         return da.isin(x1, x2, invert=invert)
@@ -496,10 +532,37 @@ class DaskBackend(NumpyBackend):
             re = self.reduce("mean", x.real, D.real_of(dt), axes, keepdims)
             im = self.reduce("mean", x.imag, D.real_of(dt), axes, keepdims)
             return da.map_blocks(_complex_from_parts, re, im, dtype=x.dtype)
+        if 0 in x.shape:  # sum/prod/all/any of nothing: the identity, built by NumPy's code on empty data
+            return self._via_numpy_empty(lambda e: self._np.reduce(name, e, dt, axes, keepdims), x)
         return super().reduce(name, x, dt, axes, keepdims)
 
+    def _via_numpy_empty(self, fn: Any, x: Any) -> Any:
+        """``fn`` (NumPy backend code) on size-0 ``x``: no values to compute, so the result comes from NumPy."""
+        r = fn(np.empty(x.shape, x.dtype))
+        return da.from_array(np.asarray(r), chunks=self.default_chunks, name=False, asarray=False)
+
     def cumulative(self, name: str, x: Any, dt: DType, axis: int, include_initial: bool) -> Any:
+        if 0 in x.shape:
+            return self._via_numpy_empty(lambda e: self._np.cumulative(name, e, dt, axis, include_initial), x)
         return super().cumulative(name, x, dt, axis, include_initial)
+
+    def diff(self, x: Any, dt: DType, axis: int, n: int) -> Any:
+        if 0 in x.shape or x.shape[axis] <= n:
+            return self._via_numpy_empty(lambda h: self._np.diff(h, dt, axis, n), x)
+        op = self.kernel("not_equal" if dt is D.bool else "subtract", dt)
+        hi = tuple(slice(1, None) if i == axis else slice(None) for i in range(x.ndim))
+        lo = tuple(slice(None, -1) if i == axis else slice(None) for i in range(x.ndim))
+        for _ in range(n):
+            x = op(x[hi], x[lo])
+        return x
+
+    def roll(self, x: Any, shifts: tuple[int, ...], axes: tuple[int, ...]) -> Any:
+        return x.copy() if 0 in x.shape else da.roll(x, shifts, axis=axes)
+
+    def tile(self, x: Any, reps: tuple[int, ...]) -> Any:
+        if 0 in x.shape or 0 in reps:
+            return self._empty_result(tuple(s * r for s, r in zip(x.shape, reps)), x.dtype)
+        return da.tile(x, reps) if reps else x.copy()
 
     # -- linalg / fft: NumPy's code on each block, matrix dimensions in one chunk ---------------
     def la_cholesky(self, x: Any, upper: bool) -> Any:
@@ -639,3 +702,100 @@ def _cuda_devices() -> tuple[str, ...]:
 
     info = get_backend_class("cupy").probe()
     return tuple(info.devices) if info.usable else ()
+
+
+def _bool_scalars(key: Any) -> tuple[Any, set[int]]:
+    """Python bools in a basic key: ``True`` is ``None`` (a new axis), ``False`` a new empty axis."""
+    items = key if type(key) is tuple else (key,)
+    if not any(type(k) is bool for k in items):
+        return key, set()
+    if any(hasattr(k, "shape") for k in items):
+        raise ChunkingError("Dask cannot mix Python bools with index arrays in one key. Fix: index in two steps")
+    out, falses, dim = [], set(), 0
+    for k in items:
+        if type(k) is bool:
+            out.append(None)
+            if not k:
+                falses.add(dim)
+            dim += 1
+        elif k is None or type(k) is slice:
+            out.append(k)
+            dim += 1
+        elif k is Ellipsis:
+            out.append(k)
+            dim = -10**9  # positions after ... are not tracked: falses only before it
+        else:
+            out.append(k)
+    if any(f < 0 for f in falses):
+        raise ChunkingError("Dask: x[..., False] is not supported. Fix: index without the bool")
+    return tuple(out), falses
+
+
+def _drop_new_axes(x: Any, key: Any, value: Any) -> tuple[Any, Any]:
+    """A setitem key without ``None``/bools (Dask refuses them): the value loses those length-1 axes."""
+    items = key if type(key) is tuple else (key,)
+    if not any(k is None or type(k) is bool for k in items):
+        return key, value
+    if any(hasattr(k, "shape") for k in items):
+        raise ChunkingError("Dask cannot assign through a key that mixes None with index arrays. Fix: drop the None")
+    if any(k is False for k in items):
+        return None, value
+    target = x[tuple(None if type(k) is bool else k for k in items)].shape
+    rest = tuple(k for k in items if k is not None and type(k) is not bool)
+    if hasattr(value, "shape"):
+        value = da.broadcast_to(value, target) if hasattr(value, "dask") else np.broadcast_to(value, target)
+        sel: list[Any] = []  # 0 on each new axis, everything on the rest (no arrays here: positions are plain)
+        for k in items:
+            if k is None or type(k) is bool:
+                sel.append(0)
+            elif k is Ellipsis or type(k) is slice:
+                sel.append(Ellipsis if k is Ellipsis else slice(None))
+        value = value[tuple(sel)] if sel else value
+    return (rest if rest else Ellipsis), value
+
+
+def _check_reshape(old: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:
+    """NumPy's reshape rules with NumPy's ValueErrors (Dask raises ZeroDivisionError on some)."""
+    if sum(1 for s in shape if s == -1) > 1 or any(s < -1 for s in shape):
+        raise ValueError(f"cannot reshape an array of shape {old} into {shape}: at most one -1, no other negatives")
+    n = math.prod(old)
+    known = math.prod(s for s in shape if s != -1)
+    if -1 in shape:
+        if known == 0 or n % known:
+            raise ValueError(f"cannot reshape an array of shape {old} into {shape}")
+        shape = tuple(n // known if s == -1 else s for s in shape)
+    if math.prod(shape) != n:
+        raise ValueError(f"cannot reshape an array of size {n} into shape {shape}")
+    return shape
+
+
+def _positive_steps(x: Any, key: Any, value: Any) -> tuple[Any, Any]:
+    """A basic setitem key with negative-step slices as positive ones (the value flipped to match), since
+    Dask's setitem mishandles some negative steps; ``(None, value)`` when the selection is empty."""
+    items = key if type(key) is tuple else (key,)
+    if any(hasattr(k, "shape") or isinstance(k, list) for k in items):
+        return key, value
+    n_ell = x.ndim - sum(1 for k in items if k is not Ellipsis)
+    full: list[Any] = []
+    for k in items:
+        full += [slice(None)] * n_ell if k is Ellipsis else [k]
+    full += [slice(None)] * (x.ndim - len(full))
+    out, flips, rdim = [], [], 0
+    for n, k in zip(x.shape, full):
+        if type(k) is slice:
+            r = range(*k.indices(n))
+            if len(r) == 0:
+                return None, value
+            if r.step < 0:
+                k = slice(r[-1], r[0] + 1, -r.step)
+                flips.append(rdim)
+            rdim += 1
+        out.append(k)
+    if flips and hasattr(value, "shape") and value.ndim:
+        lead = rdim - value.ndim  # the value broadcasts from the right
+        sel = [slice(None)] * value.ndim
+        for f in flips:
+            if f - lead >= 0 and value.shape[f - lead] > 1:
+                sel[f - lead] = slice(None, None, -1)
+        value = value[tuple(sel)]
+    return tuple(out), value
