@@ -651,8 +651,7 @@ class DaskBackend(NumpyBackend):
         return 64 if int(np.__version__.split(".")[0]) >= 2 else 32
 
     def capabilities(self) -> dict[str, Any]:
-        return {"boolean indexing": True, "data-dependent shapes": True, "lazy": True,
-                "refusals": dict(REFUSALS)}  # fmt: skip
+        return {"lazy": True, "refusals": dict(REFUSALS)}
 
 
 class _SearchSorted:
