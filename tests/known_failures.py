@@ -1,7 +1,8 @@
 """Known differences of a backend from the NumPy oracle, as data (xfail; a fix shows up as an XPASS).
 
-Each entry: (backend, test node id without the parameter part, or with it) -> (reason, strict).
-``strict=False`` only for hypothesis tests whose failing examples depend on the draw.
+Each entry: (backend, test node id without the parameter part, or with it) -> (reason, strict[, run]).
+``strict=False`` only for hypothesis tests whose failing examples depend on the draw; ``run=False`` only
+where hypothesis would spend a minute shrinking a refusal that every example hits.
 Every Dask entry is a deliberate refusal or laziness listed in docs/behaviour.md ("Dask").
 """
 
@@ -12,7 +13,7 @@ _NO_VIEWS = "Dask Arrays have no views: writes into x are not seen by an earlier
 _NESTED = ("Dask indexes one index Array per key (several, or one with 2+ dims, raise ChunkingError with the fix); "
            "ints next to an index Array place axes differently from NumPy")  # fmt: skip
 
-KNOWN_FAILURES: dict[tuple[str, str], tuple[str, bool]] = {
+KNOWN_FAILURES: dict[tuple[str, str], tuple] = {
     ("dask", "tests/test_array.py::test_inplace_operators"): (_NO_VIEWS, True),
     ("dask", "tests/test_array.py::test_repr_shows_backend_device_dtype"): (
         "repr() of a Dask Array shows its graph (shape, chunks), never values: printing must not compute", True),
@@ -33,11 +34,13 @@ KNOWN_FAILURES: dict[tuple[str, str], tuple[str, bool]] = {
     ("dask", "tests/test_manipulation.py::test_reshape_errors"): (
         "Dask has no memory layout: reshape(copy=False) never needs a copy, so it never raises", True),
     ("dask", "tests/test_manipulation.py::test_repeat"): (
-        "repeat() with an Array of counts is refused on Dask (the shape depends on values); ints work", False),
+        "repeat() with an Array of counts is refused on Dask (the shape depends on values); ints work", False,
+        False),
 }
 
 
-def known_failure(backend: str, nodeid: str) -> tuple[str, bool] | None:
-    """The (reason, strict) for this test on ``backend``, if it is a known difference."""
+def known_failure(backend: str, nodeid: str) -> tuple[str, bool, bool] | None:
+    """The (reason, strict, run) for this test on ``backend``, if it is a known difference."""
     base = nodeid.split("[", 1)[0]
-    return KNOWN_FAILURES.get((backend, nodeid)) or KNOWN_FAILURES.get((backend, base))
+    hit = KNOWN_FAILURES.get((backend, nodeid)) or KNOWN_FAILURES.get((backend, base))
+    return None if hit is None else (hit[0], hit[1], hit[2] if len(hit) > 2 else True)

@@ -30,7 +30,7 @@ from ._elementwise import __all__ as _elementwise_all
 from ._errors import (
     BackendMismatchError, BackendUnavailableError, CopyError, DeviceMismatchError, GradientError,
     HostTransferError, PromotionError, ScalarOverflowError, UnknownDeviceError, UnsupportedDTypeError,
-    XBackendError, AxisError, LinAlgError,
+    XBackendError, AxisError, LinAlgError, ForeignArrayError,
 )  # fmt: skip
 from ._interchange import DLPackError, Moved, moved, shares_memory, to_numpy
 from ._lazy import compute, persist, rechunk
@@ -78,6 +78,6 @@ __all__ = [
     # errors
     "XBackendError", "BackendUnavailableError", "BackendMismatchError", "UnknownDeviceError", "DeviceMismatchError",
     "HostTransferError", "UnsupportedDTypeError", "PromotionError", "ScalarOverflowError", "GradientError",
-    "CopyError", "AxisError", "LinAlgError",
+    "CopyError", "AxisError", "LinAlgError", "ForeignArrayError",
     "linalg", "fft",
 ] + list(_elementwise_all) + [n for m in _SECTIONS for n in m.__all__]  # fmt: skip

@@ -19,7 +19,7 @@ from ._array import Array, _check_partner, _new, _onew
 from ._devices import Device, device as _device
 from ._dispatch import _instances, backend_for_type, get_backend
 from ._dtypes import DType
-from ._errors import CopyError, UnsupportedDTypeError
+from ._errors import CopyError, ForeignArrayError, UnsupportedDTypeError
 
 _ctx_get = _config._ctx.get
 
@@ -155,6 +155,12 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
             D.check_cast(D.from_numpy_dtype(obj.dtype), dt)
         dt = dt or D.from_numpy_dtype(obj.dtype)
         return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
+    if _foreign(t):
+        raise ForeignArrayError(
+            f"xbackend does not know {t.__module__}.{t.__name__} and it does not implement the Array API standard "
+            "(__array_namespace__): converting it with np.asarray could compute or copy it silently. Fix: convert "
+            "it explicitly, e.g. xb.asarray(np.asarray(obj)) or the library's own to-NumPy method"
+        )
     if copy is False:
         raise CopyError(f"copy=False, but a {t.__name__} must be copied to become an Array; use copy=None")
     try:
@@ -167,6 +173,15 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
         D.check_cast(D.complex128, dt)
     dt = dt or _host_dtype(host, cfg)
     return _new(be.from_host(host, dt, dev, True), dt, dev, be)
+
+
+_HOST_MODULES = frozenset({"builtins", "array", "numpy", "ml_dtypes"})
+
+
+def _foreign(t: type) -> bool:
+    """An array-like type of a library xbackend does not know (``__array__`` and not a Python/NumPy type)."""
+    return (hasattr(t, "__array__") or hasattr(t, "__array_interface__")) and \
+        t.__module__.partition(".")[0] not in _HOST_MODULES  # fmt: skip
 
 
 def _from_nested_arrays(obj: Any, exc: Exception | None) -> np.ndarray:
