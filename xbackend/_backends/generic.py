@@ -243,7 +243,11 @@ class GenericBackend(Backend):
         x[key] = value
 
     def normalize_key(self, x: Any, key: Any) -> Any:
-        return key
+        """NumPy's implicit trailing ``...`` (xbackend's rule), which strict libraries refuse."""
+        items = key if type(key) is tuple else (key,)
+        if Ellipsis in items or any(hasattr(k, "shape") for k in items):
+            return key
+        return items + (Ellipsis,)
 
     def reshape(self, x: Any, shape: tuple[int, ...], copy: bool | None = None) -> Any:
         return self.xp.reshape(x, shape, copy=copy)
