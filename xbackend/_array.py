@@ -90,7 +90,10 @@ class Array:
         return self._data
 
     @property
-    def shape(self) -> tuple[int, ...]:
+    def shape(self) -> tuple[int | None, ...]:
+        """The sizes; ``None`` where a lazy backend does not know one yet (after a boolean mask on Dask)."""
+        if self._be.unknown_shapes:
+            return self._be.shape_of(self._data)
         return tuple(self._data.shape)
 
     @property
@@ -98,9 +101,11 @@ class Array:
         return self._data.ndim
 
     @property
-    def size(self) -> int:
+    def size(self) -> int | None:
         n = 1
-        for s in self._data.shape:
+        for s in self.shape if self._be.unknown_shapes else self._data.shape:
+            if s is None:
+                return None
             n *= s
         return n
 
@@ -168,8 +173,20 @@ class Array:
         return int(self._be.item(self._data))
 
     def item(self) -> Any:
-        """The single element as a Python scalar (synchronises a GPU)."""
+        """The single element as a Python scalar (synchronises a GPU, computes a lazy Array)."""
         return self._scalar("item")
+
+    def compute(self) -> "Array":
+        """The concrete values (a lazy Dask Array computes into its chunk library); eager Arrays: ``self``."""
+        from ._lazy import compute
+
+        return compute(self)[0]
+
+    def persist(self) -> "Array":
+        """A lazy Array whose values are computed and kept in (cluster) memory; eager Arrays: ``self``."""
+        from ._lazy import persist
+
+        return persist(self)
 
     def tolist(self) -> Any:
         """Nested Python lists (a scalar for 0-d Arrays)."""
@@ -178,7 +195,10 @@ class Array:
     def __len__(self) -> int:
         if self._data.ndim == 0:
             raise TypeError("len() of a 0-d Array")
-        return self._data.shape[0]
+        n = self.shape[0]
+        if n is None:
+            raise TypeError("len() of an Array whose length is unknown until computed. Fix: x = x.persist() first")
+        return n
 
     def __iter__(self) -> Iterator["Array"]:
         if self._data.ndim == 0:
@@ -760,6 +780,8 @@ def _native_part(a: Array, k: Any) -> Any:
         if isinstance(k, _np.generic):
             return k.item()  # NumPy scalars index like Python ints/bools
         if t is list or isinstance(k, _np.ndarray):
+            if a._be.host_index_keys:  # known values stay on the host (a lazy backend keeps shapes known)
+                return _host_index_data(k)
             k = _host_index(a, k)  # host index data: moved to the Array's device, like __setitem__ values
         else:
             from ._dispatch import backend_for_type
@@ -778,15 +800,19 @@ def _native_part(a: Array, k: Any) -> Any:
     return k._data
 
 
-def _host_index(a: Array, k: Any) -> Array:
-    from ._creation import asarray
-
+def _host_index_data(k: Any) -> Any:
     h = _np.asarray(k)
     if h.size == 0 and h.dtype.kind == "f":
         h = h.astype(_np.int64)  # x[[]] selects nothing
     if h.dtype.kind not in "iub":
         raise IndexError(f"index lists/arrays must hold integers or bools, got {h.dtype}")
-    return asarray(h, backend=a._be.name, device=a._dev)
+    return h
+
+
+def _host_index(a: Array, k: Any) -> Array:
+    from ._creation import asarray
+
+    return asarray(_host_index_data(k), backend=a._be.name, device=a._dev)
 
 
 def _setitem_value(a: Array, value: Any) -> Any:
