@@ -397,7 +397,8 @@ def _run(call, target, dt):
 
 def test_sweep_covers_the_namespace():
     funcs = {n for n in xb.__all__ if callable(getattr(xb, n)) and n[0].islower()}
-    not_array_ops = {"asarray", "compute", "persist", "rechunk", "backend_names", "backends", "broadcast_shapes", "can_cast", "device",
+    not_array_ops = {"asarray", "compute", "persist", "rechunk", "backend_names", "backends", "broadcast_shapes",
+                     "can_cast", "device",
                      "device_to_host", "devices", "dtype", "finfo", "from_dlpack", "get_config", "host_to_device",
                      "iinfo", "isdtype", "moved", "portable", "preferred_device", "prefetch", "register_backend", "result_type",
                      "set_default", "shares_memory", "staging_limit", "synchronize", "timer", "to_numpy", "using"}  # fmt: skip
