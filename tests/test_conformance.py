@@ -562,3 +562,12 @@ def test_asarray_copy_of_a_zero_d_result_is_a_new_array(xb_target):
     assert z is not b
     z ^= True
     assert b.tolist() is True and z.tolist() is False
+
+
+def test_negative_integer_power_of_nothing_is_empty(xb_target):
+    """Found by the differential test: an empty integer Array to a negative power is empty (NumPy), not an error."""
+    e = xb_target.asarray(np.array([], np.int32))
+    assert (e**-1).shape == (0,) and (e**-1).dtype is xb.int32
+    assert (e ** xb_target.asarray(np.array([-1], np.int32))).shape == (0,)
+    with pytest.raises(xb.DomainError, match="Fix"):
+        xb_target.asarray(np.array(2, np.int32)) ** -1

@@ -774,7 +774,11 @@ class TorchBackend(Backend):
         def ipow(x: Any, y: Any) -> Any:
             neg = (y < 0).any() if isinstance(y, torch.Tensor) else y < 0
             if neg:
-                raise _negative_power()
+                t = x if isinstance(x, torch.Tensor) else y
+                shape = torch.broadcast_shapes(*(v.shape for v in (x, y) if isinstance(v, torch.Tensor)))
+                if all(shape):
+                    raise _negative_power()
+                return torch.empty(shape, dtype=t.dtype, device=t.device)  # as on NumPy: nothing to raise for
             return operator.pow(x, y)
 
         return ipow
