@@ -22,7 +22,7 @@ from .._devices import Device, device as _device
 from .._dtypes import DType
 from .._errors import HostTransferError, UnknownDeviceError
 from . import _cupy_fixes as F
-from .numpy import NumpyBackend, standard_floor_divide
+from .numpy import NumpyBackend, negative_integer_power, standard_floor_divide
 
 cupy: Any = None
 _NULL = contextlib.nullcontext()  # reusable
@@ -402,7 +402,10 @@ def _fix_pow(be: CupyBackend, name: str, dt: DType) -> Any:
     xp = be.xp
 
     def ipow(x: Any, y: Any) -> Any:
-        F.check_integer_power(xp, y)
+        try:
+            F.check_integer_power(xp, y)
+        except ValueError as exc:  # the same typed error as on NumPy and torch
+            raise negative_integer_power() from exc
         return xp.power(x, y)
 
     return ipow

@@ -47,6 +47,14 @@ def _ml_dtypes_bfloat16() -> Any:
     return np.dtype(ml_dtypes.bfloat16)
 
 
+def negative_integer_power() -> Exception:
+    """The one error for an integer raised to a negative integer power, on every backend."""
+    from .._errors import DomainError
+
+    return DomainError("integers to negative integer powers are not defined (the result is not an integer). "
+                       "Fix: cast to a float dtype first, e.g. x.astype(xb.float64) ** y")
+
+
 def standard_floor_divide(xp: Any, x: Any, y: Any, native: Callable[..., Any]) -> Any:
     """Real floating ``x // y`` with the standard's special cases, over any NumPy-like namespace ``xp``.
 
@@ -310,11 +318,7 @@ class NumpyBackend(Backend):
                 try:
                     return xp.power(x, y)
                 except ValueError as exc:  # NumPy: "Integers to negative integer powers are not allowed."
-                    from .._errors import DomainError
-
-                    raise DomainError("integers to negative integer powers are not defined (the result is not "
-                                      "an integer). Fix: cast to a float dtype first, e.g. x.astype(xb.float64) "
-                                      "** y") from exc  # fmt: skip
+                    raise negative_integer_power() from exc
 
             return ipow
         if dt.kind != "f":
