@@ -13,6 +13,9 @@ _NO_VIEWS = "Dask Arrays have no views: writes into x are not seen by an earlier
 _NESTED = ("Dask indexes one index Array per key (several, or one with 2+ dims, raise ChunkingError with the fix); "
            "ints next to an index Array place axes differently from NumPy")  # fmt: skip
 
+_UNKNOWN_SIZES = ("scikit-learn needs concrete sizes where Dask has unknown ones (None in shape after unique_values "
+                  "or a boolean mask inside the estimator, the standard's rule); fit on x.to(backend=\"numpy\") for now")
+
 KNOWN_FAILURES: dict[tuple[str, str], tuple] = {
     ("dask", "tests/test_array.py::test_inplace_operators"): (_NO_VIEWS, True),
     ("dask", "tests/test_array.py::test_repr_shows_backend_device_dtype"): (
@@ -36,6 +39,13 @@ KNOWN_FAILURES: dict[tuple[str, str], tuple] = {
     ("dask", "tests/test_manipulation.py::test_repeat"): (
         "repeat() with an Array of counts is refused on Dask (the shape depends on values); ints work", False,
         False),
+    # Consumers (issue 9) on Dask: left for a later change; each is listed in the issue 10 closing note.
+    ("dask", "tests/test_consumers.py::test_linear_discriminant_analysis"): (_UNKNOWN_SIZES, True),
+    ("dask", "tests/test_consumers.py::test_standard_scaler_ridge_r2"): (_UNKNOWN_SIZES, True),
+    ("dask", "tests/test_pickle.py::test_fitted_estimators_pickle_and_joblib_dump"): (_UNKNOWN_SIZES, True),
+    ("dask", "tests/test_consumers.py::test_zscore"): (
+        "scipy.stats.zscore on a Dask Array raises IndexError ('Too many indices') inside SciPy's array-API "
+        "path; not yet traced to its cause", True),
 }
 
 
