@@ -179,7 +179,8 @@ class Jitted:
         self.backend_options = dict(backend_options)
         self.maxsize = cache_size
         self._cache: OrderedDict[Any, Any] = OrderedDict()
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()  # guards the cache and the counters (held briefly)
+        self._compile_lock = threading.RLock()  # held while tracing and compiling
         self._stats = _Stats()
         self._warned = False
         functools.update_wrapper(self, fn)
@@ -230,7 +231,11 @@ class Jitted:
             else:
                 self._stats.misses += 1
         if entry is None:
-            return self._first_call(full_key, be, spec, arrays, static, args, kwargs)
+            with self._compile_lock:  # one compile at a time per function; the others wait, then hit
+                with self._lock:
+                    entry = self._cache.get(full_key)
+                if entry is None:
+                    return self._first_call(full_key, be, spec, arrays, static, args, kwargs)
         if entry is _EAGER:
             return self.eager(*args, **kwargs, **static)
         try:

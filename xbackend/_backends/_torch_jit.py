@@ -75,9 +75,24 @@ class TorchJit:
             gm = make_fx(self.fn, tracing_mode="fake")(*detached)
             guard = _exact_guard(xs)
             mode = "fake"
-        compiled = torch.compile(gm, dynamic=mode == "symbolic", **self.options)
+        compiled = torch.compile(gm, dynamic=mode == "symbolic", **_keep_autograd_semantics(self.options))
         self.modes.append(mode)
         return guard, compiled
+
+
+def _keep_autograd_semantics(options: dict[str, Any]) -> dict[str, Any]:
+    """``torch.compile`` options, with AOTAutograd's donated buffers turned off.
+
+    Eager torch allows ``backward(retain_graph=True)`` and ``create_graph=True`` (gradcheck uses them);
+    a graph compiled with donated buffers raises there instead. The switch is process-wide
+    (``torch._functorch.config.donated_buffer``, read again at backward time, so a scoped patch around
+    the compile does not hold): the first jitted torch compile turns it off, costing some peak memory in
+    backward passes of compiled code, never a result. docs/jit.md says so.
+    """
+    import torch._functorch.config as functorch_config
+
+    functorch_config.donated_buffer = False
+    return dict(options)
 
 
 def _exact_guard(xs: tuple[Any, ...]) -> Callable[[tuple[Any, ...]], bool]:
