@@ -172,9 +172,10 @@ def test_python_scalars_key_the_cache_by_value(xb_target):
     assert f.cache_info().misses == 2
 
 
-def test_config_is_part_of_the_key():
-    f = xb.jit(lambda x: x + xb.ones(2))
-    x = xb.ones(2, dtype=xb.float32)
+def test_config_is_part_of_the_key(xb_target):
+    """``xb.using(default_float=...)`` changes what creation functions inside the trace make."""
+    f = xb.jit(lambda x: x + xb.ones(2, device=x.device), backend_options=FAST)
+    x = xb.ones(2, dtype=xb.float32, backend=xb_target.backend, device=xb_target.device)
     assert f(x).dtype == xb.float64
     with xb.using(default_float=xb.float32):
         assert f(x).dtype == xb.float32
