@@ -218,3 +218,14 @@ def test_gradients_flow_through_a_jitted_torch_function():
     w = torch.randn(3, dtype=torch.float64, requires_grad=True)
     assert torch.autograd.gradcheck(native_loss, (w,))
     assert loss.cache_info().fallbacks == 0 and loss.cache_info().compiles == 1
+
+
+def test_jit_cache_info_keeps_the_counts_of_collected_functions():
+    import gc
+
+    before = xb.jit_cache_info().misses
+    f = xb.jit(lambda x: x + 1)
+    f(xb.ones(2))
+    del f
+    gc.collect()
+    assert xb.jit_cache_info().misses == before + 1

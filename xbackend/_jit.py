@@ -186,6 +186,7 @@ class Jitted:
         functools.update_wrapper(self, fn)
         with _REG_LOCK:
             _REGISTRY.add(self)
+        weakref.finalize(self, _retire, self._stats)  # its counters still count in jit_cache_info()
 
     def __repr__(self) -> str:
         return f"<xb.jit of {getattr(self.eager, '__qualname__', self.eager)!r}>"
@@ -369,8 +370,18 @@ def jit(fn: Any = None, /, *, static_argnames: tuple[str, ...] | str = (), backe
     return deco if fn is None else deco(fn)
 
 
+_RETIRED = _Stats()  # counters of jitted functions that no longer exist
+
+
+def _retire(stats: _Stats) -> None:
+    with _REG_LOCK:
+        for k in _Stats.__slots__:
+            setattr(_RETIRED, k, getattr(_RETIRED, k) + getattr(stats, k))
+
+
 def jit_cache_info() -> JitCacheInfo:
-    """Counters summed over every jitted function: hits, misses, compiles, fallbacks, compile time.
+    """Counters summed over every jitted function of the process (also those since garbage-collected):
+    hits, misses, compiles, fallbacks, compile time; ``currsize``/``maxsize`` over the live ones.
 
     >>> import xbackend as xb
     >>> info = xb.jit_cache_info()
@@ -379,6 +390,8 @@ def jit_cache_info() -> JitCacheInfo:
     """
     with _REG_LOCK:
         infos = [f.cache_info() for f in list(_REGISTRY)]
+        r = _RETIRED
+        infos.append(JitCacheInfo(r.hits, r.misses, r.compiles, r.fallbacks, r.compile_time, 0, 0))
     return JitCacheInfo(
         sum(i.hits for i in infos), sum(i.misses for i in infos), sum(i.compiles for i in infos),
         sum(i.fallbacks for i in infos), sum(i.compile_time_s for i in infos), sum(i.currsize for i in infos),
