@@ -68,13 +68,23 @@ _REGISTRY: "weakref.WeakSet[Any]" = weakref.WeakSet()  # every live jitted funct
 _REG_LOCK = threading.Lock()
 
 
+_NONE: dict[str, Any] = {}
+_ATOMS = frozenset({int, float, bool, complex, str, type(None)})
+
+
 def _leaf_key(v: Any) -> Any:
-    """A non-Array argument as part of the cache key (its type and value: compiled code bakes it in)."""
+    """A non-Array argument as part of the cache key (its type and value: compiled code bakes it in).
+    Floats key by their bits (``float.hex``): -0.0 is not 0.0 and NaN equals NaN here."""
+    t = type(v)
+    if t is float:
+        return (t, v.hex())
+    if t is complex:
+        return (t, v.real.hex(), v.imag.hex())
     try:
         hash(v)
     except TypeError:
-        raise JitUnsupported(f"argument of type {type(v).__name__} is not hashable, so it cannot key the cache")
-    return (type(v), v)
+        raise JitUnsupported(f"argument of type {t.__name__} is not hashable, so it cannot key the cache") from None
+    return (t, v)
 
 
 def _flatten(obj: Any, arrays: list[Array], key: list[Any]) -> Any:
@@ -83,7 +93,7 @@ def _flatten(obj: Any, arrays: list[Array], key: list[Any]) -> Any:
     t = type(obj)
     if t is Array:
         arrays.append(obj)
-        key.append(("A", obj._dt, obj._data.ndim))
+        key.append(("A", obj._dt.name, obj._data.ndim))
         return ("a", len(arrays) - 1)
     if t is tuple or t is list:
         key.append((t, len(obj)))
@@ -179,7 +189,7 @@ class Jitted:
         self.backend_options = dict(backend_options)
         self.maxsize = cache_size
         self._cache: OrderedDict[Any, Any] = OrderedDict()
-        self._lock = threading.RLock()  # guards the cache and the counters (held briefly)
+        self._lock = threading.Lock()  # guards the cache and the counters (held briefly, never nested)
         self._compile_lock = threading.RLock()  # held while tracing and compiling
         self._stats = _Stats()
         self._warned = False
@@ -206,12 +216,29 @@ class Jitted:
 
     # -- calling ----------------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        static = {k: kwargs.pop(k) for k in list(kwargs) if k in self.static_argnames}
+        static = {k: kwargs.pop(k) for k in list(kwargs) if k in self.static_argnames} if kwargs else _NONE
         arrays: list[Array] = []
         key: list[Any] = []
+        spec = None
+        fast = not kwargs and not static
+        if fast:  # the common call: Arrays and Python scalars, positional (no structure to record until a miss)
+            for a in args:
+                t = type(a)
+                if t is Array:
+                    arrays.append(a)
+                    key.append(a._dt.name)  # names: str hashes are cached
+                    key.append(a._data.ndim)
+                elif t in _ATOMS:
+                    key.append(_leaf_key(a) if t is float or t is complex else a)
+                    key.append(t)
+                else:
+                    fast = False
+                    break
         try:
-            spec = (_flatten(args, arrays, key), _flatten(kwargs, arrays, key))
-            skey = tuple(sorted((k, _leaf_key(v)) for k, v in static.items()))
+            if not fast:
+                arrays, key = [], []
+                spec = (_flatten(args, arrays, key), _flatten(kwargs, arrays, key))
+                key.append(tuple(sorted((k, _leaf_key(v)) for k, v in static.items())))
         except JitUnsupported as exc:
             self._fallback(str(exc))
             return self.eager(*args, **kwargs, **static)
@@ -223,7 +250,8 @@ class Jitted:
             if a._be is not be or a._dev is not dev:  # the eager call raises the typed mismatch error
                 return self.eager(*args, **kwargs, **static)
         cfg = _config.current()
-        full_key = (be.name, dev, tuple(key), skey, cfg.backend, cfg.device, cfg.default_float, cfg.default_int)
+        full_key = (be.name, dev, fast, tuple(key), cfg.backend, cfg.device, cfg.default_float.name,
+                    cfg.default_int.name)  # fmt: skip
         with self._lock:
             entry = self._cache.get(full_key)
             if entry is not None:
@@ -251,6 +279,8 @@ class Jitted:
 
     def _first_call(self, full_key: Any, be: Any, spec: Any, arrays: list[Array], static: dict[str, Any],
                     args: Any, kwargs: Any) -> Any:  # fmt: skip
+        if spec is None:  # the fast path records no structure: do it now
+            spec = (_flatten(args, [], []), _flatten(kwargs, [], []))
         dts = [a._dt for a in arrays]
         devs = [a._dev for a in arrays]
         fn = self.eager
