@@ -229,3 +229,12 @@ def test_jit_cache_info_keeps_the_counts_of_collected_functions():
     del f
     gc.collect()
     assert xb.jit_cache_info().misses == before + 1
+
+
+def test_demo_with_jit_agrees_with_numpy(capsys):
+    """``python -m xbackend demo --jit``: every target's jitted training matches the NumPy reference."""
+    from xbackend.__main__ import demo
+
+    assert demo(n=500, d=4, steps=8, jit=True) == 0
+    out = capsys.readouterr().out
+    assert "(OK)" in out and "compile (first call of the jitted step)" in out
