@@ -238,3 +238,18 @@ def test_demo_with_jit_agrees_with_numpy(capsys):
     assert demo(n=500, d=4, steps=8, jit=True) == 0
     out = capsys.readouterr().out
     assert "(OK)" in out and "compile (first call of the jitted step)" in out
+
+
+def test_shape_branches_retrace_and_never_reuse_a_wrong_trace():
+    """Python branching on a size becomes a shape guard: a new size on the same side reuses the trace,
+    one on the other side traces again (a trace reused past its guard would multiply by the wrong k)."""
+    torch = pytest.importorskip("torch")
+
+    @xb.jit(backend_options=FAST)
+    def f(x):
+        return x * 2 if x.shape[0] > 4 else x * 3
+
+    for n, k in ((6, 2), (9, 2), (3, 3), (7, 2), (2, 3)):
+        assert f(xb.asarray(torch.ones(n))).tolist() == [float(k)] * n
+    run = next(iter(f._cache.values())).run
+    assert run.modes == ["symbolic", "symbolic"] and len(run.traces) == 2
