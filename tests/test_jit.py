@@ -253,3 +253,4 @@ def test_shape_branches_retrace_and_never_reuse_a_wrong_trace():
         assert f(xb.asarray(torch.ones(n))).tolist() == [float(k)] * n
     run = next(iter(f._cache.values())).run
     assert run.modes == ["symbolic", "symbolic"] and len(run.traces) == 2
+    assert f.cache_info().compiles == 2 and f.cache_info().compile_time_s >= run.retrace_seconds > 0

@@ -205,10 +205,15 @@ class Jitted:
         return self if obj is None else functools.partial(self, obj)
 
     def cache_info(self) -> JitCacheInfo:
+        """Counters of this function; ``compiles`` and ``compile_time_s`` include the retraces a backend
+        made for new shapes (torch: a size on the other side of a shape guard)."""
         s = self._stats
         with self._lock:
-            return JitCacheInfo(s.hits, s.misses, s.compiles, s.fallbacks, s.compile_time, len(self._cache),
-                                self.maxsize)  # fmt: skip
+            runs = [e.run for e in self._cache.values() if type(e) is _Entry]
+            extra = sum(max(len(getattr(r, "traces", ())) - 1, 0) for r in runs)
+            extra_s = sum(getattr(r, "retrace_seconds", 0.0) for r in runs)
+            return JitCacheInfo(s.hits, s.misses, s.compiles + extra, s.fallbacks, s.compile_time + extra_s,
+                                len(self._cache), self.maxsize)  # fmt: skip
 
     def cache_clear(self) -> None:
         with self._lock:

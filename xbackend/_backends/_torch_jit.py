@@ -23,6 +23,7 @@ shapes from the start. At most ``MAX_TRACES`` traces per cache entry; past that,
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any, Callable
 
 from .._jit import JitUnsupported
@@ -41,6 +42,7 @@ class TorchJit:
         self.fn = fn
         self.traces: list[tuple[Callable[[tuple[Any, ...]], bool], Callable[..., Any]]] = []
         self.modes: list[str] = []  # "symbolic" or "fake", per trace (tests and docs read this)
+        self.retrace_seconds = 0.0  # tracing and compiling after the first trace (new shapes)
         self._lock = threading.Lock()
 
     def __call__(self, *xs: Any) -> Any:
@@ -54,8 +56,13 @@ class TorchJit:
             else:
                 if len(self.traces) >= MAX_TRACES:
                     raise JitUnsupported(f"more than {MAX_TRACES} shape variants (the code branches on shapes)")
+                t0 = time.perf_counter()
                 guard, compiled = self._trace(xs)
+                out = compiled(*xs)  # torch.compile compiles on this first call
                 self.traces.append((guard, compiled))
+                if len(self.traces) > 1:  # the first trace is timed by @xb.jit itself
+                    self.retrace_seconds += time.perf_counter() - t0
+                return out
         return compiled(*xs)
 
     def _trace(self, xs: tuple[Any, ...]) -> tuple[Callable[[tuple[Any, ...]], bool], Callable[..., Any]]:
