@@ -1,6 +1,8 @@
 """``@xb.jit`` vs eager xbackend vs hand-written raw eager code, per backend, in one table.
 
-Run: ``python benchmarks/jit.py [--quick] [--repeat R] [--targets numpy-cpu,torch-cpu]``. Workloads:
+Run: ``python benchmarks/jit.py [--quick] [--shapes] [--repeat R] [--targets numpy-cpu,torch-cpu]``.
+``--shapes`` adds a second table: the chain at three sizes of the same ndim, traced with symbolic sizes
+(the default: one trace) and with concrete ones (a trace and compile per size). Workloads:
 
 - ``chain``   10 elementwise ops and a sum over 1e7 float32 elements (``--quick``: 1e6);
 - ``logreg``  one step of the demo's logistic regression (``python -m xbackend demo``): 20000 x 16
@@ -184,10 +186,38 @@ def run(targets: list[Any], quick: bool, repeat: int) -> list[str]:
     return lines
 
 
+def shape_policy(targets: list[Any], quick: bool, repeat: int) -> list[str]:
+    """The chain at three sizes (same ndim), traced with symbolic sizes (the default) and with concrete
+    ones (``backend_options={"dynamic": False}``): seconds of each first call (trace + compile when one
+    happens) and the steady-state median at the last size."""
+    sizes = (10**5, 3 * 10**5, 10**6) if quick else (10**6, 3 * 10**6, 10**7)
+    lines = [f"{'target':<14}{'shapes':<10}" + "".join(f"{'1st @' + format(n, '.0e'):>11}" for n in sizes)
+             + f"{'steady s':>10}{'traces':>8}"]  # fmt: skip
+    rng = np.random.default_rng(0)
+    for t in targets:
+        if t.backend == "numpy":
+            continue
+        xs = [xb.asarray(rng.standard_normal(n).astype(np.float32), backend=t.backend, device=t.device) for n in sizes]
+        for label, opts in (("symbolic", {}), ("concrete", {"dynamic": False})):
+            f = xb.jit(chain, backend_options=opts)
+            firsts = []
+            for x in xs:
+                t0 = time.perf_counter()
+                f(x)
+                xb.synchronize(x)
+                firsts.append(time.perf_counter() - t0)
+            med = _time({"jit": lambda: f(xs[-1])}, lambda: xb.synchronize(xs[-1]), repeat)["jit"]
+            lines.append(f"{t.id:<14}{label:<10}" + "".join(f"{s:>11.2f}" for s in firsts)
+                         + f"{med:>10.4f}{f.cache_info().compiles:>8}")  # fmt: skip
+            print(lines[-1], flush=True)
+    return lines
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="smaller arrays (a short GPU check)")
     p.add_argument("--repeat", type=int, default=7)
+    p.add_argument("--shapes", action="store_true", help="also measure the shape policy (symbolic vs concrete)")
     p.add_argument("--targets", default=None, help="comma-separated target ids (default: every usable one)")
     args = p.parse_args()
     targets = available_targets()
@@ -197,6 +227,9 @@ def main() -> int:
     print(f"xb.jit benchmark ({'quick' if args.quick else 'full'} sizes, median of {args.repeat}); "
           f"speed-ups > 1 mean jit is faster")  # fmt: skip
     run(targets, args.quick, args.repeat)
+    if args.shapes:
+        print("\nshape policy: new sizes with the same ndim (first-call seconds include any trace + compile)")
+        shape_policy(targets, args.quick, args.repeat)
     tot = xb.jit_cache_info()
     print(f"jit_cache_info: {tot.compiles} compiles, {tot.fallbacks} fallbacks, {tot.compile_time_s:.1f} s compiling")
     return 0

@@ -1,9 +1,9 @@
 """Command line: ``python -m xbackend info | demo``.
 
 ``info``  versions, every backend with availability and the reason when unusable, devices, defaults.
-``demo``  (``--jit``: each step compiled by ``@xb.jit``) the click-through-rate scenario: synthetic click data made in NumPy, a logistic regression
+``demo``  the click-through-rate scenario: synthetic click data made in NumPy, a logistic regression
           trained by the same backend-portable xbackend code on every usable backend, with loss,
-          agreement with a plain-NumPy reference, and time.
+          agreement with a plain-NumPy reference, and time (``--jit``: each step compiled by ``@xb.jit``).
 """
 
 from __future__ import annotations

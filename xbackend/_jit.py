@@ -356,11 +356,12 @@ def jit(fn: F, /, *, static_argnames: tuple[str, ...] | str = (), backend_option
         cache_size: int = DEFAULT_CACHE_SIZE) -> F: ...  # fmt: skip
 @overload
 def jit(fn: None = None, /, *, static_argnames: tuple[str, ...] | str = (),
-        backend_options: dict[str, Any] | None = None, cache_size: int = DEFAULT_CACHE_SIZE) -> Callable[[F], F]: ...  # fmt: skip
+        backend_options: dict[str, Any] | None = None,
+        cache_size: int = DEFAULT_CACHE_SIZE) -> Callable[[F], F]: ...  # fmt: skip
 
 
-def jit(fn: Any = None, /, *, static_argnames: tuple[str, ...] | str = (), backend_options: dict[str, Any] | None = None,
-        cache_size: int = DEFAULT_CACHE_SIZE) -> Any:  # fmt: skip
+def jit(fn: Any = None, /, *, static_argnames: tuple[str, ...] | str = (),
+        backend_options: dict[str, Any] | None = None, cache_size: int = DEFAULT_CACHE_SIZE) -> Any:  # fmt: skip
     """Compile a function written against xbackend with the compiler of the backend its Arrays live on.
 
     torch (CPU, CUDA): traced to the torch calls xbackend makes, then ``torch.compile`` (Inductor);
