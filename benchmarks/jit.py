@@ -217,15 +217,21 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="smaller arrays (a short GPU check)")
     p.add_argument("--repeat", type=int, default=7)
+    p.add_argument("--threads", type=int, default=None,
+                   help="torch.set_num_threads(N) first (on a shared machine, 1 keeps OpenMP waits out of the figures)")
     p.add_argument("--shapes", action="store_true", help="also measure the shape policy (symbolic vs concrete)")
     p.add_argument("--targets", default=None, help="comma-separated target ids (default: every usable one)")
     args = p.parse_args()
+    if args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)
     targets = available_targets()
     if args.targets:
         want = args.targets.split(",")
         targets = [t for t in targets if t.id in want or t.backend in want]
-    print(f"xb.jit benchmark ({'quick' if args.quick else 'full'} sizes, median of {args.repeat}); "
-          f"speed-ups > 1 mean jit is faster")  # fmt: skip
+    print(f"xb.jit benchmark ({'quick' if args.quick else 'full'} sizes, median of {args.repeat}, torch threads: "
+          f"{args.threads or 'default'}); speed-ups > 1 mean jit is faster")  # fmt: skip
     run(targets, args.quick, args.repeat)
     if args.shapes:
         print("\nshape policy: new sizes with the same ndim (first-call seconds include any trace + compile)")

@@ -34,10 +34,12 @@ MAX_TRACES = 8
 class TorchJit:
     """A compiled function of native tensors: a list of (guard, compiled graph) pairs, traced on demand."""
 
-    def __init__(self, fn: Callable[..., list[Any]], options: dict[str, Any]) -> None:
+    def __init__(self, fn: Callable[..., list[Any]], options: dict[str, Any], on_cpu: bool = False) -> None:
         opts = dict(options)
         self.dynamic: bool = bool(opts.pop("dynamic", True))
         opts.setdefault("fullgraph", True)
+        if on_cpu and not {"backend", "mode", "options"} & set(opts):
+            opts["backend"] = _inductor_keeping_blas
         self.options = opts
         self.fn = fn
         self.traces: list[tuple[Callable[[tuple[Any, ...]], bool], Callable[..., Any]]] = []
@@ -138,6 +140,26 @@ def _symbolic_guard(gm: Any) -> Callable[[tuple[Any, ...]], bool]:
     return guard
 
 
+_MATMULS = ("aten.mv.", "aten.addmv.", "aten.mm.", "aten.addmm.", "aten.bmm.", "aten.baddbmm.", "aten.dot.")
+_DECOMPS: dict[Any, Any] | None = None
+
+
+def _inductor_keeping_blas(gm: Any, example_inputs: Any) -> Any:
+    """Inductor, minus its decompositions of matrix products into multiply-and-sum loops: on the CPU
+    those loops ran 4-5x slower than the BLAS call they replace (the demo's 20000 x 16 logistic-regression
+    step: 4.4 ms compiled vs 0.9 ms eager, one thread), so the products stay library calls and Inductor
+    fuses what lies between them."""
+    global _DECOMPS
+    from torch._inductor.compile_fx import compile_fx
+
+    if _DECOMPS is None:
+        from torch._inductor.decomposition import select_decomp_table
+
+        _DECOMPS = {k: v for k, v in select_decomp_table().items() if not str(k).startswith(_MATMULS)}
+    return compile_fx(gm, example_inputs, decompositions=_DECOMPS)
+
+
 def compile_torch(fn: Callable[..., list[Any]], example: list[Any], options: dict[str, Any]) -> TorchJit:
     """The torch backend's ``compile`` hook (see :meth:`xbackend.Backend.compile`)."""
-    return TorchJit(fn, options)
+    on_cpu = bool(example) and all(x.device.type == "cpu" for x in example)
+    return TorchJit(fn, options, on_cpu=on_cpu)
