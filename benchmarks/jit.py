@@ -1,8 +1,8 @@
 """``@xb.jit`` vs eager xbackend vs hand-written raw eager code, per backend, in one table.
 
 Run: ``python benchmarks/jit.py [--quick] [--shapes] [--repeat R] [--targets numpy-cpu,torch-cpu]``.
-``--shapes`` adds a second table: the chain at three sizes of the same ndim, traced with symbolic sizes
-(the default: one trace) and with concrete ones (a trace and compile per size). Workloads:
+``--shapes`` adds a second table: the chain at three sizes of the same ndim under each shape policy
+(auto, the default; symbolic; concrete). Workloads:
 
 - ``chain``   10 elementwise ops and a sum over 1e7 float32 elements (``--quick``: 1e6);
 - ``logreg``  one step of the demo's logistic regression (``python -m xbackend demo``): 20000 x 16
@@ -187,9 +187,10 @@ def run(targets: list[Any], quick: bool, repeat: int) -> list[str]:
 
 
 def shape_policy(targets: list[Any], quick: bool, repeat: int) -> list[str]:
-    """The chain at three sizes (same ndim), traced with symbolic sizes (the default) and with concrete
-    ones (``backend_options={"dynamic": False}``): seconds of each first call (trace + compile when one
-    happens) and the steady-state median at the last size."""
+    """The chain at three sizes (same ndim) under each shape policy: ``auto`` (the default: concrete first,
+    symbolic from the second shape), ``symbolic`` (``dynamic=True``) and ``concrete`` (``dynamic=False``):
+    seconds of each first call (trace + compile when one happens), the steady-state median at the last
+    size, and the number of traces."""
     sizes = (10**5, 3 * 10**5, 10**6) if quick else (10**6, 3 * 10**6, 10**7)
     lines = [f"{'target':<14}{'shapes':<10}" + "".join(f"{'1st @' + format(n, '.0e'):>11}" for n in sizes)
              + f"{'steady s':>10}{'traces':>8}"]  # fmt: skip
@@ -198,7 +199,7 @@ def shape_policy(targets: list[Any], quick: bool, repeat: int) -> list[str]:
         if t.backend == "numpy":
             continue
         xs = [xb.asarray(rng.standard_normal(n).astype(np.float32), backend=t.backend, device=t.device) for n in sizes]
-        for label, opts in (("symbolic", {}), ("concrete", {"dynamic": False})):
+        for label, opts in (("auto", {}), ("symbolic", {"dynamic": True}), ("concrete", {"dynamic": False})):
             f = xb.jit(chain, backend_options=opts)
             firsts = []
             for x in xs:

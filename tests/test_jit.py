@@ -84,23 +84,23 @@ def test_jit_property_random_inputs(xb_target, data):
 
 
 def test_inductor_chain_matches_eager_and_reuses_its_trace_for_new_sizes():
-    """The real compiler (Inductor): eager values within the dtype's rounding, same dtypes; a new size
-    with the same ndim reuses the symbolic trace (no retrace)."""
+    """The real compiler (Inductor): eager values within the dtype's rounding, same dtypes; the first
+    size gets a concrete trace, the second a symbolic one, which a third size reuses (no retrace)."""
     torch = pytest.importorskip("torch")
 
     @xb.jit
     def f(x):
         return xb.sum(xb.exp(-x) * 2.0 + xb.sin(x)), xb.astype(x * 3, xb.int64)
 
-    for n in (100, 37):
+    for n in (100, 37, 55):
         x = xb.asarray(torch.linspace(-2, 2, n, dtype=torch.float32))
         got, want = f(x), f.eager(x)
         for g, w in zip(got, want):
             assert g.dtype == w.dtype
             assert_close(g, w)
-    assert f.cache_info().compiles == 1 and f.cache_info().misses == 1
+    assert f.cache_info().compiles == 2 and f.cache_info().misses == 1
     entry = next(iter(f._cache.values()))
-    assert entry.run.modes == ["symbolic"] and len(entry.run.traces) == 1
+    assert entry.run.modes == ["fake", "symbolic"] and len(entry.run.traces) == 2
 
 
 # -- what cannot be traced falls back, once ---------------------------------------------------------
@@ -252,5 +252,5 @@ def test_shape_branches_retrace_and_never_reuse_a_wrong_trace():
     for n, k in ((6, 2), (9, 2), (3, 3), (7, 2), (2, 3)):
         assert f(xb.asarray(torch.ones(n))).tolist() == [float(k)] * n
     run = next(iter(f._cache.values())).run
-    assert run.modes == ["symbolic", "symbolic"] and len(run.traces) == 2
-    assert f.cache_info().compiles == 2 and f.cache_info().compile_time_s >= run.retrace_seconds > 0
+    assert run.modes == ["fake", "symbolic", "symbolic"] and len(run.traces) == 3  # 6 exactly; > 4; <= 4
+    assert f.cache_info().compiles == 3 and f.cache_info().compile_time_s >= run.retrace_seconds > 0
