@@ -13,6 +13,8 @@
 #   4. benchmarks/interchange.py --gpu: zero-copy moves, H2D/D2H GB/s vs     <=80 s -> interchange.{md,json,txt},
 #      the pinned peak by size, prefetch overlap, torch<->CuPy vs raw                  interchange_bandwidth.png
 #   5. benchmarks/overhead.py --gpu --quick: per-call ratios vs raw on CUDA <=45 s -> overhead_gpu.{md,txt}
+#   6. only with GPU_CHECK_JIT=1 (and GPU_CHECK_BUDGET_S raised by 60): benchmarks/jit.py --quick on the
+#      CUDA targets: @xb.jit vs eager vs raw, compile time apart (rows print as they finish)  <=60 s -> jit_gpu.txt
 # A failing step does not stop the others. summary.txt lists each step's exit status and seconds.
 #
 # Exit status: 0 when every step ran and passed; 1 when a step failed or was skipped for lack of time.
@@ -97,6 +99,10 @@ else
         "$PY" benchmarks/interchange.py --gpu --out "$OUTDIR"
     step "benchmarks/overhead.py --gpu --quick" 45 "$OUTDIR/overhead_gpu.txt" \
         "$PY" benchmarks/overhead.py --gpu --quick --no-import --out "$OUTDIR/overhead_gpu.md"
+    if [ "${GPU_CHECK_JIT:-0}" = "1" ]; then  # opt-in: the default budget above is already spent
+        step "benchmarks/jit.py --quick (CUDA targets)" 60 "$OUTDIR/jit_gpu.txt" \
+            "$PY" benchmarks/jit.py --quick --repeat 5 --targets "$(echo "$GPU_TARGETS" | tr ' ' ',')"
+    fi
 fi
 
 echo "== overall: $([ $status -eq 0 ] && echo PASS || echo FAIL) in ${SECONDS}s" | tee -a "$SUMMARY"

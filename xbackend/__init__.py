@@ -33,6 +33,7 @@ from ._errors import (
     HostTransferError, PromotionError, ScalarOverflowError, UnknownDeviceError, UnsupportedDTypeError,
     XBackendError, AxisError, LinAlgError, DomainError, ShapeError, IndexOutOfRangeError, ForeignArrayError,
 )  # fmt: skip
+from ._jit import JitFallbackWarning, jit, jit_cache_info
 from ._interchange import DLPackError, Moved, moved, shares_memory, to_numpy
 from ._lazy import compute, persist, rechunk
 from ._misc import astype, devices, matmul, preferred_device
@@ -82,4 +83,6 @@ __all__ = [
     "HostTransferError", "UnsupportedDTypeError", "PromotionError", "ScalarOverflowError", "GradientError",
     "CopyError", "AxisError", "LinAlgError", "DomainError", "ShapeError", "IndexOutOfRangeError", "ForeignArrayError",
     "linalg", "fft",
+    # compilation
+    "jit", "jit_cache_info", "JitFallbackWarning",
 ] + list(_elementwise_all) + [n for m in _SECTIONS for n in m.__all__]  # fmt: skip

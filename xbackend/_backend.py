@@ -16,7 +16,8 @@ Required (a backend is unusable without them)
     ``getitem``, ``setitem``, ``item``, ``tolist``, ``reshape``.
 
 Optional (defaults here raise a typed error or fall back to a generic implementation)
-    ``dlpack``, ``dlpack_device``, ``detach``, ``requires_grad``, ``synchronize``.
+    ``dlpack``, ``dlpack_device``, ``detach``, ``requires_grad``, ``synchronize``, ``compile`` (``@xb.jit``:
+    None, the default, runs eagerly).
 
 Kernels are looked up through ``backend.kernels[name][dtype]`` (plain dicts; on a miss,
 ``backend.kernel(name, dtype)`` builds the kernel with ``make_kernel`` and caches it), so per-dtype emulation (torch's uint32 arithmetic, say) costs nothing on the
@@ -173,3 +174,14 @@ class Backend:
 
     def dlpack_device(self, x: Any) -> tuple[int, int]:
         return x.__dlpack_device__()
+
+    def compile(self, fn: Callable[..., Any], example: list[Any], options: dict[str, Any]) -> Callable[..., Any] | None:
+        """Compile ``fn`` (native arrays in, a list of native arrays out) for inputs like ``example``.
+
+        Returns a callable with ``fn``'s signature, or ``None``: this backend runs jitted functions
+        eagerly (the default; NumPy and Dask keep it). Raise :class:`xbackend._jit.JitUnsupported` (or
+        any error) with the reason when ``fn`` cannot be compiled; ``@xb.jit`` then runs it eagerly
+        and warns once. A compiled callable must check its own shape assumptions (retrace when they
+        fail) and never return what ``fn`` would not.
+        """
+        return None

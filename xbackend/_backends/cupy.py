@@ -378,6 +378,16 @@ class CupyBackend(NumpyBackend):
         return get_backend("numpy").kernel(name, dt)
 
 
+    # -- @xb.jit --------------------------------------------------------------------------------
+    def compile(self, fn: Any, example: list[Any], options: dict[str, Any]) -> Any:
+        """``@xb.jit`` runs eagerly on CuPy for now (``None``), on purpose: ``cupy.fuse`` traces with its
+        own scalar-promotion rules (NumPy's value-based casting of Python scalars) and its own special
+        cases, not the ones this module applies (integer division by zero, uint64 emulation, float16
+        math in float32), so a fused kernel could change dtypes or values. A correct kernel generator
+        must emit ElementwiseKernel code from our dtype decisions - see docs/jit.md."""
+        return None
+
+
 def _fix_divmod(be: CupyBackend, name: str, dt: DType) -> Any:
     if dt.kind != "f":
         return None

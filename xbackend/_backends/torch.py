@@ -1365,6 +1365,13 @@ class TorchBackend(Backend):
             return torch.view_as_complex(torch.diff(torch.view_as_real(x.resolve_conj()), n=n, dim=axis))
         return torch.diff(x, n=n, dim=axis)
 
+    # -- @xb.jit --------------------------------------------------------------------------------
+    def compile(self, fn: Callable[..., Any], example: list[Any], options: dict[str, Any]) -> Any:
+        """``@xb.jit``: trace to the torch calls this module makes, then ``torch.compile`` (see _torch_jit)."""
+        from ._torch_jit import compile_torch
+
+        return compile_torch(fn, example, options)
+
 
 _I64_MIN = -(1 << 63)
 
