@@ -316,3 +316,20 @@ def test_messages_name_dtypes_grammatically():
     with pytest.raises(TypeError) as info:
         xb.full(2, 1.5, dtype=xb.int8)
     assert "a int8" not in str(info.value) and "a uint8" not in str(info.value)
+
+
+@pytest.mark.parametrize("dt", [xb.int8, xb.int16, xb.int32, xb.int64, xb.uint8, xb.uint16, xb.uint32, xb.uint64],
+                         ids=str)  # fmt: skip
+def test_integer_range_edges_fit_and_one_past_them_does_not(dt):
+    """Both ends of the range are inclusive, on every path that checks a Python int (full, setitem, asarray)."""
+    info = np.iinfo(dt.name)
+    lo, hi = int(info.min), int(info.max)
+    for v in (lo, hi):
+        assert xb.full(1, v, dtype=dt).tolist() == [v]
+        assert xb.asarray(v, dtype=dt).item() == v and xb.asarray([lo, hi], dtype=dt).tolist() == [lo, hi]
+        x = xb.zeros(2, dtype=dt)
+        x[...] = [v, v]
+        assert x.tolist() == [v, v]
+    for v in (lo - 1, hi + 1):
+        _raises(xb.ScalarOverflowError, lambda: xb.full(1, v, dtype=dt), str(v), "never wraps")
+        _raises(xb.ScalarOverflowError, lambda: xb.asarray([v], dtype=dt), str(v))
