@@ -23,7 +23,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+if str(Path(__file__).resolve().parent) not in sys.path:  # appended: benchmarks/dask.py must not shadow dask
+    sys.path.append(str(Path(__file__).resolve().parent))
 from _results import parse_markdown_tables, parse_overhead, read, size_bytes  # noqa: E402
 
 HERE = Path(__file__).resolve().parent

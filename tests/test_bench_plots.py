@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
-sys.path.insert(0, str(BENCH))
+# appended, never inserted first: benchmarks/dask.py would shadow the dask package for every later import,
+# and spawned worker processes (multiprocessing, loky, dask.distributed) inherit sys.path
+if str(BENCH) not in sys.path:
+    sys.path.append(str(BENCH))
 import _results  # noqa: E402
 
 TABLE = """xbackend 0.1.0, numpy 2.4.6; medians of 25 repeats

@@ -507,6 +507,18 @@ def _matmul_failed(a: Array, b: Array, exc: BaseException) -> None:
 _OUT_OF_RANGE = None
 
 
+def _name_bad_index(m: Any, key: Any) -> Any:
+    """``(index, axis, size)`` with the first out-of-range value of a one-axis index array ``key``, or None."""
+    ax, n = int(m.group(2)), int(m.group(3))
+    k = key[ax] if type(key) is tuple and ax < len(key) else key
+    with contextlib.suppress(Exception):
+        vals = _np.asarray(getattr(k, "_data", k)).ravel()
+        bad = vals[(vals >= n) | (vals < -n)]
+        if bad.size:
+            return (str(int(bad[0])), str(ax), str(n))
+    return None
+
+
 def _index_failed(a: Array, key: Any, exc: BaseException) -> None:
     global _OUT_OF_RANGE
     text = str(exc)
@@ -515,14 +527,17 @@ def _index_failed(a: Array, key: Any, exc: BaseException) -> None:
     if _OUT_OF_RANGE is None:
         import re
 
-        _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for (?:axis|dimension) (\d+) with size (\d+)")
+        # NumPy and torch name the index; Dask writes "Index", and names none for an index array
+        _OUT_OF_RANGE = re.compile(r"index (-?\d+ )?is out of bounds for (?:axis|dimension) (\d+) with size (\d+)",
+                                   re.I)
     shape = tuple(a._data.shape)
     m = _OUT_OF_RANGE.search(text)
-    if m is None:
+    groups = None if m is None else m.groups() if m.group(1) is not None else _name_bad_index(m, key)
+    if groups is None:
         what = f"index {key!r} is out of range for a {a._be.name} Array of shape {shape}"
         fix = "along an axis of size n, use indices -n..n-1"
     else:
-        i, ax, n = m.groups()
+        i, ax, n = (g.strip() for g in groups)
         what = f"index {i} is out of range for axis {ax} of size {n} (a {a._be.name} Array of shape {shape})"
         fix = f"use an index in -{n}..{int(n) - 1}"
     raise IndexOutOfRangeError(f"{what}. Fix: {fix}") from exc

@@ -40,7 +40,7 @@ from .._errors import (
     UnknownDeviceError,
     XBackendError,
 )
-from .numpy import NumpyBackend
+from .numpy import NumpyBackend, negative_integer_power
 
 da: Any = None
 dask: Any = None
@@ -338,8 +338,8 @@ class DaskBackend(NumpyBackend):
         tokenize = dask.base.tokenize
 
         def kernel(*args: Any) -> Any:
-            if checked and type(args[1]) is int and args[1] < 0:
-                raise ValueError("Integers to negative integer powers are not allowed.")
+            if checked and type(args[1]) is int and args[1] < 0 and getattr(args[0], "size", 1) != 0:
+                raise negative_integer_power()  # known now (a Python int); an empty base gives an empty result
             return elemwise(fn, *args, dtype=out, name=f"{name}-{tokenize(name, dt.name, *args)}")
 
         kernel.__name__ = name
@@ -357,7 +357,11 @@ class DaskBackend(NumpyBackend):
             return self._np.kernel(name, dt)(*[np.ones(1, nd)] * n).dtype
 
     def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
-        return self.kernel(name, self.from_np[x.dtype])(x, y)  # a new graph; Dask Arrays are never aliased
+        out = self.kernel(name, self.from_np[x.dtype])(x, y)  # a new graph; Dask Arrays are never aliased
+        if out.shape != x.shape:  # an in-place result keeps x's shape (NumPy raises here; the core types it)
+            raise ValueError(f"non-broadcastable output operand with shape {x.shape} doesn't match the "
+                             f"broadcast shape {out.shape}")
+        return out
 
     # -- creation -------------------------------------------------------------------------------
     def _on(self, x: Any, dev: Device) -> Any:
