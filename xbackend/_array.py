@@ -12,12 +12,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import operator
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as _np
 
 from . import _config, _dtypes as D
-from ._devices import CPU as _CPU, Device, bind as _bind
+from ._devices import CPU as _CPU, Device, bind as _bind, device as _parse
+from ._dispatch import backend_for_type, get_backend
 from ._dtypes import DType
 from ._errors import (
     BackendMismatchError,
@@ -195,7 +196,7 @@ class Array:
 
     def numpy(self) -> Any:
         """A NumPy array with this Array's values (shares memory on the CPU where possible)."""
-        return _interchange().to_numpy(self)
+        return _Late.to_numpy(self)
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
         """The Array API namespace bound to this Array's backend and device (cached: one object per device).
@@ -209,14 +210,12 @@ class Array:
         d = self.device
         ns = _NAMESPACES.get(d)
         if ns is None:
-            from ._namespace import namespace_for
-
-            ns = _NAMESPACES[d] = namespace_for(d)
+            ns = _NAMESPACES[d] = _Late.namespace_for(d)
         return ns
 
     def __dlpack__(self, /, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
                    copy: bool | None = None) -> Any:  # fmt: skip
-        return _interchange().export_dlpack(self, stream, max_version, dl_device, copy)
+        return _Late.export_dlpack(self, stream, max_version, dl_device, copy)
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return self._be.dlpack_device(self._data)
@@ -233,7 +232,7 @@ class Array:
         xb.float32
         """
         dt = None if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
-        return _interchange().move(self, backend=backend, device=device, dtype=dt, copy=copy)
+        return _Late.move(self, backend=backend, device=device, dtype=dt, copy=copy)
 
     def to_device(self, device: Any, /, *, stream: Any = None) -> "Array":
         """Move to ``device`` on the same backend (Array API)."""
@@ -338,9 +337,6 @@ class Array:
 
 def _unpickle(backend: str, payload: Any, dt: DType, place: str, grad: bool = False) -> Array:
     """Rebuild a pickled Array on ``backend`` and device ``place`` (see :meth:`Array.__reduce__`)."""
-    from ._devices import device as _parse
-    from ._dispatch import backend_for_type, get_backend
-
     be = get_backend(backend)  # BackendUnavailableError with the fix where the library is missing
     try:
         dev = be.check_device(_parse(place))
@@ -358,19 +354,22 @@ def _unpickle(backend: str, payload: Any, dt: DType, place: str, grad: bool = Fa
     return _new(native, dt, dev, be)
 
 
-_ix: Any = None
 _NAMESPACES: dict[Device, Any] = {}  # bound Device -> its namespace (xbackend._namespace builds them)
 
 
-def _interchange() -> Any:
-    """``xbackend._interchange``, imported once (it imports this module; a function-level import per call
-    costs ~0.5 µs of importlib bookkeeping)."""
-    global _ix
-    if _ix is None:
-        from . import _interchange as ix
+class _Late:
+    """The parts of an Array that are implemented above this module: moving and exporting data
+    (``xbackend._interchange``), host data to an Array (``xbackend._creation.asarray``) and the bound
+    namespace (``xbackend._namespace``). Those modules import :class:`Array`, so this one cannot import
+    them back; each installs its function here when it is imported, and ``import xbackend`` imports them
+    all. A class attribute costs what a module global does on the hot path (no import machinery per call).
+    """
 
-        _ix = ix
-    return _ix
+    to_numpy: Callable[..., Any]
+    export_dlpack: Callable[..., Any]
+    move: Callable[..., "Array"]
+    asarray: Callable[..., "Array"]
+    namespace_for: Callable[[Device], Any]
 
 
 def _new(data: Any, dt: DType, dev: Device, be: Any) -> Array:
@@ -404,8 +403,6 @@ def _wrap_native(be: Any, x: Any) -> Array:
 
 def _coerce(a: Array, other: Any) -> Any:
     """Turn the non-Array operand of ``a`` into an Array or Python scalar, or raise."""
-    from ._dispatch import backend_for_type
-
     t = type(other)
     if isinstance(other, _np.generic):
         return other.item()  # NumPy scalars act as Python scalars (weak) on every backend
@@ -761,8 +758,6 @@ def _native_part(a: Array, k: Any) -> Any:
         if t is list or isinstance(k, _np.ndarray):
             k = _host_index(a, k)  # host index data: moved to the Array's device, like __setitem__ values
         else:
-            from ._dispatch import backend_for_type
-
             be = backend_for_type(t)
             if be is None:
                 raise IndexError(f"only integers, slices, ..., None, lists and integer or bool Arrays are valid "
@@ -778,14 +773,12 @@ def _native_part(a: Array, k: Any) -> Any:
 
 
 def _host_index(a: Array, k: Any) -> Array:
-    from ._creation import asarray
-
     h = _np.asarray(k)
     if h.size == 0 and h.dtype.kind == "f":
         h = h.astype(_np.int64)  # x[[]] selects nothing
     if h.dtype.kind not in "iub":
         raise IndexError(f"index lists/arrays must hold integers or bools, got {h.dtype}")
-    return asarray(h, backend=a._be.name, device=a._dev)
+    return _Late.asarray(h, backend=a._be.name, device=a._dev)
 
 
 def _setitem_value(a: Array, value: Any) -> Any:
@@ -824,11 +817,8 @@ def _host_value(a: Array, value: Any) -> Array:
 
     NumPy arrays keep their dtype (the promotion table then decides); Python (nested) lists are weak like
     Python scalars: they take ``a``'s dtype when their kind is not higher and their ints fit."""
-    from ._creation import asarray
-    from ._dispatch import backend_for_type
-
     if isinstance(value, _np.ndarray):
-        return asarray(value, backend=a._be.name, device=a._dev)
+        return _Late.asarray(value, backend=a._be.name, device=a._dev)
     if type(value) is list or type(value) is tuple:
         try:
             h = _np.asarray(value)
@@ -844,11 +834,11 @@ def _host_value(a: Array, value: Any) -> Array:
             if h.size and h.dtype.kind in "iu" and d.kind in "iu":
                 D.check_int_fits(int(h.min()), d)
                 D.check_int_fits(int(h.max()), d)
-            return asarray(h, dtype=d, backend=a._be.name, device=a._dev)
+            return _Late.asarray(h, dtype=d, backend=a._be.name, device=a._dev)
     be = backend_for_type(type(value))
     if be is not None:
         return _wrap_native(be, value)  # a native array: same backend and device, or a mismatch error
-    return asarray(value, backend=a._be.name, device=a._dev)
+    return _Late.asarray(value, backend=a._be.name, device=a._dev)
 
 
 def _install_operators() -> None:

@@ -26,11 +26,13 @@ hot path of the dtypes that need none.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
-from ._devices import Device
 from ._dtypes import DType
 from ._errors import UnsupportedDTypeError
+
+if TYPE_CHECKING:  # annotations only: _devices imports the registry (_dispatch), which imports this module
+    from ._devices import Device
 
 __all__ = ["Backend", "BackendInfo"]
 
@@ -83,6 +85,16 @@ def dlpack_kwargs(stream: Any, max_version: Any, dl_device: Any, copy: bool | No
     return kw
 
 
+#: the registry's ``get_backend``, installed by :mod:`xbackend._dispatch` when it is imported (it imports this
+#: module, so this module cannot import it back); ``import xbackend`` always imports the registry.
+_lookup: list[Callable[[str], "Backend"]] = []
+
+
+def _registered(name: str) -> "Backend":
+    """The registry's instance of backend ``name`` (what a pickled backend unpickles to)."""
+    return _lookup[0](name)
+
+
 class Backend:
     """Base class of all backends; see the module docstring for the contract."""
 
@@ -117,9 +129,7 @@ class Backend:
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         """A backend pickles as its name (the receiving process loads its own), never its kernel tables,
         whose entries are local closures that cannot be pickled."""
-        from ._dispatch import get_backend
-
-        return (get_backend, (self.name,))
+        return (_registered, (self.name,))
 
     @classmethod
     def probe(cls) -> BackendInfo:  # pragma: no cover - every backend overrides

@@ -15,11 +15,12 @@ from typing import Any
 import numpy as np
 
 from . import _config, _dtypes as D
-from ._array import Array, _check_partner, _new, _onew
+from ._array import Array, _Late, _check_partner, _new, _onew
 from ._devices import Device, device as _device, split as _split
 from ._dispatch import _instances, backend_for_type, get_backend
 from ._dtypes import DType
 from ._errors import CopyError, ScalarOverflowError, UnsupportedDTypeError, XBackendError
+from ._interchange import import_dlpack, move
 
 _ctx_get = _config._ctx.get
 
@@ -140,8 +141,6 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
         if (backend is None or obj._be.name == backend) and (device is None or device is obj._dev):
             data = obj._be.wrap_native(obj._data, dt, None, copy)
             return obj if data is obj._data and dt in (None, obj._dt) else _new(data, dt or obj._dt, obj._dev, obj._be)
-        from ._interchange import move
-
         return move(obj, backend=backend, device=device, dtype=dt, copy=copy)
     src = backend_for_type(t) if not isinstance(obj, np.generic) else None
     if src is not None:
@@ -264,8 +263,6 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None, back
     >>> xb.from_dlpack(a).native is a or xb.shares_memory(xb.from_dlpack(a), xb.asarray(a))
     True
     """
-    from ._interchange import import_dlpack
-
     return import_dlpack(x, device=device, copy=copy, backend=backend)
 
 
@@ -519,3 +516,6 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
             raise ValueError(f"meshgrid() needs 1-D Arrays, got {a.ndim}-D")
     grids = first._be.meshgrid([a._data for a in xs], indexing)
     return tuple(_new(g, first._dt, first._dev, first._be) for g in grids)  # a tuple (2025.12)
+
+
+_Late.asarray = asarray  # host index and __setitem__ values of Array

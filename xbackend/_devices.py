@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._dispatch import get_backend_class
 from ._errors import BackendMismatchError, UnknownDeviceError
 
 __all__ = ["Device", "device", "bind", "split", "CPU"]
@@ -58,9 +59,7 @@ class Device:
         if backend is None:
             return d
         if isinstance(backend, str) and backend not in d.physical._bound:
-            from ._dispatch import get_backend_class  # a typo'd name fails here, without importing the library
-
-            get_backend_class(backend)
+            get_backend_class(backend)  # a typo'd name fails here, without importing the library
         return bind(d, backend)
 
     @classmethod

@@ -14,6 +14,7 @@ import importlib
 import warnings
 from typing import Any
 
+from . import _backend
 from ._backend import Backend, BackendInfo
 from ._errors import BackendUnavailableError
 
@@ -136,6 +137,9 @@ def backend_for_type(t: type) -> Backend | None:
             be = None
     _by_type[t] = be
     return be
+
+
+_backend._lookup[:] = [get_backend]  # a pickled backend unpickles to the registry's instance
 
 
 def backends() -> dict[str, BackendInfo]:

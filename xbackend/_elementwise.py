@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 from . import _dtypes as D
 from ._array import Array, _check_partner, _scalar_dtype, binary, unary, _new
+from ._creation import asarray
 from ._errors import PromotionError
 from ._rules import ELEMENTWISE
 
@@ -32,7 +33,6 @@ _SCALARS = (int, float, complex, bool)
 
 
 def _as_array(x: Any) -> Array:
-    from ._creation import asarray
 
     return asarray(x)
 

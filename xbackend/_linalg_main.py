@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 from . import _dtypes as D
 from ._array import Array, _check_partner, _new
+from ._creation import asarray
 from ._dtypes import DType
 from ._errors import AxisError, UnsupportedDTypeError
 
@@ -18,7 +19,6 @@ __all__ = ["matrix_transpose", "tensordot", "vecdot"]
 
 
 def _as_array(x: Any) -> Array:
-    from ._creation import asarray
 
     return asarray(x)
 

@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 from . import _dtypes as D
 from ._array import Array, _check_partner, _new
+from ._creation import asarray
 from ._errors import AxisError, ShapeError
 
 __all__ = [
@@ -32,8 +33,6 @@ __all__ = [
 def _arr(x: Any, name: str) -> Array:
     if type(x) is Array:
         return x
-    from ._creation import asarray
-
     try:
         return asarray(x)
     except TypeError:

@@ -25,7 +25,10 @@ import functools
 import types
 from typing import Any, Callable
 
+from . import _info
+from ._array import Array, _Late
 from ._devices import Device
+from ._dispatch import backend_for_type, get_backend
 
 __all__ = ["BoundNamespace", "namespace_for"]
 
@@ -46,9 +49,7 @@ class BoundNamespace(types.ModuleType):
         return f"<xbackend namespace on {self._device!r}>"
 
     def __getattr__(self, name: str) -> Any:
-        import xbackend
-
-        return getattr(xbackend, name)
+        return getattr(_ROOT[0], name)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return (namespace_for, (self._device,))
@@ -65,9 +66,6 @@ def _bind_creation(fn: Callable[..., Any], dev: Device) -> Callable[..., Any]:
 
 
 def _bind_asarray(fn: Callable[..., Any], dev: Device, name: str) -> Callable[..., Any]:
-    from ._array import Array
-    from ._dispatch import backend_for_type
-
     @functools.wraps(fn)
     def asarray(obj: Any, /, *, device: Any = None, backend: Any = None, **kwargs: Any) -> Any:
         if device is None and backend is None:
@@ -81,9 +79,6 @@ def _bind_asarray(fn: Callable[..., Any], dev: Device, name: str) -> Callable[..
 
 
 def _bind_info(dev: Device) -> Callable[..., Any]:
-    from . import _info
-    from ._dispatch import get_backend
-
     def __array_namespace_info__(*, backend: Any = None) -> Any:
         """The inspection object of this namespace's backend, with its device as the default."""
         if backend is not None and backend != dev.backend:
@@ -94,9 +89,8 @@ def _bind_info(dev: Device) -> Callable[..., Any]:
 
 
 def _build(dev: Device) -> BoundNamespace:
-    import xbackend
-    from xbackend import fft as _fft
-
+    xbackend = _ROOT[0]
+    _fft = xbackend.fft
     # a name per device: array_api_compat.array_namespace() tells namespaces apart by __name__ only
     ns = BoundNamespace(f"xbackend[{dev.backend},{dev}]", xbackend.__doc__)
     ns.__dict__.update({n: getattr(xbackend, n) for n in xbackend.__all__})
@@ -116,6 +110,16 @@ def _build(dev: Device) -> BoundNamespace:
 
 
 _CACHE: dict[Device, BoundNamespace] = {}
+#: the ``xbackend`` package, handed over by its ``__init__`` through :func:`install` (the package imports
+#: this module, so this module does not import the package back)
+_ROOT: list[types.ModuleType] = []
+
+
+def install(root: types.ModuleType) -> None:
+    """Called once by ``xbackend/__init__.py`` with itself: the names every namespace copies, and
+    ``Array.__array_namespace__`` wired to :func:`namespace_for`."""
+    _ROOT[:] = [root]
+    _Late.namespace_for = namespace_for
 
 
 def namespace_for(dev: Device) -> BoundNamespace:

@@ -19,6 +19,7 @@ from typing import Any
 
 from . import _config, _dtypes as D
 from ._array import Array, _check_partner, _new
+from ._creation import asarray
 from ._dtypes import DType
 from ._errors import AxisError, PromotionError
 
@@ -31,8 +32,6 @@ def as_array(x: Any, fname: str) -> Array:
     """``x`` as an Array: Arrays pass, native arrays and Python data go through ``asarray``."""
     if type(x) is Array:
         return x
-    from ._creation import asarray
-
     return asarray(x)
 
 
@@ -119,8 +118,6 @@ def _edge(x: Array, v: Any, axis: int, name: str) -> Array | Any:
     if type(v) in _SCALARS:
         return v
     if type(v) is not Array:
-        from ._creation import asarray
-
         v = asarray(v, backend=x._be.name, device=x._dev)
     if v._be is not x._be or v._dev is not x._dev:
         _check_partner(x, v)

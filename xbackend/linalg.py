@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 
 from . import _config, _dtypes as D
 from ._array import Array, _check_partner, _new
+from ._creation import asarray
 from ._dtypes import DType
 from ._errors import AxisError, LinAlgError, UnsupportedDTypeError
 from ._linalg_main import _numeric_pair, _pair, _vector_axis, matrix_transpose, tensordot, vecdot
@@ -82,7 +83,6 @@ _FLOAT = {D.float16: (D.float32, D.float16), D.bfloat16: (D.float32, D.bfloat16)
 
 
 def _as_array(x: Any) -> Array:
-    from ._creation import asarray
 
     return asarray(x)
 
