@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import math
 import operator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -363,10 +363,10 @@ def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Device, DType]:
     if device is None:
         dev = x._dev
     else:
-        bk, dev = _split(None, device)  # device=y.device puts the result on y's backend
+        bk, place = _split(None, device)  # device=y.device puts the result on y's backend
         if bk is not None and bk != be.name:
             be = _instances.get(bk) or get_backend(bk)
-        dev = be.check_device(dev)
+        dev = be.check_device(cast(Device, place))  # not None: a device was given
     return be, dev, (x._dt if dtype is None else D.dtype(dtype))
 
 

@@ -46,6 +46,12 @@ class Device:
     """
 
     __slots__ = ("type", "index", "backend", "physical", "_str", "_bound")
+    type: str
+    index: int | None
+    backend: str | None
+    physical: "Device"
+    _str: str
+    _bound: dict[str, "Device"]
 
     def __new__(cls, spec: Any = "cpu", index: Any = None, *, backend: Any = None) -> "Device":
         if isinstance(index, (str, Device)):  # Device('torch', 'cuda:0'): the backend first, as repr writes it

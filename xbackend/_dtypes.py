@@ -16,6 +16,7 @@ Rules (documented in README and DESIGN.md §2):
 
 from __future__ import annotations
 
+import builtins
 import itertools
 from typing import Any, Iterable
 
@@ -68,7 +69,8 @@ class DType:
     def __repr__(self) -> str:
         return f"xb.{self.name}"
 
-    __str__ = lambda self: self.name  # noqa: E731
+    def __str__(self) -> str:
+        return self.name
 
     def __reduce__(self) -> str:
         return self.name  # pickles as the module-level singleton
@@ -261,7 +263,7 @@ def python_scalar_dtype(value: Any, default_float: DType, default_int: DType) ->
 # --- public helpers ----------------------------------------------------------------------------
 
 
-def can_cast(from_: Any, to: DType, /) -> bool:
+def can_cast(from_: Any, to: DType, /) -> builtins.bool:
     """Whether ``from_`` (a dtype or Array) promotes to ``to`` without loss, by the promotion table.
 
     >>> import xbackend as xb

@@ -358,7 +358,7 @@ def roll(x: Array, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ..
         flat = be.reshape(x._data, (-1,))
         out = be.roll(flat, (_int(shift, "roll() shift"),), (0,))
         return _new(be.reshape(out, x.shape), x._dt, x._dev, be)
-    axes = tuple(_axis(a, x.ndim, "roll") for a in (axis if type(axis) in (tuple, list) else (axis,)))
+    axes = tuple(_axis(a, x.ndim, "roll") for a in (axis if isinstance(axis, (tuple, list)) else (axis,)))
     if type(shift) is tuple or type(shift) is list:
         shifts = tuple(_int(s, "roll() shift") for s in shift)
         if len(shifts) != len(axes):

@@ -44,6 +44,12 @@ class BoundNamespace(types.ModuleType):
     """
 
     _device: Device  # not ``device``: that name is xb.device, the parser
+    # set by _build(); the rest of the namespace is copied from xbackend into __dict__
+    __array_api_version__: str
+    asarray: Callable[..., Any]
+    from_dlpack: Callable[..., Any]
+    __array_namespace_info__: Callable[..., Any]
+    fft: types.ModuleType
 
     def __repr__(self) -> str:
         return f"<xbackend namespace on {self._device!r}>"
@@ -78,17 +84,17 @@ def _bind_asarray(fn: Callable[..., Any], dev: Device, name: str) -> Callable[..
     return asarray
 
 
-def _bind_info(dev: Device) -> Callable[..., Any]:
+def _bind_info(dev: Device, name: str) -> Callable[..., Any]:
     def __array_namespace_info__(*, backend: Any = None) -> Any:
         """The inspection object of this namespace's backend, with its device as the default."""
-        if backend is not None and backend != dev.backend:
+        if backend is not None and backend != name:
             return _info.__array_namespace_info__(backend=backend)
-        return _info.Info(get_backend(dev.backend), dev.physical)
+        return _info.Info(get_backend(name), dev.physical)
 
     return __array_namespace_info__
 
 
-def _build(dev: Device) -> BoundNamespace:
+def _build(dev: Device, name: str) -> BoundNamespace:
     xbackend = _ROOT[0]
     _fft = xbackend.fft
     # a name per device: array_api_compat.array_namespace() tells namespaces apart by __name__ only
@@ -98,9 +104,9 @@ def _build(dev: Device) -> BoundNamespace:
     ns._device = dev
     for n in _CREATION:
         setattr(ns, n, _bind_creation(getattr(xbackend, n), dev))
-    ns.asarray = _bind_asarray(xbackend.asarray, dev, dev.backend)
+    ns.asarray = _bind_asarray(xbackend.asarray, dev, name)
     ns.from_dlpack = _bind_creation(xbackend.from_dlpack, dev)
-    ns.__array_namespace_info__ = _bind_info(dev)
+    ns.__array_namespace_info__ = _bind_info(dev, name)
     fft = types.ModuleType("xbackend.fft", _fft.__doc__)
     fft.__dict__.update({n: getattr(_fft, n) for n in _fft.__all__})
     for n in _FFT_CREATION:
@@ -131,9 +137,10 @@ def namespace_for(dev: Device) -> BoundNamespace:
     >>> xp.arange(3).backend, xp is namespace_for(xb.Device("numpy", "cpu"))
     ('numpy', True)
     """
-    if dev.backend is None:  # (checked first: an unbound device equals the bound ones at its place)
+    name = dev.backend
+    if name is None:  # (checked first: an unbound device equals the bound ones at its place)
         raise ValueError(f"a namespace needs a device bound to a backend, e.g. x.device; got {dev!r}")
     ns = _CACHE.get(dev)
     if ns is None:
-        ns = _CACHE.setdefault(dev, _build(dev))
+        ns = _CACHE.setdefault(dev, _build(dev, name))
     return ns

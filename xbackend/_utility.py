@@ -166,7 +166,7 @@ def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = Non
             dt = D.scalar_result(dt, v, cfg.default_float, cfg.default_int)
     be = x._be
     data = x._data if x._dt is dt else be.astype(x._data, dt)
-    natives = []
+    natives: list[Any] = []
     for v in edges:
         if v is None:
             natives.append(None)

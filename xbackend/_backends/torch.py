@@ -451,7 +451,7 @@ class TorchBackend(Backend):
             sign = -(1 << 63)
 
             def on_bits(*args: Any) -> Any:
-                conv = []
+                conv: list[Any] = []
                 for a in args:
                     if a is None:  # clip without one bound
                         conv.append(a)
@@ -849,7 +849,9 @@ class TorchBackend(Backend):
         Tensor = self._tensor
         is_mask = lambda k: k.dtype == torch.bool  # noqa: E731
         consumed = key_dims(items, lambda k: isinstance(k, Tensor), is_mask)
-        out, flips, dim = [], [], 0
+        out: list[Any] = []
+        flips: list[int] = []
+        dim = 0
         for k in items:
             if k is Ellipsis:
                 dim += x.ndim - consumed
@@ -973,7 +975,7 @@ class TorchBackend(Backend):
     # Inputs arrive in the compute dtype chosen by xbackend/linalg.py and fft.py. torch.linalg checks
     # for singular input (and synchronises on CUDA to do it); failures are torch.linalg.LinAlgError.
     @property
-    def linalg_errors(self) -> tuple[type, ...]:
+    def linalg_errors(self) -> tuple[type[Exception], ...]:
         return (torch.linalg.LinAlgError,)
 
     def _int_wide(self, fn: Callable[..., Any], *xs: Any) -> Any:
