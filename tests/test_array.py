@@ -277,8 +277,11 @@ def test_setitem_values_are_checked(xb_target):
     x = xb_target.asarray(np.zeros(3, dtype=np.int8))
     with pytest.raises(xb.PromotionError, match="Fix"):
         x[0] = 1.5
+    x[:] = xb_target.asarray(np.zeros(3, dtype=np.int64))  # int64 values that fit int8 (issue 9)
+    with pytest.raises(OverflowError):
+        x[:] = xb_target.asarray(np.full(3, 1000, dtype=np.int64))
     with pytest.raises(xb.PromotionError):
-        x[:] = xb_target.asarray(np.ones(3, dtype=np.int64))
+        x[:] = xb_target.asarray(np.ones(3, dtype=np.float32))
     with pytest.raises(OverflowError):
         x[0] = 1000
     x[1] = True

@@ -397,7 +397,7 @@ def _run(call, target, dt):
 
 def test_sweep_covers_the_namespace():
     funcs = {n for n in xb.__all__ if callable(getattr(xb, n)) and n[0].islower()}
-    not_array_ops = {"asarray", "backend_names", "backends", "broadcast_shapes", "can_cast", "device",
+    not_array_ops = {"asarray", "compute", "persist", "rechunk", "backend_names", "backends", "broadcast_shapes", "can_cast", "device",
                      "device_to_host", "devices", "dtype", "finfo", "from_dlpack", "get_config", "host_to_device",
                      "iinfo", "isdtype", "moved", "portable", "preferred_device", "prefetch", "register_backend", "result_type",
                      "set_default", "shares_memory", "staging_limit", "synchronize", "timer", "to_numpy", "using"}  # fmt: skip
@@ -493,3 +493,71 @@ def test_bool_scalar_with_bool_array_stays_bool(xb_target):
     assert (x + 1).dtype is xb.int64 and (x + 1).tolist() == [2, 1]
     with pytest.raises(xb.UnsupportedDTypeError, match="Fix"):
         x - True  # bool - bool is not arithmetic (the standard), on every backend
+
+
+# ---------------------------------------------------------------------------------------------
+# assignment casts (docs/behaviour.md): within a kind and upward across kinds; lossy stores refused
+# ---------------------------------------------------------------------------------------------
+_RANK = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+STORE = (D.bool, D.int8, D.uint8, D.int16, D.int64, D.uint64, D.float32, D.float64, D.complex64, D.complex128)
+
+
+def _store_outcome(src: D.DType, dst: D.DType, vals: np.ndarray) -> str:
+    """The documented rule, restated: 'ok', 'promotion' or 'overflow'."""
+    if _RANK[src.kind] > _RANK[dst.kind] or (dst.kind == "b" and src.kind != "b"):
+        return "promotion"
+    if src.kind in "iu" and dst.kind in "iu":
+        lo, hi = D._INT_RANGE[dst]
+        if vals.size and (int(vals.min()) < lo or int(vals.max()) > hi):
+            return "overflow"
+    return "ok"
+
+
+@pytest.mark.parametrize("dst", STORE, ids=str)
+def test_assignment_casts(xb_target, dst):
+    for src in STORE:
+        for vals in (np.array([1, 0, 1]), np.array([1, 100, 7]), np.array([3, -5, 200])):
+            if src is D.bool:
+                vals = vals != 0
+            elif src.kind == "u":
+                vals = np.abs(vals)
+            host = vals.astype(src.name)
+            if not np.array_equal(host.astype(np.float64), vals.astype(np.float64)):
+                continue  # the drawn values do not fit the source dtype itself
+            want = _store_outcome(src, dst, host)
+            for how, value in (("Array", xb_target.asarray(host)), ("NumPy array", host)):
+                x = xb_target.asarray(np.zeros((2, 3), dtype=dst.name))
+                ctx = f"{how} {src} {host.tolist()} into {dst} on {xb_target}"
+                if want == "promotion":
+                    with pytest.raises(xb.PromotionError, match="Fix"):
+                        x[0] = value
+                elif want == "overflow":
+                    with pytest.raises(xb.ScalarOverflowError, match="Fix"):
+                        x[1] = value
+                else:
+                    x[0] = value
+                    expect = np.zeros((2, 3), dtype=dst.name)
+                    expect[0] = host  # NumPy's own assignment cast (exact for these values)
+                    assert x.dtype is dst, ctx
+                    assert np.array_equal(np.asarray(x.numpy()), expect), ctx
+                assert x.dtype is dst
+
+
+def test_assignment_float64_into_float32_rounds_like_numpy(xb_target):
+    v = np.array([1 / 3, 1e-50, 3.5e38, -2.0])
+    x = xb_target.asarray(np.zeros((2, 4), np.float32))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        x[0] = v
+        want = v.astype(np.float32)
+    assert x.dtype is xb.float32 and np.array_equal(np.asarray(x.numpy())[0], want)
+
+
+def test_asarray_copy_of_a_zero_d_result_is_a_new_array(xb_target):
+    """Found by the differential test: on NumPy, 0-d results are NumPy scalars and np.True_.copy() is
+    np.True_, so asarray(x, copy=True) returned x itself and an in-place op on the copy changed x."""
+    b = xb_target.asarray(np.array(True)) != False  # noqa: E712
+    z = xb.asarray(b, copy=True)
+    assert z is not b
+    z ^= True
+    assert b.tolist() is True and z.tolist() is False

@@ -11,6 +11,9 @@ reductions, manipulation, sorting, casts) over random dtypes, shapes and special
   a non-finite part on both sides (the standard leaves complex infinities of ``/``, ``**``, ... open);
 * or both raise the same xbackend error class. A raw backend exception on either side fails the test.
 
+Float accumulations (sum, prod, mean, std, var, cumulative_*) over values beyond sqrt(max)/n compare only
+dtype and shape: whether they overflow depends on the backend's summation order.
+
 Steps compose on each target's own results while those are bitwise equal to NumPy's; once a float
 result differs in its last bits, the next steps get NumPy's values moved to the target instead, so
 rounding differences are never amplified into false alarms (ill-conditioned chains) and every step
@@ -57,9 +60,10 @@ REDUCTIONS = ("sum", "prod", "max", "min", "mean", "std", "var", "all", "any", "
 MANIPULATION = ("flip", "roll", "reshape", "permute_dims", "expand_dims", "squeeze", "concat", "stack", "sort",
                 "argsort", "where", "clip", "astype", "tile", "repeat", "take")  # fmt: skip
 # operations whose zeros have the sign the standard fixes (exactly rounded on identical inputs)
+# (not sign, clip, max/min, maximum/minimum: the standard leaves the sign of their zeros open)
 SIGNED_ZERO = frozenset("abs negative positive ceil floor trunc round copysign multiply divide add subtract "
-                        "floor_divide remainder sqrt sign real imag conj square flip roll reshape permute_dims "
-                        "expand_dims squeeze concat stack tile repeat take where clip sort max min".split())  # fmt: skip
+                        "floor_divide remainder sqrt real imag conj square flip roll reshape permute_dims "
+                        "expand_dims squeeze concat stack tile repeat take where sort".split())  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------
@@ -308,7 +312,7 @@ def _run_program(data: Any, target: Target) -> None:
         assert g.backend == target.backend, s
         hw, hg = _host(w), _host(g)
         inputs_equal = all(_bitwise_equal(_host(ref_pool[j]), _host(tgt_pool[j])) for j in _operands(s))
-        why = _compare(s[1], w.dtype, hw, hg, inputs_equal)
+        why = _compare(s[1], w.dtype, hw, hg, inputs_equal) if not _order_decides(s, host_pool) else None
         assert why is None, f"{s} on {target}: {why}\n numpy: {hw!r}\n {target}: {hg!r}\n inputs: " + repr(
             [_host(ref_pool[j]) for j in _operands(s)]
         )
@@ -316,6 +320,20 @@ def _run_program(data: Any, target: Target) -> None:
         # compose on the target's own result while it is bitwise NumPy's; else continue from NumPy's values
         tgt_pool.append(g if _bitwise_equal(hw, hg) else target.asarray(hw))
         host_pool.append(hw)
+
+
+ACCUMULATING = frozenset("sum prod mean std var cumulative_sum cumulative_prod".split())
+
+
+def _order_decides(s: tuple, pool: list[np.ndarray]) -> bool:
+    """A float accumulation over values near the overflow threshold: whether it overflows depends on the
+    summation order (NumPy's pairwise sums vs torch's), so only dtype and shape are compared."""
+    if s[0] != "reduce" or s[1] not in ACCUMULATING or pool[s[2]].dtype.kind not in "fc":
+        return False
+    h = pool[s[2]]
+    big = np.sqrt(np.finfo(h.real.dtype).max) / max(h.size, 1)
+    mag = np.abs(h[np.isfinite(h)])
+    return bool(mag.size and mag.max() > big)
 
 
 def _operands(s: tuple) -> list[int]:
@@ -327,14 +345,12 @@ def _operands(s: tuple) -> list[int]:
 
 
 @pytest.mark.skipif(not OTHERS, reason="needs a second target besides numpy-cpu")
-@pytest.mark.parametrize("target", OTHERS, ids=str)
-def test_random_programs_agree_with_numpy(target):
-    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(st.data())
-    def check(data: Any) -> None:
-        _run_program(data, target)
-
-    check()
+@pytest.mark.parametrize("target", [pytest.param(t, id=t.id, marks=[pytest.mark.gpu] if t.is_gpu else [])
+                                    for t in OTHERS])  # fmt: skip
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_random_programs_agree_with_numpy(target, data):
+    _run_program(data, target)
 
 
 def test_differential_harness_catches_a_disagreement(monkeypatch):

@@ -859,6 +859,20 @@ def test_wrong_dtype_category_raises_with_fix(xb_target):
                  lambda: ~f):  # fmt: skip
         with pytest.raises(xb.UnsupportedDTypeError, match="Fix"):
             call()
+    # the message says what the operation needs (one phrase per category) and the fix for that category
+    i64, f64 = "x.astype(xb.int64)", "x.astype(xb.float64)"
+    for call, needs, fix in (
+        (lambda: b + b, "needs a numeric dtype", "logical_and/logical_or"),
+        (lambda: f & f, "needs an integer or bool dtype", i64), (lambda: f << f, "needs an integer dtype", i64),
+        (lambda: xb.logical_and(f, f), "needs a bool dtype", "x != 0"),
+        (lambda: c < c, "needs a real numeric or bool dtype", f64),
+        (lambda: xb.floor_divide(c, c), "needs a real numeric dtype", f64),
+        (lambda: xb.atan2(c, c), "needs a real dtype", f64), (lambda: xb.signbit(c), "needs a real dtype", f64),
+        (lambda: xb.abs(b), "needs a numeric dtype", f64),
+    ):  # fmt: skip
+        with pytest.raises(xb.UnsupportedDTypeError) as info:
+            call()
+        assert needs in str(info.value) and fix in str(info.value), str(info.value)
 
 
 def test_uint64_with_signed_has_no_promotion(xb_target):

@@ -105,8 +105,18 @@ def test_unsupported_dtype():
     _raises(xb.UnsupportedDTypeError, lambda: xb.linspace(0, 1, 3, dtype=xb.int32), "linspace")
 
 
+def test_complex_to_real_cast_is_refused_and_complex_to_complex_is_not():
+    z = xb.asarray(np.array([1 + 2j]))
+    for dst in (xb.float64, xb.float32, xb.int64, xb.bool):
+        _raises(xb.UnsupportedDTypeError, lambda: z.astype(dst), "imaginary part", "Fix: ", "xb.real(x)")
+        _raises(xb.UnsupportedDTypeError, lambda: xb.asarray(z, dtype=dst), "imaginary part")
+    assert z.astype(xb.complex64).dtype is xb.complex64 and xb.asarray(z, dtype=xb.complex128).dtype is xb.complex128
+    assert xb.can_cast(xb.complex64, xb.complex128) and not xb.can_cast(xb.complex128, xb.float64)
+
+
 def test_promotion():
-    _raises(xb.PromotionError, lambda: xb.ones(1, dtype=xb.uint64) + xb.ones(1, dtype=xb.int64), "uint64", "Fix")
+    _raises(xb.PromotionError, lambda: xb.ones(1, dtype=xb.uint64) + xb.ones(1, dtype=xb.int64), "uint64", "Fix",
+            "no promotion rule for uint64 and int64", "cast one side explicitly")
     x = xb.ones(1, dtype=xb.int8)
 
     def iadd():

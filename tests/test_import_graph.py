@@ -5,6 +5,9 @@ The graph is built from the source (``ast``), not from ``sys.modules``, so it se
 dependency; it only hides the cycle until the function runs). Imports inside ``if TYPE_CHECKING:`` are left
 out: they never run and exist for annotations only. Both relative (``from . import x``, ``from .x import
 y``, ``from .. import x``) and absolute (``import xbackend``, ``from xbackend.x import y``) forms count.
+
+Not edges: the registry (``_dispatch``) loads backend modules by import path (``importlib``), as it loads
+plugins; a backend module sits above the core and may import any of it, the core never imports a backend.
 """
 
 from __future__ import annotations

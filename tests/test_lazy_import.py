@@ -12,7 +12,10 @@ assert not heavy, heavy
 xb.asarray([1.0, 2.0]) + 1          # numpy work loads nothing else
 xb.result_type(xb.int8, xb.float32)
 xb.Device("cuda:1")                  # devices are parsed without a backend
-heavy = [m for m in ("torch", "cupy", "dask", "jax") if m in sys.modules]
+heavy = [m for m in ("torch", "cupy", "dask", "distributed", "jax", "array_api_strict") if m in sys.modules]
+assert not heavy, heavy
+xb.backend_names(); xb.__array_namespace_info__().capabilities()   # questions import nothing either
+heavy = [m for m in ("torch", "cupy", "dask", "distributed", "jax", "array_api_strict") if m in sys.modules]
 assert not heavy, heavy
 print("ok")
 """
@@ -32,3 +35,14 @@ def test_torch_loads_on_first_use():
 
         pytest.skip("torch not installed")
     assert out.stdout.strip() == "True", out.stderr
+
+
+def test_dask_loads_on_first_use_and_distributed_never():
+    code = ("import sys, xbackend as xb; x = xb.zeros(2, backend='dask'); "
+            "print('dask' in sys.modules, 'distributed' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    if "not usable" in out.stderr:
+        import pytest
+
+        pytest.skip("dask not installed")
+    assert out.stdout.strip() == "True False", out.stderr

@@ -91,8 +91,10 @@ def test_setitem_numpy_array_is_moved(backend):
     x = xb.zeros(4, dtype=xb.float32, backend=backend)
     x[1:3] = np.array([1.0, 2.0], dtype=np.float32)
     assert x.tolist() == [0.0, 1.0, 2.0, 0.0]
+    x[1:3] = np.array([3.0, 4.0])  # float64 into float32: moved and cast within the kind (issue 9)
+    assert x.tolist() == [0.0, 3.0, 4.0, 0.0] and x.dtype is xb.float32
     with pytest.raises(xb.PromotionError, match=r"astype"):
-        x[1:3] = np.array([1.0, 2.0])  # float64 into float32 loses information: the fix is named
+        x[1:3] = np.array([1j, 2j])  # complex into float32 loses information: the fix is named
 
 
 @pytest.mark.gpu
@@ -101,6 +103,9 @@ def test_setitem_numpy_into_cuda_array():
     x[0] = np.float64(4.0)
     x[1:] = np.array([5.0, 6.0], dtype=np.float32)
     assert x.tolist() == [4.0, 5.0, 6.0]
+    y = xb.zeros((2, 3), dtype=xb.float32, backend="torch", device="cuda")
+    y[0] = np.array([1.0, 2.0, 3.0])  # the seeds' pitfall: float64 host data, moved and cast (issue 9)
+    assert y.tolist() == [[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]] and y.dtype is xb.float32
 
 
 # 5. torch.bool <-> np.bool_ ------------------------------------------------------------------------

@@ -33,10 +33,11 @@ from ._elementwise import __all__ as _elementwise_all
 from ._errors import (
     BackendMismatchError, BackendUnavailableError, CopyError, DeviceMismatchError, GradientError,
     HostTransferError, PromotionError, ScalarOverflowError, UnknownDeviceError, UnsupportedDTypeError,
-    XBackendError, AxisError, LinAlgError, DomainError, ShapeError, IndexOutOfRangeError,
+    XBackendError, AxisError, LinAlgError, DomainError, ShapeError, IndexOutOfRangeError, ForeignArrayError,
 )  # fmt: skip
 from ._rules import result_type
 from ._interchange import DLPackError, Moved, moved, shares_memory, to_numpy
+from ._lazy import compute, persist, rechunk
 from ._misc import astype, devices, matmul, preferred_device
 from ._version import __version__
 
@@ -75,12 +76,14 @@ __all__ = [
     "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
     # moving data
     "to_numpy", "shares_memory", "moved", "Moved", "DLPackError", "synchronize", "timer",
+    # lazy (Dask) Arrays: explicit results
+    "compute", "persist", "rechunk",
     # linear algebra in the main namespace
     "matmul",
     # errors
     "XBackendError", "BackendUnavailableError", "BackendMismatchError", "UnknownDeviceError", "DeviceMismatchError",
     "HostTransferError", "UnsupportedDTypeError", "PromotionError", "ScalarOverflowError", "GradientError",
-    "CopyError", "AxisError", "LinAlgError", "DomainError", "ShapeError", "IndexOutOfRangeError",
+    "CopyError", "AxisError", "LinAlgError", "DomainError", "ShapeError", "IndexOutOfRangeError", "ForeignArrayError",
     "linalg", "fft",
 ] + list(_elementwise_all) + [n for m in _SECTIONS for n in m.__all__]  # fmt: skip
 

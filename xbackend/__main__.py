@@ -2,8 +2,9 @@
 
 ``info``  versions, every backend with availability and the reason when unusable, devices, defaults.
 ``demo``  the click-through-rate scenario: synthetic click data made in NumPy, a logistic regression
-          trained by the same backend-portable xbackend code on every usable backend, with loss,
-          agreement with a plain-NumPy reference, and time.
+          trained by the same backend-portable xbackend code on every usable backend (Dask too, when
+          installed: lazy, each step persisted), with loss, agreement with a plain-NumPy
+          reference, and time.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def train_logistic(X: xb.Array, y: xb.Array, steps: int, lr: float) -> tuple[xb.
     for step in range(steps):
         p = sigmoid(X @ w + b)
         err = p - y
-        w = w - lr * (X.mT @ err) / n
+        w = (w - lr * (X.mT @ err) / n).persist()  # lazy backends (Dask): keep this step, don't regrow the graph
         b = b - lr * float(ones @ err) / n
         if step % (steps // 4) == 0 or step == steps - 1:
             eps = 1e-12

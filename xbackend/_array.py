@@ -28,6 +28,7 @@ from ._errors import (
     HostTransferError,
     IndexOutOfRangeError,
     PromotionError,
+    ScalarOverflowError,
     UnknownDeviceError,
     XBackendError,
     mismatch,
@@ -148,7 +149,10 @@ class Array:
         return self._data
 
     @property
-    def shape(self) -> tuple[int, ...]:
+    def shape(self) -> tuple[int | None, ...]:
+        """The sizes; ``None`` where a lazy backend does not know one yet (after a boolean mask on Dask)."""
+        if self._be.unknown_shapes:
+            return self._be.shape_of(self._data)
         return tuple(self._data.shape)
 
     @property
@@ -156,9 +160,11 @@ class Array:
         return self._data.ndim
 
     @property
-    def size(self) -> int:
+    def size(self) -> int | None:
         n = 1
-        for s in self._data.shape:
+        for s in self.shape if self._be.unknown_shapes else self._data.shape:
+            if s is None:
+                return None
             n *= s
         return n
 
@@ -226,8 +232,17 @@ class Array:
         return int(self._be.item(self._data))
 
     def item(self) -> Any:
-        """The single element as a Python scalar (synchronises a GPU)."""
+        """The single element as a Python scalar (synchronises a GPU, computes a lazy Array)."""
         return self._scalar("item")
+
+    def compute(self) -> "Array":
+        """The concrete values (a lazy Dask Array computes into its chunk library); eager Arrays: ``self``."""
+        return _computed(self, self._be.compute([self._data])[0])
+
+    def persist(self) -> "Array":
+        """A lazy Array whose values are computed and kept in (cluster) memory; eager Arrays: ``self``."""
+        y = self._be.persist(self._data)
+        return self if y is self._data else _new(y, self._dt, self._dev, self._be)
 
     def tolist(self) -> Any:
         """Nested Python lists (a scalar for 0-d Arrays)."""
@@ -236,7 +251,10 @@ class Array:
     def __len__(self) -> int:
         if self._data.ndim == 0:
             raise TypeError("len() of a 0-d Array")
-        return self._data.shape[0]
+        n = self.shape[0]
+        if n is None:
+            raise TypeError("len() of an Array whose length is unknown until computed. Fix: x = x.persist() first")
+        return n
 
     def __iter__(self) -> Iterator["Array"]:
         if self._data.ndim == 0:
@@ -428,6 +446,15 @@ class _Late:
     move: Callable[..., "Array"]
     asarray: Callable[..., "Array"]
     namespace_for: Callable[[Device], Any]
+
+
+def _computed(a: Array, native: Any) -> Array:
+    """``a`` after its backend's ``compute`` returned ``native``: ``a`` itself when nothing changed (eager
+    backends), else an Array of the chunk library (NumPy for a Dask Array on the CPU)."""
+    if native is a._data:
+        return a
+    dst = get_backend(a._be.chunk_backend_name(a._dev))
+    return _new(native, a._dt, dst.device_of(native), dst)
 
 
 def _new(data: Any, dt: DType, dev: Device, be: Any) -> Array:
@@ -814,6 +841,8 @@ def _native_part(a: Array, k: Any) -> Any:
         if isinstance(k, _np.generic):
             return k.item()  # NumPy scalars index like Python ints/bools
         if t is list or isinstance(k, _np.ndarray):
+            if a._be.host_index_keys:  # known values stay on the host (a lazy backend keeps shapes known)
+                return _host_index_data(k)
             k = _host_index(a, k)  # host index data: moved to the Array's device, like __setitem__ values
         else:
             be = backend_for_type(t)
@@ -830,13 +859,17 @@ def _native_part(a: Array, k: Any) -> Any:
     return k._data
 
 
-def _host_index(a: Array, k: Any) -> Array:
+def _host_index_data(k: Any) -> Any:
     h = _np.asarray(k)
     if h.size == 0 and h.dtype.kind == "f":
         h = h.astype(_np.int64)  # x[[]] selects nothing
     if h.dtype.kind not in "iub":
         raise IndexError(f"index lists/arrays must hold integers or bools, got {h.dtype}")
-    return _Late.asarray(h, backend=a._be.name, device=a._dev)
+    return h
+
+
+def _host_index(a: Array, k: Any) -> Array:
+    return _Late.asarray(_host_index_data(k), backend=a._be.name, device=a._dev)
 
 
 def _setitem_value(a: Array, value: Any) -> Any:
@@ -857,14 +890,35 @@ def _setitem_value(a: Array, value: Any) -> Any:
     if value._be is not a._be or value._dev is not a._dev:
         _check_partner(a, value)
     if value._dt is not a._dt:
-        q = D.PROMOTION.get((value._dt, a._dt))
-        if q is not a._dt:
-            raise PromotionError(
-                f"cannot store {value._dt} values into an Array of dtype {a._dt} without losing information. "
-                f"Fix: cast explicitly, e.g. x[...] = v.astype({a._dt!r})"
-            )
-        return a._be.astype(value._data, a._dt)
+        return _assignment_cast(a, value)
     return value._data
+
+
+def _assignment_cast(a: Array, value: Array) -> Any:
+    """``value`` cast to ``a``'s dtype for a store, as NumPy and torch cast on assignment, minus the silent
+    losses: within a kind (float64 -> float32, int64 -> int8 when every value fits, else
+    ScalarOverflowError) and upward across kinds (bool -> anything, int -> float/complex, float -> complex);
+    float -> int, complex -> real and anything -> bool raise PromotionError (docs/behaviour.md)."""
+    src, dst = value._dt, a._dt
+    if _KIND_RANK[src.kind] > _KIND_RANK[dst.kind] or (dst.kind == "b" and src.kind != "b"):
+        raise PromotionError(
+            f"cannot store {src} values into an Array of dtype {dst}: {src.kind!r}-kind to {dst.kind!r}-kind loses "
+            f"information. Fix: convert explicitly, e.g. x[...] = xb.round(v).astype({dst!r}), or cast the Array "
+            f"first: x = x.astype({src!r})"
+        )
+    if src.kind in "iu" and dst.kind in "iu" and value.size:
+        slo, shi = _INT_RANGE[src]
+        lo, hi = _INT_RANGE[dst]
+        if slo < lo or shi > hi:  # narrowing: every value must fit (one reduction; a sync on a GPU)
+            be, flat = value._be, value._be.reshape(value._data, (-1,))
+            vmin, vmax = (int(be.item(be.reduce(r, flat, src, (0,), False))) for r in ("min", "max"))
+            if vmin < lo or vmax > hi:
+                raise ScalarOverflowError(
+                    f"cannot store {src} values in {vmin}..{vmax} into an Array of dtype {dst} (range {lo}..{hi}); xbackend "
+                    f"never wraps around. Fix: clip first, e.g. x[...] = xb.clip(v, {lo}, {hi}), or cast the "
+                    f"Array: x = x.astype({src!r})"
+                )
+    return a._be.astype(value._data, dst)
 
 
 _KIND_RANK = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}

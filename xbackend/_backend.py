@@ -109,6 +109,10 @@ class Backend:
     native_basic_indexing: ClassVar[bool] = False
     #: dtypes whose native arrays the library cannot pickle *and load back*: pickles carry a NumPy host copy
     pickle_via_host: ClassVar[frozenset[DType]] = frozenset()
+    #: True when ``x.shape`` may hold unknown sizes (lazy backends): ``Array.shape`` then asks ``shape_of``
+    unknown_shapes: ClassVar[bool] = False
+    #: True when index lists/NumPy arrays stay NumPy arrays in native keys (known values: known shapes)
+    host_index_keys: ClassVar[bool] = False
 
     def __init__(self) -> None:
         #: ``kernels[name][dtype]`` -> native callable: plain dicts (the hot path does two lookups in a
@@ -146,6 +150,26 @@ class Backend:
         return ()
 
     # -- optional parts -------------------------------------------------------------------------
+    def shape_of(self, x: Any) -> tuple[int | None, ...]:
+        return tuple(x.shape)
+
+    def compute(self, xs: list[Any]) -> list[Any]:
+        """Concrete results of lazy arrays, in one pass (eager backends: the arrays themselves)."""
+        return list(xs)
+
+    def persist(self, x: Any) -> Any:
+        return x
+
+    def rechunk(self, x: Any, chunks: Any) -> Any:
+        from ._errors import BackendMismatchError
+
+        raise BackendMismatchError(f"chunks apply to chunked (Dask) Arrays, not to {self.name} ones. "
+                                   "Fix: x.to(backend='dask') (or xb.asarray(..., backend='dask', chunks=...))")
+
+    def chunk_backend_name(self, dev: Any) -> str:
+        """The backend whose arrays hold this backend's computed values (itself for eager backends)."""
+        return self.name
+
     def requires_grad(self, x: Any) -> bool:
         return False
 

@@ -19,7 +19,7 @@ from ._array import Array, _Late, _check_partner, _new, _onew
 from ._devices import Device, device as _device, split as _split
 from ._dispatch import _instances, backend_for_type, get_backend
 from ._dtypes import DType
-from ._errors import CopyError, ScalarOverflowError, UnsupportedDTypeError, XBackendError
+from ._errors import CopyError, ForeignArrayError, ScalarOverflowError, UnsupportedDTypeError, XBackendError
 from ._interchange import import_dlpack, move
 
 _ctx_get = _config._ctx.get
@@ -116,12 +116,13 @@ def _host_dtype(a: np.ndarray, cfg: _config.Config) -> DType:
 
 
 def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy: bool | None = None,
-            backend: str | None = None) -> Array:  # fmt: skip
+            backend: str | None = None, chunks: Any = None) -> Array:  # fmt: skip
     """Convert Python data, NumPy arrays, native arrays of any backend, or Arrays to an Array.
 
     Data that has a dtype keeps it unless ``dtype=`` is given; Python data gets xbackend's defaults.
     A native array stays on its own backend and device unless ``backend=``/``device=`` say otherwise.
     ``copy=None`` shares memory where safe, ``True`` always copies, ``False`` raises where it can't share.
+    ``chunks=`` splits the result of a chunked backend (``backend="dask"``); see :func:`xbackend.rechunk`.
 
     >>> import numpy as np, xbackend as xb
     >>> xb.asarray([[1, 2], [3, 4]]).dtype, xb.asarray(np.float32(1.5)).dtype
@@ -131,6 +132,9 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
     >>> x.native is a
     True
     """
+    if chunks is not None:  # xb.rechunk(asarray(...), chunks)
+        x = asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend)
+        return _new(x._be.rechunk(x._data, chunks), x._dt, x._dev, x._be)
     dt = None if dtype is None else D.dtype(dtype)
     if device is not None:
         backend, device = _split(backend, device)  # device=x.device names x's backend too
@@ -162,6 +166,12 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
             D.check_cast(D.from_numpy_dtype(obj.dtype), dt)
         dt = dt or D.from_numpy_dtype(obj.dtype)
         return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
+    if _foreign(t):
+        raise ForeignArrayError(
+            f"xbackend does not know {t.__module__}.{t.__name__} and it does not implement the Array API standard "
+            "(__array_namespace__): converting it with np.asarray could compute or copy it silently. Fix: convert "
+            "it explicitly, e.g. xb.asarray(np.asarray(obj)) or the library's own to-NumPy method"
+        )
     if copy is False:
         raise CopyError(f"copy=False, but a {t.__name__} must be copied to become an Array; use copy=None")
     try:
@@ -233,6 +243,15 @@ def _exact_ints(obj: Any, host: np.ndarray, dt: DType | None) -> np.ndarray:
     target = dt if dt is not None else D.uint64 if lo >= 0 else D.int64
     _check_range(lo, hi, target)
     return np.array(obj, dtype=np.uint64 if lo >= 0 else np.int64)
+
+
+_HOST_MODULES = frozenset({"builtins", "array", "numpy", "ml_dtypes"})
+
+
+def _foreign(t: type) -> bool:
+    """An array-like type of a library xbackend does not know (``__array__`` and not a Python/NumPy type)."""
+    return (hasattr(t, "__array__") or hasattr(t, "__array_interface__")) and \
+        t.__module__.partition(".")[0] not in _HOST_MODULES  # fmt: skip
 
 
 def _from_nested_arrays(obj: Any, exc: Exception | None) -> np.ndarray:

@@ -24,11 +24,15 @@ _BUILTIN: dict[str, str] = {
     "numpy": "xbackend._backends.numpy:NumpyBackend",
     "torch": "xbackend._backends.torch:TorchBackend",
     "cupy": "xbackend._backends.cupy:CupyBackend",
+    "dask": "xbackend._backends.dask:DaskBackend",
+    "array_api_strict": "xbackend._backends.generic:ArrayApiStrictBackend",
+    "jax": "xbackend._backends.generic:JaxBackend",
 }
 _paths: dict[str, str] = dict(_BUILTIN)
 _classes: dict[str, type[Backend]] = {}
 _instances: dict[str, Backend] = {}
-_by_module: dict[str, str] = {"numpy": "numpy", "torch": "torch", "cupy": "cupy", "cupyx": "cupy"}
+_by_module: dict[str, str] = {"numpy": "numpy", "torch": "torch", "cupy": "cupy", "cupyx": "cupy", "dask": "dask",
+                               "array_api_strict": "array_api_strict", "jax": "jax"}
 _by_type: dict[type, Backend | None] = {}
 _plugins_loaded = False
 
@@ -70,6 +74,16 @@ def _load_plugins() -> None:
             warnings.warn(f"skipping broken xbackend backend plugin {ep.name!r} ({ep.value}): {exc!r}", RuntimeWarning)
 
 
+def _generic(top: str) -> bool:
+    """Register the generic Array-API backend for library ``top`` (no import when ``top`` is not installed)."""
+    # loaded by import path, like the built-in backends: backend modules build on the registry, not the reverse
+    cls = importlib.import_module("xbackend._backends.generic").generic_backend_for(top)
+    if cls is None:
+        return False
+    register_backend(top, cls)
+    return True
+
+
 def backend_names() -> list[str]:
     """Names of every known backend (built-in and plugins), without importing any library."""
     _load_plugins()
@@ -84,6 +98,8 @@ def get_backend_class(name: str) -> type[Backend]:
         _load_plugins()
         if name in _classes:
             return _classes[name]
+    if name not in _paths and _generic(name):
+        return _classes[name]
     if name not in _paths:
         raise BackendUnavailableError(
             f"unknown backend {name!r}; known backends: {', '.join(backend_names())}. "
@@ -103,7 +119,8 @@ def get_backend(name: str) -> Backend:
     cls = get_backend_class(name)
     info = cls.probe()
     if not info.usable:
-        hint = {"torch": "pip install 'xbackend[torch]'", "cupy": "pip install 'xbackend[cupy]' on a CUDA machine"}
+        hint = {"torch": "pip install 'xbackend[torch]'", "cupy": "pip install 'xbackend[cupy]' on a CUDA machine",
+                "dask": "pip install 'xbackend[dask]'"}
         if info.installed:  # installed but unusable (CuPy without a CUDA device): installing again won't help
             hint = {name: f"{name} is installed but cannot run here; run on a machine where it can "
                           "(for CuPy: a CUDA device and driver, see nvidia-smi)"}  # fmt: skip
@@ -127,6 +144,8 @@ def backend_for_type(t: type) -> Backend | None:
     if name is None and not _plugins_loaded:
         _load_plugins()
         name = _by_module.get(top)
+    if name is None and hasattr(t, "__array_namespace__") and top != "xbackend" and _generic(top):
+        name = top  # any library implementing the Array API standard: the generic backend, named after it
     be: Backend | None = None
     if name is not None:
         try:

@@ -7,6 +7,7 @@ would already catch, so ``except TypeError`` keeps working::
      +-- BackendError
      |    +-- BackendUnavailableError(RuntimeError)   backend not installed / no usable device
      |    +-- BackendMismatchError(TypeError)         Arrays of two backends in one operation
+     |    +-- ForeignArrayError(TypeError)            an array of an unknown, non-conforming library
      +-- DeviceError
      |    +-- UnknownDeviceError(ValueError)          "cuda:7" on a machine with one GPU, "tpu"
      |    +-- DeviceMismatchError(ValueError)         Arrays on two devices in one operation
@@ -34,6 +35,7 @@ __all__ = [
     "BackendError",
     "BackendUnavailableError",
     "BackendMismatchError",
+    "ForeignArrayError",
     "DeviceError",
     "UnknownDeviceError",
     "DeviceMismatchError",
@@ -67,6 +69,11 @@ class BackendUnavailableError(BackendError, RuntimeError):
 
 class BackendMismatchError(BackendError, TypeError):
     """One operation received Arrays of two different backends."""
+
+
+class ForeignArrayError(BackendError, TypeError):
+    """An array object of a library xbackend does not know and that does not implement the Array API
+    standard: converting it through ``np.asarray`` could compute or copy it silently, so xbackend refuses."""
 
 
 class DeviceError(XBackendError):

@@ -56,8 +56,13 @@ class Info:
         return self._be.check_device(_split(self._be.name, dev)[1])  # another backend's device raises
 
     def capabilities(self) -> dict[str, Any]:
-        """``"boolean indexing"``, ``"data-dependent shapes"`` and ``"max dimensions"``."""
-        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": self._be.info_max_dims()}
+        """``"boolean indexing"``, ``"data-dependent shapes"`` and ``"max dimensions"``; the Dask backend adds
+        ``"lazy": True`` and ``"refusals"`` (what it refuses -> the alternative)."""
+        caps = {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": self._be.info_max_dims()}
+        extra = getattr(self._be, "capabilities", None)  # a lazy backend adds what it refuses, with the fix
+        if extra is not None:
+            caps.update(extra())
+        return caps
 
     def default_device(self) -> Device:
         """The device creation functions use for this backend (the configured one, else the backend's)."""

@@ -133,8 +133,8 @@ class NumpyBackend(Backend):
 
                 raise CopyError(f"casting {x.dtype} to {dt} needs a copy, but copy=False was given")
             return x.astype(self.native_dtype(dt))
-        if copy:
-            return x.copy()
+        if copy:  # a NumPy scalar's copy() can be itself (np.True_ is a singleton): copy=True must give a new one
+            return x.copy() if not isinstance(x, np.generic) else np.array(x)
         return x
 
     def to_device(self, x: Any, dev: Device) -> Any:

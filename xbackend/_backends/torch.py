@@ -13,7 +13,9 @@ Design constraint: every torch quirk is handled here and nowhere else:
 * the standard's special cases where torch differs: complex ``+``/``-`` componentwise (torch gives
   ``0j + (inf+0j) == inf+nanj``), a zero ``remainder`` takes the divisor's sign, ``x ** 0.5`` and
   ``x ** -0.5`` at ``-0``/``-inf`` follow ``pow`` (not sqrt/rsqrt), ``sign(NaN)`` is NaN, a NaN ``clip``
-  bound gives NaN;
+  bound gives NaN; ``floor_divide`` at infinities, complex ``expm1``/``tanh`` special cases, complex
+  ``sign`` and ``negative`` keep signed zeros, complex ``pow`` agrees with NumPy, ``scalar / x`` is a
+  true division (torch multiplies by the reciprocal);
 * NumPy data comes in through ``torch.from_numpy`` (shares memory) except read-only, negatively
   strided or byte-swapped arrays, which are copied (torch would write to or crash on them);
 * exports resolve the conjugate and negative bits first (torch drops the neg bit through DLPack).
@@ -661,7 +663,13 @@ class TorchBackend(Backend):
 
     def _k_sign(self, dt: DType) -> Callable[..., Any]:
         if dt.kind == "c":
-            return torch.sgn
+
+            def csign(x: Any) -> Any:  # x / |x| per component (torch.sgn loses -0: sign(-0+1j) is 0+1j)
+                a = torch.abs(x)
+                out = torch.view_as_complex((torch.view_as_real(x.resolve_conj()) / a.unsqueeze(-1)).contiguous())
+                return torch.where(a == 0, torch.zeros_like(out), out)
+
+            return csign
         if dt.kind == "f":
             return lambda x: torch.where(torch.isnan(x), x, torch.sign(x))
         return torch.sign
@@ -741,12 +749,23 @@ class TorchBackend(Backend):
             return fpow
         if dt.kind == "c":
 
-            def cpow(x: Any, y: Any) -> Any:  # the standard: exp(y * log(x)); torch returns 1 for 1 ** NaN
+            def cpow(x: Any, y: Any) -> Any:
+                # One answer on every backend, NumPy's (C99/Python): x ** 0 is 1; 0 ** y is 0 where real(y) > 0,
+                # else NaN; small integer exponents multiply exactly (torch goes through exp/log: -32768 ** 1
+                # gets an imaginary part); 1 ** NaN is NaN (the standard's exp(y * log(x)); torch gives 1)
                 r = operator.pow(x, y)
                 xt = x if isinstance(x, torch.Tensor) else torch.tensor(x, dtype=r.dtype, device=r.device)
                 yt = y if isinstance(y, torch.Tensor) else torch.tensor(y, dtype=r.dtype, device=r.device)
-                bad = (xt == 1) & torch.isnan(yt)
-                return torch.where(bad, torch.full_like(r, complex(float("nan"), float("nan"))), r)
+                xt, yt = torch.broadcast_tensors(xt, yt)
+                nan = torch.full_like(r, complex(float("nan"), float("nan")))
+                r = torch.where((xt == 1) & torch.isnan(yt), nan, r)
+                n = yt.real
+                small = (yt.imag == 0) & (n == torch.round(n)) & (n.abs() < 100)
+                if bool(small.any()):
+                    r = torch.where(small, _cpow_int(xt, torch.where(small, n, 0).to(torch.int64)), r)
+                zero = torch.where(yt.real > 0, torch.zeros_like(r), nan)
+                r = torch.where(xt == 0, zero, r)
+                return torch.where(yt == 0, torch.ones_like(r), r)
 
             return cpow
         if dt.kind not in "iu":
@@ -1399,6 +1418,24 @@ def _uint64_pow(x: Any, y: Any) -> Any:
         if i + 1 < nbits:
             base = base * base
     return out.view(torch.uint64)
+
+
+def _cmul(p: Any, q: Any) -> Any:
+    """The textbook complex product (NumPy's): no NaN recovery, so infinities behave as on NumPy."""
+    return torch.complex(p.real * q.real - p.imag * q.imag, p.real * q.imag + p.imag * q.real)
+
+
+def _cpow_int(a: Any, n: Any) -> Any:
+    """``a ** n`` for integer ``|n| < 100`` exactly as NumPy computes it: a, a*a, a*(a*a) for n = 1, 2, 3,
+    else binary powering from 1 (then 1 / result for negative n)."""
+    m = n.abs()
+    p, acc = a, torch.ones_like(a)
+    for bit in range(7):
+        acc = torch.where(((m >> bit) & 1) == 1, _cmul(acc, p), acc)
+        p = _cmul(p, p)
+    a2 = _cmul(a, a)
+    acc = torch.where(n < 0, 1 / acc, acc)
+    return torch.where(n == 1, a, torch.where(n == 2, a2, torch.where(n == 3, _cmul(a, a2), acc)))
 
 
 def _int_matmul(a: Any, b: Any) -> Any:

@@ -65,12 +65,24 @@ class Target:
 
 @functools.lru_cache(maxsize=None)
 def available_targets() -> tuple[Target, ...]:
-    """Every (backend, device) usable here, NumPy first (probes, and so imports, the installed backends).
+    """Every (backend, device) usable here, NumPy first (probes, and so imports, the installed backends);
+    the opt-in generic backends (:data:`OPT_IN`) only when selected by name.
 
     >>> from xbackend.testing import available_targets
     >>> available_targets()[0]
     Target(backend='numpy', device='cpu')
     """
+    return tuple(t for t in _usable_targets() if t.backend not in OPT_IN)
+
+
+#: backends tested only when asked for (``--xb-backends array_api_strict``): the generic Array-API backend
+#: wraps libraries whose dtype sets are smaller than the suite's (no float16/bfloat16), so their runs
+#: use the selection of tests/test_generic.py and CI's explicit array-api-strict job
+OPT_IN = ("array_api_strict", "jax")
+
+
+@functools.lru_cache(maxsize=None)
+def _usable_targets() -> tuple[Target, ...]:
     from .._dispatch import backends
 
     out: list[Target] = []
@@ -90,9 +102,9 @@ def selected_targets(spec: str | None = None) -> tuple[Target, ...]:
     ['numpy-cpu']
     """
     spec = spec if spec is not None else os.environ.get("XBACKEND_TEST_BACKENDS")
-    targets = available_targets()
     if not spec:
-        return targets
+        return available_targets()
+    targets = _usable_targets()
     wanted = {s.strip() for s in spec.split(",") if s.strip()}
     return tuple(t for t in targets if t.backend in wanted or t.id in wanted)
 

@@ -1,0 +1,258 @@
+"""The Dask backend: lazy with explicit results, chunked values equal to NumPy's, refusals that name the fix,
+and the same checks on dask.distributed clusters (in-process and two worker processes).
+
+The oracle and property suites run on Dask through the ``xb_target`` fixture (single-chunk arrays:
+``chunks="auto"`` keeps small test data in one chunk); this module covers what only several chunks,
+laziness or a cluster exercise.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+import pytest
+
+import xbackend as xb
+from xbackend.testing import assert_close, assert_equal, shapes_match
+
+dask = pytest.importorskip("dask")
+da = pytest.importorskip("dask.array")
+
+
+class Computed(AssertionError):
+    pass
+
+
+def _refuse(*args, **kwargs):
+    raise Computed("the graph was computed")
+
+
+@contextlib.contextmanager
+def no_compute():
+    """Any compute inside the block fails the test (the scheduler itself raises)."""
+    with dask.config.set(scheduler=_refuse):
+        yield
+
+
+@pytest.fixture
+def a():
+    return np.random.default_rng(0).normal(size=(12, 10))
+
+
+def test_asarray_of_a_dask_array_wraps_without_computing():
+    d = da.ones((6, 4), chunks=2)
+    with no_compute():
+        x = xb.asarray(d)
+        y = xb.asarray(d, dtype=xb.float32)
+    assert x.backend == "dask" and x.native is d and x.dtype is xb.float64 and x.shape == (6, 4)
+    assert y.native.chunks == d.chunks and y.dtype is xb.float32
+
+
+def test_the_no_compute_guard_can_fail():
+    x = xb.asarray(np.arange(4.0), backend="dask", chunks=2)
+    with no_compute(), pytest.raises(Computed):
+        x.numpy()
+
+
+def test_a_pipeline_builds_without_computing_then_matches_numpy(a):
+    x = xb.asarray(a, backend="dask", chunks=(5, 4))
+    with no_compute():
+        z = xb.exp(x / 3.0) - x**2
+        m = xb.mean(z, axis=0)
+        s = xb.std(z, axis=1, correction=1)
+        c = xb.cumulative_sum(z, axis=0)
+        w = x @ x.mT
+        mask = z[z > 0]
+        sq = xb.sum(xb.where(x > 0, x, 0.0), axis=(0, 1), keepdims=True)
+        r = xb.rechunk(x, {0: -1})
+        srt = xb.sort(r, axis=0)
+        inv = xb.linalg.inv(xb.rechunk(w, -1) + 12 * xb.eye(12, backend="dask"))
+        mx = xb.argmax(x, axis=0)
+        moved = xb.asarray(a, backend="numpy").to(backend="dask")
+    assert mask.shape == (None,) and mask.size is None
+    want = np.exp(a / 3.0) - a**2
+    assert_close(m, want.mean(axis=0))
+    assert_close(s, want.std(axis=1, ddof=1))
+    assert_close(c, np.cumsum(want, axis=0))
+    assert_close(w, a @ a.T)
+    assert_equal(mask, want[want > 0])
+    assert_close(sq, np.where(a > 0, a, 0).sum(keepdims=True))
+    assert_equal(srt, np.sort(a, axis=0))
+    assert_close(inv, np.linalg.inv(a @ a.T + 12 * np.eye(12)))
+    assert_equal(mx, np.argmax(a, axis=0))
+    assert moved.backend == "dask"
+    assert_equal(moved, a)
+
+
+def test_explicit_results(a):
+    x = xb.asarray(a, backend="dask", chunks=4)
+    s = xb.sum(x)
+    assert isinstance(float(s), float) and float(s) == pytest.approx(a.sum())
+    assert bool(s > -1e9) is True and int(xb.sum(x > 0)) == int((a > 0).sum())
+    assert s.item() == pytest.approx(a.sum())
+    m, t = xb.compute(xb.mean(x), x)
+    assert (m.backend, t.backend) == ("numpy", "numpy") and m.dtype is xb.float64
+    assert_close(t, a)
+    assert x.compute().backend == "numpy"
+    h = x.to(backend="numpy")
+    assert h.backend == "numpy" and np.array_equal(h.numpy(), a)
+    p = x.persist()
+    assert p.backend == "dask"
+    assert_equal(p, a)
+
+
+def test_unknown_sizes_are_none_until_persisted(a):
+    x = xb.asarray(a, backend="dask", chunks=5)
+    v = x[x > 0.5]
+    assert v.shape == (None,) and v.size is None and v.ndim == 1
+    with pytest.raises(TypeError, match="persist"):
+        len(v)
+    nz = xb.nonzero(x > 0.5)
+    assert all(i.shape == (None,) for i in nz)
+    u = xb.unique_values(xb.rechunk(xb.reshape(xb.round(x), (-1,)), -1))
+    assert u.shape == (None,)
+    assert_equal(u, np.unique(np.round(a)))
+    p = v.persist()
+    assert p.shape == ((a > 0.5).sum(),)
+    assert_equal(p, a[a > 0.5])
+
+
+def test_several_chunks_give_numpy_values_and_dtypes():
+    rng = np.random.default_rng(1)
+    ai = rng.integers(-50, 50, size=(9, 7)).astype(np.int32)
+    af = rng.normal(size=(9, 7)).astype(np.float32)
+    xi = xb.asarray(ai, backend="dask", chunks=(2, 3))
+    xf = xb.asarray(af, backend="dask", chunks=(4, 2))
+    for got, want in [
+        (xb.sum(xi, axis=0), np.sum(ai, axis=0, dtype=np.int64)),
+        (xb.prod(xi[:3, :3], axis=1), np.prod(ai[:3, :3], axis=1, dtype=np.int64)),
+        (xb.max(xi, axis=1), ai.max(axis=1)),
+        (xi // 7, ai // 7),
+        (xi % -3, ai % -3),
+        (xb.cumulative_prod(xi[:4] % 3 + 1, axis=0), np.cumprod(ai[:4] % 3 + 1, axis=0, dtype=np.int64)),
+        (xb.diff(xi, axis=0, n=2), np.diff(ai, axis=0, n=2)),
+        (xb.roll(xi, 3, axis=1), np.roll(ai, 3, axis=1)),
+        (xb.flip(xi, axis=(0, 1)), ai[::-1, ::-1]),
+        (xb.concat([xi, xi], axis=1), np.concatenate([ai, ai], axis=1)),
+        (xb.argmin(xf, axis=1), np.argmin(af, axis=1)),
+        (xb.count_nonzero(xi > 0, axis=0), np.count_nonzero(ai > 0, axis=0)),
+        (xi[1:8:3, ::-2], ai[1:8:3, ::-2]),
+        (xi[[0, 8, 3]], ai[[0, 8, 3]]),
+    ]:
+        assert got.dtype is xb.dtype(want.dtype.name), (got.dtype, want.dtype)
+        assert_equal(got, want)
+    assert xb.mean(xi).dtype is xb.float64
+    assert_close(xb.mean(xi), ai.mean())
+    assert_close(xb.var(xf, axis=0), af.var(axis=0))
+    assert_close(xb.linalg.vector_norm(xf, axis=1), np.linalg.norm(af, axis=1), rtol=1e-5)
+    assert_close(xf @ xf.mT, af @ af.T, rtol=1e-5)
+
+
+def test_setitem_and_inplace_build_new_graphs():
+    x = xb.asarray(np.arange(10.0), backend="dask", chunks=3)
+    x[2:7] = -1.0
+    x[x > 8] = 0.0
+    x += 1.0
+    want = np.arange(10.0)
+    want[2:7] = -1.0
+    want[want > 8] = 0.0
+    want += 1.0
+    assert_equal(x, want)
+
+
+def test_refusals_are_typed_and_name_the_fix():
+    from xbackend._backends.dask import ChunkingError
+
+    x = xb.asarray(np.arange(12.0).reshape(3, 4), backend="dask", chunks=2)
+    for call in (lambda: xb.sort(x, axis=1), lambda: xb.argsort(x, axis=0), lambda: xb.fft.fft(x, axis=1),
+                 lambda: xb.linalg.inv(x[:, :3]), lambda: xb.unique_values(x),
+                 lambda: xb.take_along_axis(x, xb.zeros((3, 4), dtype=xb.int64, backend="dask"), axis=1)):  # fmt: skip
+        with pytest.raises(ChunkingError, match="rechunk") as err:
+            call()
+        assert isinstance(err.value, (xb.XBackendError, ValueError))
+    with pytest.raises(ChunkingError, match="tolist"):
+        xb.repeat(x, xb.asarray(np.array([1, 2, 1]), backend="dask"), axis=0)
+    with pytest.raises(xb.HostTransferError, match="numpy"):
+        np.asarray(x)
+    with pytest.raises(xb.DLPackError, match="compute"):
+        x.__dlpack__()
+    with pytest.raises(xb.CopyError):
+        xb.asarray(np.arange(3.0), backend="dask", copy=False)
+    with pytest.raises(TypeError, match="dask"):
+        xb.rechunk(xb.asarray([1.0, 2.0]), 1)  # chunks are a Dask notion
+    # with the axis in one chunk, each of these works and matches NumPy
+    r = xb.rechunk(x, {1: -1})
+    assert_equal(xb.sort(r, axis=1, descending=True), -np.sort(-np.arange(12.0).reshape(3, 4), axis=1))
+    assert_close(xb.fft.fft(r, axis=1), np.fft.fft(np.arange(12.0).reshape(3, 4), axis=1))
+
+
+def test_inspection_lists_the_refusals():
+    caps = xb.__array_namespace_info__(backend="dask").capabilities()
+    assert caps["lazy"] is True and caps["data-dependent shapes"] is True
+    assert any("sort" in k for k in caps["refusals"]) and all("Fix" not in v or v for v in caps["refusals"].values())
+    assert "lazy" not in xb.__array_namespace_info__(backend="numpy").capabilities()
+
+
+def test_moves_from_every_backend_to_dask_and_back():
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    for t in xb.testing.available_targets():
+        if t.is_gpu:
+            continue
+        x = t.asarray(a)
+        d = x.to(backend="dask")
+        assert d.backend == "dask" and d.dtype is xb.float32
+        back = d.to(backend=t.backend)
+        assert back.backend == t.backend
+        assert_equal(back, a)
+
+
+@pytest.mark.gpu
+def test_cupy_chunks_on_cuda():  # pragma: no cover - needs a GPU
+    x = xb.asarray(np.arange(8.0), backend="dask", device="cuda", chunks=3)
+    assert str(x.device).startswith("cuda")
+    assert type(x.native._meta).__module__.startswith("cupy")
+    assert_close(xb.sum(xb.exp(x)), np.exp(np.arange(8.0)).sum())
+    assert x.numpy().tolist() == list(np.arange(8.0))
+
+
+# --- dask.distributed -----------------------------------------------------------------------------
+distributed = pytest.importorskip("distributed")
+
+
+def _cross_check():
+    rng = np.random.default_rng(2)
+    a = rng.normal(size=(40, 6))
+    x = xb.asarray(a, backend="dask", chunks=(10, 6))
+    g = x.mT @ (1.0 / (1.0 + xb.exp(-(x @ xb.ones(6, backend="dask")))))
+    assert_close(g, a.T @ (1.0 / (1.0 + np.exp(-(a @ np.ones(6))))))
+    assert_close(xb.std(x, axis=0), a.std(axis=0))
+    assert_equal(xb.sort(x, axis=1), np.sort(a, axis=1))  # NumPy backend code runs on the workers
+    assert_close(xb.linalg.eigvalsh(xb.rechunk(x.mT @ x, -1)), np.linalg.eigvalsh(a.T @ a))
+    u = xb.unique_counts(xb.rechunk(xb.reshape(xb.round(x), (-1,)), -1))
+    vals, counts = np.unique(np.round(a), return_counts=True)
+    assert_equal(u.values, vals)
+    assert_equal(u.counts, counts)
+    v = x[x > 0].persist()
+    assert v.shape == ((a > 0).sum(),)
+
+
+@pytest.fixture(scope="module", params=["threads", "processes"])
+def cluster(request):
+    processes = request.param == "processes"
+    kw = dict(n_workers=2, threads_per_worker=1, memory_limit="512MiB") if processes else dict(n_workers=1)
+    with distributed.LocalCluster(processes=processes, dashboard_address=None, **kw) as c, \
+            distributed.Client(c) as client:  # fmt: skip
+        yield client
+
+
+def test_everything_runs_on_a_local_cluster(cluster):
+    _cross_check()
+    assert cluster.run(lambda: 1)  # the workers are alive and the default scheduler is this client
+
+
+def test_a_distributed_client_is_the_default_scheduler(cluster):
+    x = xb.asarray(np.arange(100.0), backend="dask", chunks=10)
+    fut = cluster.compute(xb.sum(x).native)
+    assert fut.result() == pytest.approx(4950.0)
+    assert xb.sum(x).item() == pytest.approx(4950.0)

@@ -1,0 +1,800 @@
+"""The Dask backend: ``dask.array`` on NumPy chunks (``device="cpu"``) or CuPy chunks (``device="cuda"``),
+on one machine or on a ``dask.distributed`` cluster.
+
+Design constraint: **lazy, with explicit results**. No method here computes: every operation adds to
+the task graph, and only ``to_host``/``item``/``tolist`` (reached from ``x.numpy()``, ``float(x)``,
+``x.item()``, ``xb.compute``) run it. Values are NumPy's bit for bit where the work is per chunk:
+elementwise kernels, sorts, linear algebra and set functions run the *NumPy backend's own* code (with
+its special-case patches) on each chunk (:class:`ChunkCall`), so a quirk fixed for NumPy is fixed here
+too. Reductions and cumulative functions use Dask's chunked algorithms (tree reductions: sums may differ
+from NumPy's in the last bits, as any reordering does).
+
+What needs a whole axis in one chunk (sort/argsort along it, an FFT along it, linear algebra on the
+matrix dimensions, ``take_along_axis``) raises :class:`ChunkingError` naming ``xb.rechunk``; what needs
+values to build the graph (``repeat`` with an Array of counts) raises and names the alternative. The
+list is :data:`REFUSALS` (also in ``xb.__array_namespace_info__(backend="dask").capabilities()``).
+Shapes that depend on values (boolean masks, ``nonzero``, ``unique_*``) are ``None`` in ``x.shape``.
+
+``dask`` is imported when this module is (never by ``import xbackend``); ``distributed`` never is: a
+``dask.distributed.Client`` the user created becomes Dask's default scheduler and everything here
+runs on it unchanged.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import _dtypes as D
+from .._backend import BackendInfo
+from .._devices import CPU, Device, device as _device
+from .._dtypes import DType
+from .._errors import (
+    CopyError,
+    DLPackError,
+    HostTransferError,
+    LinAlgError,
+    UnknownDeviceError,
+    XBackendError,
+)
+from .numpy import NumpyBackend
+
+da: Any = None
+dask: Any = None
+
+__all__ = ["DaskBackend", "ChunkingError", "REFUSALS"]
+
+
+class ChunkingError(XBackendError, ValueError):
+    """An operation needs an axis of a Dask Array in one chunk (or concrete values to build its graph)."""
+
+
+#: what the Dask backend refuses, and the alternative (docs/behaviour.md lists the same)
+REFUSALS: dict[str, str] = {
+    "sort/argsort along a chunked axis": "xb.rechunk(x, {axis: -1}) first",
+    "fft along a chunked axis": "xb.rechunk(x, {axis: -1}) first",
+    "linalg on chunked matrix dimensions": "xb.rechunk(x, {-2: -1, -1: -1}) first (batch axes may stay chunked)",
+    "take_along_axis along a chunked axis": "xb.rechunk(x, {axis: -1}) first",
+    "unique_* of a multi-chunk Array": "xb.rechunk(xb.reshape(x, (-1,)), -1) first",
+    "repeat with an Array of counts": "pass Python ints (e.g. repeats.tolist()), which computes them explicitly",
+    "several integer-array indices in one key": "index one axis at a time: x[i][:, j]",
+    "DLPack export": "x.compute() (or x.numpy()) first",
+    "np.asarray(x) / __array__": "x.numpy() or x.compute() (an implicit conversion would compute silently)",
+}
+
+
+def _import() -> Any:
+    global da, dask
+    if da is None:
+        import dask as _dask
+        import dask.array as _da
+
+        dask, da = _dask, _da
+    return da
+
+
+def _chunk_backend(x: Any) -> Any:
+    """The backend that owns one chunk (NumPy, or CuPy for CuPy chunks)."""
+    from .._dispatch import backend_for_type, get_backend
+
+    t = type(x)
+    if t is np.ndarray or not hasattr(x, "shape"):
+        return get_backend("numpy")
+    return backend_for_type(t) or get_backend("numpy")
+
+
+class ChunkCall:
+    """``backend.<method>(chunk, *args)`` on each chunk, with the chunk's own backend (NumPy or CuPy).
+
+    Picklable (workers of a distributed cluster rebuild it by name) and tokenised by its method and
+    arguments, so equal graphs get equal keys. Results are cast to ``out`` (a dtype per output) when
+    given; NumPy linear-algebra errors become :class:`~xbackend.LinAlgError` at compute time.
+    """
+
+    __slots__ = ("method", "args", "out", "nargs")
+
+    def __init__(self, method: str, args: tuple[Any, ...] = (), out: Any = None, nargs: int = 1) -> None:
+        self.method = method
+        self.args = args
+        self.out = out
+        self.nargs = nargs
+
+    def __reduce__(self) -> Any:
+        return (ChunkCall, (self.method, self.args, self.out, self.nargs))
+
+    def __dask_tokenize__(self) -> Any:
+        norm = tuple(a.name if type(a) is DType else a for a in self.args)
+        return ("xbackend-chunk", self.method, norm, str(self.out), self.nargs)
+
+    @property
+    def __name__(self) -> str:  # dask names graph layers after this
+        return self.method
+
+    def __call__(self, *chunks: Any) -> Any:
+        be = _chunk_backend(chunks[0])
+        fn = getattr(be, self.method)
+        try:
+            r = fn(*chunks[: self.nargs], *self.args, *chunks[self.nargs :])
+        except be.linalg_errors as exc:
+            raise LinAlgError(f"{self.method[3:]}(): {exc} (raised while Dask computed a chunk)") from exc
+        out = self.out
+        if out is None:
+            return r
+        if type(out) is tuple:
+            return tuple(v.astype(d, copy=False) for v, d in zip(r, out))
+        return r.astype(out, copy=False)
+
+
+class ChunkKernel:
+    """The elementwise kernel ``name`` for compute dtype ``dt`` of the chunk's backend, on one chunk."""
+
+    __slots__ = ("name", "dt")
+
+    def __init__(self, name: str, dt: DType) -> None:
+        self.name = name
+        self.dt = dt
+
+    def __reduce__(self) -> Any:
+        return (ChunkKernel, (self.name, self.dt))
+
+    def __dask_tokenize__(self) -> Any:
+        return ("xbackend-kernel", self.name, self.dt.name)
+
+    @property
+    def __name__(self) -> str:
+        return self.name
+
+    def __call__(self, *args: Any) -> Any:
+        be = _chunk_backend(args[0])
+        try:
+            fn = be.kernels[self.name][self.dt]
+        except KeyError:
+            fn = be.kernel(self.name, self.dt)
+        return fn(*args)
+
+
+def _complex_from_parts(re: Any, im: Any) -> Any:
+    out = np.empty(re.shape, dtype=np.result_type(re.dtype, np.complex64))
+    out.real = re
+    out.imag = im
+    return out
+
+
+class DaskBackend(NumpyBackend):
+    name = "dask"
+    module = "dask"
+    fixed_default_device = True
+    native_basic_indexing = False
+    index_checks = False
+    #: ``x.shape`` may hold ``None`` (sizes that depend on values)
+    unknown_shapes = True
+    host_index_keys = True
+    #: chunks of Arrays made from host data or by creation functions (``chunks=`` / ``xb.rechunk`` override)
+    default_chunks: Any = "auto"
+    sort_kind = "stable"
+
+    def __init__(self) -> None:
+        self.xp = _import()
+        base = NumpyBackend()
+        self.__dict__.update({k: v for k, v in base.__dict__.items() if k != "kernels"})
+        self.kernels = {}
+        self._array_type = da.Array
+        self._np = base
+        self._out_dtypes: dict[tuple[str, DType], Any] = {}
+
+    @classmethod
+    def probe(cls) -> BackendInfo:
+        if importlib.util.find_spec("dask") is None:
+            return BackendInfo("dask", installed=False, usable=False,
+                               reason="dask is not installed (pip install 'xbackend[dask]')")  # fmt: skip
+        try:
+            _import()
+        except Exception as exc:  # dask without its array extra (toolz, ...)
+            return BackendInfo("dask", installed=True, usable=False,
+                               reason=f"import dask.array failed: {exc!r}. Fix: pip install 'dask[array]'")  # fmt: skip
+        extra = {"distributed": "installed" if importlib.util.find_spec("distributed") else "not installed"}
+        devs = ("cpu",) + tuple(d for d in _cuda_devices())
+        return BackendInfo("dask", installed=True, usable=True, version=dask.__version__, devices=devs, extra=extra)
+
+    def native_array_types(self) -> tuple[type, ...]:
+        return (da.Array,)
+
+    # -- shapes, devices ------------------------------------------------------------------------
+    def shape_of(self, x: Any) -> tuple[int | None, ...]:
+        return tuple(None if s != s else int(s) for s in x.shape)
+
+    def device_of(self, x: Any) -> Device:
+        meta = getattr(x, "_meta", None)
+        if meta is None or type(meta) is np.ndarray:
+            return CPU
+        dev = getattr(meta, "device", None)
+        return _device(f"cuda:{getattr(dev, 'id', 0)}") if dev is not None else CPU
+
+    def devices(self) -> list[Device]:
+        return [CPU] + [_device(d) for d in _cuda_devices()]
+
+    def check_device(self, dev: Device) -> Device:
+        if dev is CPU:
+            return dev
+        if dev.type == "cuda":
+            from .._dispatch import get_backend
+
+            try:
+                return get_backend("cupy").check_device(dev)
+            except XBackendError as exc:
+                raise UnknownDeviceError(
+                    f"the dask backend keeps CUDA chunks with CuPy, which is not usable here ({exc}). "
+                    "Fix: use device='cpu' (NumPy chunks), or install CuPy on a CUDA machine"
+                ) from None
+        raise UnknownDeviceError(f"the dask backend has devices 'cpu' (NumPy chunks) and 'cuda:N' (CuPy chunks), "
+                                 f"not {dev}. Fix: device='cpu'")  # fmt: skip
+
+    # -- moving data ----------------------------------------------------------------------------
+    def from_host(self, a: np.ndarray, dt: DType, dev: Device, copy: bool | None) -> Any:
+        if copy is False:
+            raise CopyError("a Dask Array owns its data (a lazy graph would see later writes to the NumPy "
+                            "source), so making one from host data copies it. Fix: copy=None")  # fmt: skip
+        h = np.array(a, dtype=self.native_dtype(dt), copy=True)
+        out = da.from_array(h, chunks=self.default_chunks, name=False, asarray=False)
+        return out if dev is CPU else self.to_device(out, dev)
+
+    def to_host(self, x: Any, copy: bool | None = None) -> np.ndarray:
+        r = x.compute()
+        if type(r) is not np.ndarray:
+            r = np.asarray(r) if not hasattr(r, "get") else r.get()
+        return r
+
+    def compute(self, xs: list[Any]) -> list[Any]:
+        """Compute several graphs in one pass (shared parts once): native chunk-library arrays."""
+        return list(dask.compute(*xs))
+
+    def persist(self, x: Any) -> Any:
+        (y,) = dask.persist(x)
+        if any(s != s for s in y.shape):
+            y.compute_chunk_sizes()
+        return y
+
+    def rechunk(self, x: Any, chunks: Any) -> Any:
+        if isinstance(chunks, dict):
+            chunks = {(k + x.ndim if k < 0 else k): v for k, v in chunks.items()}
+        return x.rechunk(chunks)
+
+    def chunk_backend_name(self, dev: Device) -> str:
+        return "numpy" if dev is CPU else "cupy"
+
+    def wrap_native(self, x: Any, dt: DType | None, dev: Device | None, copy: bool | None) -> Any:
+        if dev is not None and self.device_of(x) is not self.check_device(dev):
+            x = self.to_device(x, dev)
+        if dt is not None and x.dtype != self.to_np.get(dt):
+            if copy is False:
+                raise CopyError(f"casting {x.dtype} to {dt} needs a copy, but copy=False was given")
+            return x.astype(self.native_dtype(dt))
+        return x.copy() if copy else x
+
+    def to_device(self, x: Any, dev: Device) -> Any:
+        dev = self.check_device(dev)
+        if self.device_of(x) is dev:
+            return x
+        if dev is CPU:
+            return x.map_blocks(_to_numpy_chunk, dtype=x.dtype, meta=np.empty((0,) * x.ndim, x.dtype))
+        cp = _cupy_backend().xp
+        return x.map_blocks(cp.asarray, dtype=x.dtype, meta=cp.empty((0,) * x.ndim, x.dtype))
+
+    def memory_range(self, x: Any) -> tuple[int, int]:
+        return id(x), id(x) + 1  # a Dask Array's "memory" is its collection object (setitem mutates it)
+
+    def data_ptr(self, x: Any) -> int:
+        return id(x)
+
+    def export_dlpack(self, x: Any) -> Any:
+        raise DLPackError("a Dask Array has no memory to export through DLPack (it is a lazy graph). "
+                          "Fix: x.compute() or x.numpy() first")  # fmt: skip
+
+    def dlpack(self, x: Any, **kwargs: Any) -> Any:
+        return self.export_dlpack(x)
+
+    def dlpack_device(self, x: Any) -> tuple[int, int]:
+        return self.export_dlpack(x)
+
+    def import_dlpack(self, obj: Any) -> Any:
+        return self.from_host(np.from_dlpack(obj), self.dtype_of(np.from_dlpack(obj)), CPU, None)
+
+    def export_for_numpy(self, x: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        raise HostTransferError(
+            "implicit conversion of a lazy Dask Array to NumPy (np.asarray) would compute it silently. "
+            "Fix: call x.numpy() (or x.compute()) where you want the values"
+        )
+
+    def format(self, x: Any) -> str:
+        return repr(x)  # never computes
+
+    def astype(self, x: Any, dt: DType, copy: bool = True) -> Any:
+        nd = self.native_dtype(dt)
+        if x.dtype == nd:
+            return x.copy() if copy else x
+        return x.astype(nd)
+
+    def item(self, x: Any) -> Any:
+        return x.compute().item()
+
+    def tolist(self, x: Any) -> Any:
+        return self.to_host(x).tolist()
+
+    # -- kernels: the chunk backend's kernel on every chunk -------------------------------------
+    def make_kernel(self, name: str, dt: DType) -> Callable[..., Any]:
+        if name == "matmul":
+            return da.matmul
+        if name == "pow" and dt.kind in "iu":
+            inner = self.make_kernel("_pow_checked", dt)
+            return inner
+        checked = name == "_pow_checked"
+        name = "pow" if checked else name
+        fn = ChunkKernel(name, dt)
+        out = self._kernel_dtype(name, dt)
+        elemwise = da.core.elemwise
+        tokenize = dask.base.tokenize
+
+        def kernel(*args: Any) -> Any:
+            if checked and type(args[1]) is int and args[1] < 0:
+                raise ValueError("Integers to negative integer powers are not allowed.")
+            return elemwise(fn, *args, dtype=out, name=f"{name}-{tokenize(name, dt.name, *args)}")
+
+        kernel.__name__ = name
+        return kernel
+
+    def _kernel_dtype(self, name: str, dt: DType) -> Any:
+        """The NumPy result dtype of kernel ``name`` on ``dt`` inputs (one tiny call, once per pair)."""
+        from .._rules import ELEMENTWISE
+
+        nd = self.native_dtype(dt)
+        if name == "clip":
+            return nd
+        n = ELEMENTWISE.get(name, (1, ""))[0]
+        with np.errstate(all="ignore"):
+            return self._np.kernel(name, dt)(*[np.ones(1, nd)] * n).dtype
+
+    def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
+        return self.kernel(name, self.from_np[x.dtype])(x, y)  # a new graph; Dask Arrays are never aliased
+
+    # -- creation -------------------------------------------------------------------------------
+    def _on(self, x: Any, dev: Device) -> Any:
+        return x if dev is CPU else self.to_device(x, dev)
+
+    def empty(self, shape: tuple[int, ...], dt: DType, dev: Device) -> Any:
+        return self._on(da.empty(shape, dtype=self.native_dtype(dt), chunks=self.default_chunks), dev)
+
+    def zeros(self, shape: tuple[int, ...], dt: DType, dev: Device) -> Any:
+        return self._on(da.zeros(shape, dtype=self.native_dtype(dt), chunks=self.default_chunks), dev)
+
+    def ones(self, shape: tuple[int, ...], dt: DType, dev: Device) -> Any:
+        return self._on(da.ones(shape, dtype=self.native_dtype(dt), chunks=self.default_chunks), dev)
+
+    def full(self, shape: tuple[int, ...], value: Any, dt: DType, dev: Device) -> Any:
+        nd = self.native_dtype(dt)
+        return self._on(da.full(shape, nd.type(value), dtype=nd, chunks=self.default_chunks), dev)
+
+    def arange(self, start: Any, stop: Any, step: Any, dt: DType, dev: Device, n: int) -> Any:
+        return self._on(self.from_host(self._np.arange(start, stop, step, dt, CPU, n), dt, CPU, None), dev)
+
+    def linspace(self, start: Any, stop: Any, num: int, dt: DType, dev: Device, endpoint: bool) -> Any:
+        h = self._np.linspace(start, stop, num, dt, CPU, endpoint)  # NumPy's values (the count is small)
+        return self._on(self.from_host(h, dt, CPU, None), dev)
+
+    def eye(self, n: int, m: int, k: int, dt: DType, dev: Device) -> Any:
+        if n != m or n == 0:  # da.eye mis-builds non-square graphs (missing keys at compute time)
+            return self._on(self.from_host(self._np.eye(n, m, k, dt, CPU), dt, CPU, None), dev)
+        return self._on(da.eye(n, M=m, k=k, dtype=self.native_dtype(dt), chunks=self.default_chunks), dev)
+
+    def tril(self, x: Any, k: int) -> Any:
+        return self._gufunc("tril", "(m,n)->(m,n)", [x], (k,), x.dtype)
+
+    def triu(self, x: Any, k: int) -> Any:
+        return self._gufunc("triu", "(m,n)->(m,n)", [x], (k,), x.dtype)
+
+    def empty_like_native(self, x: Any) -> Any:
+        return da.empty_like(x)
+
+    # -- access ---------------------------------------------------------------------------------
+    def getitem(self, x: Any, key: Any) -> Any:
+        key, falses = _bool_scalars(key)
+        try:
+            out = x[key]
+            if falses:  # x[False] selects nothing along the new axis
+                out = out[tuple(slice(0, 0) if i in falses else slice(None) for i in range(max(falses) + 1))]
+            return out
+        except NotImplementedError as exc:
+            raise ChunkingError(f"Dask cannot index with this key ({exc}). Fix: index one axis at a time, "
+                                "e.g. x[i][:, j], or x.compute() first")  # fmt: skip
+
+    def setitem(self, x: Any, key: Any, value: Any) -> None:
+        key, value = _drop_new_axes(x, key, value)
+        if key is None:
+            return  # x[False] = v writes nothing
+        key, value = _positive_steps(x, key, value)
+        if key is None:
+            return  # an empty selection writes nothing (Dask's setitem trips over some)
+        try:
+            x[key] = value
+        except NotImplementedError as exc:
+            raise ChunkingError(f"Dask cannot assign with this key ({exc}). Fix: build the result with "
+                                "xb.where(mask, value, x) instead")  # fmt: skip
+
+    def reshape(self, x: Any, shape: tuple[int, ...], copy: bool | None = None) -> Any:
+        if any(s != s for s in x.shape):
+            raise ChunkingError("reshape of a Dask Array whose shape is unknown (after a boolean mask, nonzero or "
+                                "unique). Fix: x = x.persist() first (it resolves the sizes)")  # fmt: skip
+        shape = _check_reshape(tuple(x.shape), tuple(shape))
+        if 0 in shape or 0 in x.shape:
+            return self._empty_result(shape, x.dtype)
+        out = x.reshape(shape, merge_chunks=True) if x.shape != shape else x
+        return out.copy() if copy and out is x else out
+
+    def _empty_result(self, shape: tuple[int, ...], dtype: Any) -> Any:
+        """A size-0 result: no data to compute, so no graph (Dask's algorithms trip over empty chunks)."""
+        return da.from_array(np.empty(shape, dtype), chunks=-1, name=False, asarray=False)
+
+    def permute(self, x: Any, axes: tuple[int, ...]) -> Any:
+        return da.transpose(x, axes)
+
+    # -- per-chunk helpers ----------------------------------------------------------------------
+    def _whole(self, x: Any, axes: tuple[int, ...], what: str) -> None:
+        for a in axes:
+            if len(x.chunks[a]) > 1:
+                raise ChunkingError(
+                    f"{what} needs axis {a} of the Dask Array in one chunk, but it has {len(x.chunks[a])} "
+                    f"chunks {x.chunks[a]}. Fix: x = xb.rechunk(x, {{{a}: -1}}) first (that axis must fit in "
+                    "a worker's memory)"
+                )
+
+    def _gufunc(self, method: str, sig: str, xs: list[Any], args: tuple[Any, ...], out: Any,
+                sizes: dict[str, int] | None = None) -> Any:  # fmt: skip
+        """``method`` of the chunk backend through ``da.apply_gufunc`` (core dimensions in one chunk)."""
+        ins = sig.split("->")[0]
+        for x, core in zip(xs, _parse_cores(ins)):
+            self._whole(x, tuple(range(x.ndim - len(core), x.ndim)), method.removeprefix("la_") + "()")
+        outs = out if type(out) is tuple else (out,)
+        call = ChunkCall(method, args, out, nargs=len(xs))
+        r = da.apply_gufunc(call, sig, *xs, output_dtypes=outs if type(out) is tuple else out,
+                            output_sizes=sizes, allow_rechunk=False)  # fmt: skip
+        return r
+
+    # -- sorting / set / searching --------------------------------------------------------------
+    def sort_indices(self, x: Any, dt: DType, axis: int, descending: bool) -> Any:
+        self._whole(x, (axis,), "argsort()")
+        return x.map_blocks(ChunkCall("sort_indices", (dt, axis, descending)), dtype=np.int64)
+
+    def sort_values(self, x: Any, dt: DType, axis: int, descending: bool) -> Any:
+        self._whole(x, (axis,), "sort()")
+        return x.map_blocks(ChunkCall("sort_values", (dt, axis, descending)), dtype=x.dtype)
+
+    def unique_sorted(self, x: Any, dt: DType, want_index: bool, want_inverse: bool,
+                      want_counts: bool) -> tuple[Any, Any, Any, Any]:  # fmt: skip
+        if len(x.chunks[0]) > 1:
+            raise ChunkingError(
+                f"unique_*() of a Dask Array with {len(x.chunks[0])} chunks: xbackend's unique (sorted, every NaN "
+                "distinct) runs on one chunk. Fix: x = xb.rechunk(xb.reshape(x, (-1,)), -1) first"
+            )
+        blk = x.to_delayed().ravel()[0]
+        res = dask.delayed(ChunkCall("unique_sorted", (dt, want_index, want_inverse, want_counts)), pure=True,
+                           nout=4)(blk)  # fmt: skip
+        n = x.shape[0]
+        vals = da.from_delayed(res[0], shape=(math.nan,), dtype=x.dtype, meta=x._meta)
+        idx = lambda r, shape: da.from_delayed(r, shape=shape, dtype=np.int64)  # noqa: E731
+        return (vals, idx(res[1], (math.nan,)) if want_index else None, idx(res[2], (n,)) if want_inverse else None,
+                idx(res[3], (math.nan,)) if want_counts else None)  # fmt: skip
+
+    def searchsorted(self, x1: Any, x2: Any, side: str, sorter: Any) -> Any:
+        self._whole(x1, (0,), "searchsorted()")
+        if sorter is None:
+            return da.apply_gufunc(_SearchSorted(side, False), "(n),()->()", x1, x2, output_dtypes=np.int64,
+                                   allow_rechunk=False)  # fmt: skip
+        sorter = sorter.astype(np.int64)
+        self._whole(sorter, (0,), "searchsorted()")
+        return da.apply_gufunc(_SearchSorted(side, True), "(n),(n),()->()", x1, sorter, x2, output_dtypes=np.int64,
+                               allow_rechunk=False)  # fmt: skip
+
+    def take_along_axis(self, x: Any, indices: Any, axis: int) -> Any:
+        self._whole(x, (axis,), "take_along_axis()")
+        batch = np.broadcast_shapes(*(tuple(s for i, s in enumerate(a.shape) if i != axis) for a in (x, indices)))
+        full = lambda a: batch[:axis] + (a.shape[axis],) + batch[axis:]  # noqa: E731
+        x, indices = da.broadcast_to(x, full(x)), da.broadcast_to(indices, full(indices))
+        if 0 in indices.shape or 0 in x.shape:
+            return self._empty_result(indices.shape, x.dtype)
+        indices = indices.rechunk({axis: -1})
+        x = x.rechunk({i: c for i, c in enumerate(indices.chunks) if i != axis})
+        return da.map_blocks(ChunkCall("take_along_axis", (axis,), nargs=2), x, indices, dtype=x.dtype,
+                             chunks=indices.chunks)  # fmt: skip
+
+    def repeat(self, x: Any, repeats: Any, axis: int) -> Any:
+        if isinstance(repeats, int) and (repeats == 0 or x.shape[axis] == 0):
+            shape = tuple(x.shape[:axis]) + (x.shape[axis] * repeats,) + tuple(x.shape[axis + 1 :])
+            return self._empty_result(shape, x.dtype)
+        if not isinstance(repeats, int):
+            raise ChunkingError("repeat() with an Array of counts on Dask: the result's shape depends on the "
+                                "counts' values. Fix: pass Python ints, e.g. xb.repeat(x, r.tolist()) "
+                                "(this computes r explicitly)")  # fmt: skip
+        return da.repeat(x, repeats, axis=axis)
+
+    def flip(self, x: Any, axes: tuple[int, ...]) -> Any:
+        if not axes or 0 in x.shape:
+            return x.copy()
+        return x[tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(x.ndim))]
+
+    def isin(self, x1: Any, x2: Any, dt: DType, invert: bool) -> Any:
+        return da.isin(x1, x2, invert=invert)
+
+    # -- statistical ----------------------------------------------------------------------------
+    def reduce(self, name: str, x: Any, dt: DType, axes: tuple[int, ...], keepdims: bool) -> Any:
+        if name == "mean" and dt.kind == "c":  # the real and imaginary parts separately (NaN stays in its part)
+            re = self.reduce("mean", x.real, D.real_of(dt), axes, keepdims)
+            im = self.reduce("mean", x.imag, D.real_of(dt), axes, keepdims)
+            return da.map_blocks(_complex_from_parts, re, im, dtype=x.dtype)
+        if 0 in x.shape:  # sum/prod/all/any of nothing: the identity, built by NumPy's code on empty data
+            return self._via_numpy_empty(lambda e: self._np.reduce(name, e, dt, axes, keepdims), x)
+        return super().reduce(name, x, dt, axes, keepdims)
+
+    def _via_numpy_empty(self, fn: Any, x: Any) -> Any:
+        """``fn`` (NumPy backend code) on size-0 ``x``: no values to compute, so the result comes from NumPy."""
+        r = fn(np.empty(x.shape, x.dtype))
+        return da.from_array(np.asarray(r), chunks=self.default_chunks, name=False, asarray=False)
+
+    def cumulative(self, name: str, x: Any, dt: DType, axis: int, include_initial: bool) -> Any:
+        if 0 in x.shape:
+            return self._via_numpy_empty(lambda e: self._np.cumulative(name, e, dt, axis, include_initial), x)
+        return super().cumulative(name, x, dt, axis, include_initial)
+
+    def diff(self, x: Any, dt: DType, axis: int, n: int) -> Any:
+        if 0 in x.shape or x.shape[axis] <= n:
+            return self._via_numpy_empty(lambda h: self._np.diff(h, dt, axis, n), x)
+        op = self.kernel("not_equal" if dt is D.bool else "subtract", dt)
+        hi = tuple(slice(1, None) if i == axis else slice(None) for i in range(x.ndim))
+        lo = tuple(slice(None, -1) if i == axis else slice(None) for i in range(x.ndim))
+        for _ in range(n):
+            x = op(x[hi], x[lo])
+        return x
+
+    def roll(self, x: Any, shifts: tuple[int, ...], axes: tuple[int, ...]) -> Any:
+        return x.copy() if 0 in x.shape else da.roll(x, shifts, axis=axes)
+
+    def tile(self, x: Any, reps: tuple[int, ...]) -> Any:
+        if 0 in x.shape or 0 in reps:
+            return self._empty_result(tuple(s * r for s, r in zip(x.shape, reps)), x.dtype)
+        return da.tile(x, reps) if reps else x.copy()
+
+    # -- linalg / fft: NumPy's code on each block, matrix dimensions in one chunk ---------------
+    def la_cholesky(self, x: Any, upper: bool) -> Any:
+        return self._gufunc("la_cholesky", "(n,n)->(n,n)", [x], (upper,), x.dtype)
+
+    def la_det(self, x: Any) -> Any:
+        return self._gufunc("la_det", "(n,n)->()", [x], (), x.dtype)
+
+    def la_slogdet(self, x: Any) -> tuple[Any, Any]:
+        rd = np.empty(0, x.dtype).real.dtype
+        return tuple(self._gufunc("la_slogdet", "(n,n)->(),()", [x], (), (x.dtype, rd)))  # type: ignore[return-value]
+
+    def la_eigh(self, x: Any) -> tuple[Any, Any]:
+        rd = np.empty(0, x.dtype).real.dtype
+        return tuple(self._gufunc("la_eigh", "(n,n)->(n),(n,n)", [x], (), (rd, x.dtype)))  # type: ignore[return-value]
+
+    def la_eigvalsh(self, x: Any) -> Any:
+        return self._gufunc("la_eigvalsh", "(n,n)->(n)", [x], (), np.empty(0, x.dtype).real.dtype)
+
+    def la_eig(self, x: Any) -> tuple[Any, Any]:
+        cd = np.result_type(x.dtype, np.complex64)
+        return tuple(self._gufunc("la_eig", "(n,n)->(n),(n,n)", [x], (), (cd, cd)))  # type: ignore[return-value]
+
+    def la_eigvals(self, x: Any) -> Any:
+        return self._gufunc("la_eigvals", "(n,n)->(n)", [x], (), np.result_type(x.dtype, np.complex64))
+
+    def la_inv(self, x: Any) -> Any:
+        return self._gufunc("la_inv", "(n,n)->(n,n)", [x], (), x.dtype)
+
+    def la_solve(self, a: Any, b: Any) -> Any:
+        return self._gufunc("la_solve", "(m,m),(m,k)->(m,k)", [a, b], (), a.dtype)
+
+    def la_qr(self, x: Any, mode: str) -> tuple[Any, Any]:
+        m, n = x.shape[-2:]
+        sig = "(m,n)->(m,m),(m,n)" if mode == "complete" else "(m,n)->(m,k),(k,n)"
+        return tuple(self._gufunc("la_qr", sig, [x], (mode,), (x.dtype, x.dtype),
+                                  sizes={"k": min(m, n)}))  # type: ignore[return-value]  # fmt: skip
+
+    def la_svd(self, x: Any, full_matrices: bool) -> tuple[Any, Any, Any]:
+        m, n = x.shape[-2:]
+        rd = np.empty(0, x.dtype).real.dtype
+        sig = "(m,n)->(m,m),(k),(n,n)" if full_matrices else "(m,n)->(m,k),(k),(k,n)"
+        return tuple(self._gufunc("la_svd", sig, [x], (full_matrices,), (x.dtype, rd, x.dtype),
+                                  sizes={"k": min(m, n)}))  # type: ignore[return-value]  # fmt: skip
+
+    def la_svdvals(self, x: Any) -> Any:
+        m, n = x.shape[-2:]
+        rd = np.empty(0, x.dtype).real.dtype
+        return self._gufunc("la_svdvals", "(m,n)->(k)", [x], (), rd, sizes={"k": min(m, n)})
+
+    def la_matrix_power(self, x: Any, n: int) -> Any:
+        return self._gufunc("la_matrix_power", "(n,n)->(n,n)", [x], (n,), x.dtype)
+
+    def la_pinv(self, x: Any, rtol: Any) -> Any:
+        if isinstance(rtol, float):
+            return self._gufunc("la_pinv", "(m,n)->(n,m)", [x], (rtol,), x.dtype)
+        return self._gufunc("la_pinv", "(m,n),()->(n,m)", [x, rtol], (), x.dtype)
+
+    def la_matrix_rank(self, x: Any, rtol: Any) -> Any:
+        if isinstance(rtol, float):
+            return self._gufunc("la_matrix_rank", "(m,n)->()", [x], (rtol,), np.int64)
+        return self._gufunc("la_matrix_rank", "(m,n),()->()", [x, rtol], (), np.int64)
+
+    def la_matrix_norm(self, x: Any, ord: Any, keepdims: bool) -> Any:
+        rd = np.empty(0, x.dtype).real.dtype
+        r = self._gufunc("la_matrix_norm", "(m,n)->()", [x], (ord, False), rd)
+        return r[..., None, None] if keepdims else r
+
+    def la_cross(self, a: Any, b: Any, axis: int) -> Any:
+        a, b = da.moveaxis(a, axis, -1), da.moveaxis(b, axis, -1)
+        r = self._gufunc("la_cross", "(i),(i)->(i)", [a, b], (-1,), np.result_type(a.dtype, b.dtype))
+        return da.moveaxis(r, -1, axis)
+
+    def la_diagonal(self, x: Any, offset: int) -> Any:
+        return da.diagonal(x, offset, -2, -1)
+
+    def fft_1d(self, name: str, x: Any, n: int | None, axis: int, norm: str) -> Any:
+        self._whole(x, (axis,), f"fft.{name}()")
+        return super().fft_1d(name, x, n, axis, norm)
+
+    def fft_nd(self, name: str, x: Any, s: list[int] | None, axes: list[int], norm: str) -> Any:
+        self._whole(x, tuple(axes), f"fft.{name}()")
+        return super().fft_nd(name, x, s, axes, norm)
+
+    def info_max_dims(self) -> int | None:
+        return 64 if int(np.__version__.split(".")[0]) >= 2 else 32
+
+    def capabilities(self) -> dict[str, Any]:
+        return {"lazy": True, "refusals": dict(REFUSALS)}
+
+
+class _SearchSorted:
+    """``searchsorted`` of one sorted block against a block of values (NumPy's, per chunk of values)."""
+
+    __slots__ = ("side", "sorter")
+
+    def __init__(self, side: str, sorter: bool) -> None:
+        self.side = side
+        self.sorter = sorter
+
+    def __reduce__(self) -> Any:
+        return (_SearchSorted, (self.side, self.sorter))
+
+    def __dask_tokenize__(self) -> Any:
+        return ("xbackend-searchsorted", self.side, self.sorter)
+
+    def __call__(self, x1: Any, *rest: Any) -> Any:
+        be = _chunk_backend(x1)
+        sorter, v = (rest[0], rest[1]) if self.sorter else (None, rest[0])
+        return be.searchsorted(x1, v, self.side, sorter)
+
+
+def _parse_cores(ins: str) -> list[tuple[str, ...]]:
+    out = []
+    for part in ins.replace(" ", "").split("),"):
+        part = part.strip("()")
+        out.append(tuple(p for p in part.split(",") if p))
+    return out
+
+
+def _to_numpy_chunk(x: Any) -> np.ndarray:
+    return x.get() if hasattr(x, "get") and type(x) is not np.ndarray else np.asarray(x)
+
+
+def _cupy_backend() -> Any:
+    from .._dispatch import get_backend
+
+    return get_backend("cupy")
+
+
+def _cuda_devices() -> tuple[str, ...]:
+    """CUDA devices CuPy can use here (CuPy chunks), without importing CuPy when it is not installed."""
+    if importlib.util.find_spec("cupy") is None:
+        return ()
+    from .._dispatch import get_backend_class
+
+    info = get_backend_class("cupy").probe()
+    return tuple(info.devices) if info.usable else ()
+
+
+def _bool_scalars(key: Any) -> tuple[Any, set[int]]:
+    """Python bools in a basic key: ``True`` is ``None`` (a new axis), ``False`` a new empty axis."""
+    items = key if type(key) is tuple else (key,)
+    if not any(type(k) is bool for k in items):
+        return key, set()
+    if any(hasattr(k, "shape") for k in items):
+        raise ChunkingError("Dask cannot mix Python bools with index arrays in one key. Fix: index in two steps")
+    out, falses, dim = [], set(), 0
+    for k in items:
+        if type(k) is bool:
+            out.append(None)
+            if not k:
+                falses.add(dim)
+            dim += 1
+        elif k is None or type(k) is slice:
+            out.append(k)
+            dim += 1
+        elif k is Ellipsis:
+            out.append(k)
+            dim = -10**9  # positions after ... are not tracked: falses only before it
+        else:
+            out.append(k)
+    if any(f < 0 for f in falses):
+        raise ChunkingError("Dask: x[..., False] is not supported. Fix: index without the bool")
+    return tuple(out), falses
+
+
+def _drop_new_axes(x: Any, key: Any, value: Any) -> tuple[Any, Any]:
+    """A setitem key without ``None``/bools (Dask refuses them): the value loses those length-1 axes."""
+    items = key if type(key) is tuple else (key,)
+    if not any(k is None or type(k) is bool for k in items):
+        return key, value
+    if any(hasattr(k, "shape") for k in items):
+        raise ChunkingError("Dask cannot assign through a key that mixes None with index arrays. Fix: drop the None")
+    if any(k is False for k in items):
+        return None, value
+    target = x[tuple(None if type(k) is bool else k for k in items)].shape
+    rest = tuple(k for k in items if k is not None and type(k) is not bool)
+    if hasattr(value, "shape"):
+        value = da.broadcast_to(value, target) if hasattr(value, "dask") else np.broadcast_to(value, target)
+        sel: list[Any] = []  # 0 on each new axis, everything on the rest (no arrays here: positions are plain)
+        for k in items:
+            if k is None or type(k) is bool:
+                sel.append(0)
+            elif k is Ellipsis or type(k) is slice:
+                sel.append(Ellipsis if k is Ellipsis else slice(None))
+        value = value[tuple(sel)] if sel else value
+    return (rest if rest else Ellipsis), value
+
+
+def _check_reshape(old: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:
+    """NumPy's reshape rules with NumPy's ValueErrors (Dask raises ZeroDivisionError on some)."""
+    if sum(1 for s in shape if s == -1) > 1 or any(s < -1 for s in shape):
+        raise ValueError(f"cannot reshape an array of shape {old} into {shape}: at most one -1, no other negatives")
+    n = math.prod(old)
+    known = math.prod(s for s in shape if s != -1)
+    if -1 in shape:
+        if known == 0 or n % known:
+            raise ValueError(f"cannot reshape an array of shape {old} into {shape}")
+        shape = tuple(n // known if s == -1 else s for s in shape)
+    if math.prod(shape) != n:
+        raise ValueError(f"cannot reshape an array of size {n} into shape {shape}")
+    return shape
+
+
+def _positive_steps(x: Any, key: Any, value: Any) -> tuple[Any, Any]:
+    """A basic setitem key with negative-step slices as positive ones (the value flipped to match), since
+    Dask's setitem mishandles some negative steps; ``(None, value)`` when the selection is empty."""
+    items = key if type(key) is tuple else (key,)
+    if any(hasattr(k, "shape") or isinstance(k, list) for k in items):
+        return key, value
+    n_ell = x.ndim - sum(1 for k in items if k is not Ellipsis)
+    full: list[Any] = []
+    for k in items:
+        full += [slice(None)] * n_ell if k is Ellipsis else [k]
+    full += [slice(None)] * (x.ndim - len(full))
+    out, flips, rdim = [], [], 0
+    for n, k in zip(x.shape, full):
+        if type(k) is slice:
+            r = range(*k.indices(n))
+            if len(r) == 0:
+                return None, value
+            if r.step < 0:
+                k = slice(r[-1], r[0] + 1, -r.step)
+                flips.append(rdim)
+            rdim += 1
+        out.append(k)
+    if flips and hasattr(value, "shape") and value.ndim:
+        lead = rdim - value.ndim  # the value broadcasts from the right
+        sel = [slice(None)] * value.ndim
+        for f in flips:
+            if f - lead >= 0 and value.shape[f - lead] > 1:
+                sel[f - lead] = slice(None, None, -1)
+        value = value[tuple(sel)]
+    return tuple(out), value
