@@ -71,7 +71,7 @@ def tensordot(x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Seque
     """
     x1, x2, dt = _numeric_pair(x1, x2, "tensordot")
     n1, n2 = x1.ndim, x2.ndim
-    s1, s2 = x1.shape, x2.shape
+    s1, s2 = tuple(x1._data.shape), tuple(x2._data.shape)
     if isinstance(axes, int) and not isinstance(axes, bool):
         if axes < 0 or axes > n1 or axes > n2:
             raise ValueError(f"tensordot axes={axes} must be in 0..{min(n1, n2)} for shapes {s1} and {s2}")

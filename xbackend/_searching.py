@@ -193,7 +193,7 @@ def where(condition: Array, x1: Array | int | float | complex | bool, x2: Array 
         if x2._be is not be or x2._dev is not dev:
             _check_partner(c, x2)
         cd = x1._dt if x1._dt is x2._dt else D.promote(x1._dt, x2._dt)
-    shapes = [c.shape] + [a.shape for a in (x1, x2) if type(a) is Array]
+    shapes = [tuple(c._data.shape)] + [tuple(a._data.shape) for a in (x1, x2) if type(a) is Array]
     broadcast_shapes(*shapes)  # ValueError with the shapes on every backend
     v1, v2 = cast(Any, x1), cast(Any, x2)  # each an Array or a Python scalar, as s1/s2 say
     a = be.full((), v1, cd, dev) if s1 else (v1._data if v1._dt is cd else be.astype(v1._data, cd))

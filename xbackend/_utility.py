@@ -175,7 +175,7 @@ def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = Non
             nat = v._data if v._dt is dt else be.astype(v._data, dt)
             natives.append(nat if v.ndim else be.reshape(nat, (1,) * x.ndim))
         else:
-            shape = list(x.shape)
+            shape = list(x._data.shape)  # native sizes, back to the same backend
             shape[ax] = 1
             natives.append(be.full(tuple(shape), v, dt, x._dev))
     if natives[0] is not None or natives[1] is not None:  # glue the edges on: the backend only differences
@@ -183,7 +183,7 @@ def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = Non
         for e in (natives[0], data, natives[1]):
             if e is None:
                 continue
-            shape = list(x.shape)
+            shape = list(x._data.shape)  # native sizes, back to the same backend
             shape[ax] = e.shape[ax]
             parts.append(e if tuple(e.shape) == tuple(shape) else be.broadcast_to(e, tuple(shape)))
         data = be.concat(parts, ax)
