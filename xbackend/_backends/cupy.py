@@ -22,7 +22,7 @@ from .._devices import Device, device as _device
 from .._dtypes import DType
 from .._errors import HostTransferError, UnknownDeviceError
 from . import _cupy_fixes as F
-from .numpy import NumpyBackend
+from .numpy import NumpyBackend, negative_integer_power, standard_floor_divide
 
 cupy: Any = None
 _NULL = contextlib.nullcontext()  # reusable
@@ -381,8 +381,12 @@ class CupyBackend(NumpyBackend):
 def _fix_divmod(be: CupyBackend, name: str, dt: DType) -> Any:
     if dt.kind != "f":
         return None
-    xp, i = be.xp, (0 if name == "floor_divide" else 1)
-    return lambda x, y: F.divmod_like_numpy(xp, x, y)[i]
+    xp = be.xp
+    if name == "remainder":
+        return lambda x, y: F.divmod_like_numpy(xp, x, y)[1]
+    # NumPy's quotient, then the standard's values at infinities and zeros, exactly as the NumPy backend
+    native = lambda a, b: F.divmod_like_numpy(xp, a, b)[0]  # noqa: E731
+    return lambda x, y: standard_floor_divide(xp, x, y, native)
 
 
 def _fix_divide(be: CupyBackend, name: str, dt: DType) -> Any:
@@ -398,7 +402,10 @@ def _fix_pow(be: CupyBackend, name: str, dt: DType) -> Any:
     xp = be.xp
 
     def ipow(x: Any, y: Any) -> Any:
-        F.check_integer_power(xp, y)
+        try:
+            F.check_integer_power(xp, y)
+        except ValueError as exc:  # the same typed error as on NumPy and torch
+            raise negative_integer_power() from exc
         return xp.power(x, y)
 
     return ipow

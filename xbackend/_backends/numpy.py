@@ -47,6 +47,31 @@ def _ml_dtypes_bfloat16() -> Any:
     return np.dtype(ml_dtypes.bfloat16)
 
 
+def negative_integer_power() -> Exception:
+    """The one error for an integer raised to a negative integer power, on every backend."""
+    from .._errors import DomainError
+
+    return DomainError("integers to negative integer powers are not defined (the result is not an integer). "
+                       "Fix: cast to a float dtype first, e.g. x.astype(xb.float64) ** y")
+
+
+def standard_floor_divide(xp: Any, x: Any, y: Any, native: Callable[..., Any]) -> Any:
+    """Real floating ``x // y`` with the standard's special cases, over any NumPy-like namespace ``xp``.
+
+    The standard's special cases are those of ``floor(x / y)``; NumPy follows Python instead where an
+    operand is infinite (``inf // 2`` is NaN, ``2 // -inf`` is -1). ``floor(x / y)`` is infinite or zero
+    exactly in those cases (and at zeros, where it is the standard's signed zero); elsewhere ``native``'s
+    remainder-corrected quotient stays (``floor(x / y)`` can be off by one after rounding). CuPy's backend
+    passes its own NumPy-rule quotient as ``native``.
+
+    >>> standard_floor_divide(np, np.array([np.inf, 2.0, 7.0]), np.array([2.0, -np.inf, 2.0]), np.floor_divide).tolist()
+    [inf, -0.0, 3.0]
+    """
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        q = xp.floor(xp.divide(x, y))
+        return xp.where(xp.isinf(q) | (q == 0), q, native(x, y))
+
+
 class NumpyBackend(Backend):
     name = "numpy"
     module = "numpy"
@@ -279,16 +304,8 @@ class NumpyBackend(Backend):
         if dt.kind != "f":
             return self._int_div(dt, xp.floor_divide)
 
-        def ffloordiv(x: Any, y: Any) -> Any:
-            # The standard's special cases are those of floor(x / y); NumPy follows Python instead where an
-            # operand is infinite (inf // 2 is NaN, 2 // -inf is -1). floor(x / y) is infinite or zero exactly
-            # in those cases (and at zeros, where it is the standard's signed zero); elsewhere NumPy's
-            # remainder-corrected quotient stays (floor(x / y) can be off by one after rounding).
-            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-                q = xp.floor(xp.divide(x, y))
-                return xp.where(xp.isinf(q) | (q == 0), q, xp.floor_divide(x, y))
-
-        return ffloordiv
+        native = xp.floor_divide
+        return lambda x, y: standard_floor_divide(xp, x, y, native)
 
     def _k_remainder(self, dt: DType) -> Callable[..., Any]:
         return self._int_div(dt, self.xp.remainder)
@@ -301,11 +318,7 @@ class NumpyBackend(Backend):
                 try:
                     return xp.power(x, y)
                 except ValueError as exc:  # NumPy: "Integers to negative integer powers are not allowed."
-                    from .._errors import DomainError
-
-                    raise DomainError("integers to negative integer powers are not defined (the result is not "
-                                      "an integer). Fix: cast to a float dtype first, e.g. x.astype(xb.float64) "
-                                      "** y") from exc  # fmt: skip
+                    raise negative_integer_power() from exc
 
             return ipow
         if dt.kind != "f":

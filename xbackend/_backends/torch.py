@@ -36,6 +36,7 @@ from .._backend import Backend, BackendInfo, byte_bounds, dlpack_kwargs
 from .._devices import CPU, Device, device as _device
 from .._dtypes import DType
 from .._errors import CopyError, UnknownDeviceError, UnsupportedDTypeError
+from .numpy import negative_integer_power
 from ._keys import check_bounds, key_dims
 
 _NULL = contextlib.nullcontext()  # reusable
@@ -774,7 +775,11 @@ class TorchBackend(Backend):
         def ipow(x: Any, y: Any) -> Any:
             neg = (y < 0).any() if isinstance(y, torch.Tensor) else y < 0
             if neg:
-                raise _negative_power()
+                t = x if isinstance(x, torch.Tensor) else y
+                shape = torch.broadcast_shapes(*(v.shape for v in (x, y) if isinstance(v, torch.Tensor)))
+                if all(shape):
+                    raise negative_integer_power()
+                return torch.empty(shape, dtype=t.dtype, device=t.device)  # as on NumPy: nothing to raise for
             return operator.pow(x, y)
 
         return ipow
@@ -1470,13 +1475,6 @@ def _int_tensordot(a: Any, b: Any, axes: Any) -> Any:
     q = b.permute(tuple(a2) + tuple(free2)).reshape(k, -1)
     out = (p[:, :, None] * q[None, :, :]).sum(dim=1, dtype=p.dtype)
     return out.reshape(tuple(a.shape[i] for i in free1) + tuple(b.shape[i] for i in free2))
-
-
-def _negative_power() -> Exception:
-    from .._errors import DomainError
-
-    return DomainError("integers to negative integer powers are not defined (the result is not an integer). "
-                       "Fix: cast to a float dtype first, e.g. x.astype(xb.float64) ** y")
 
 
 def _no_values() -> Exception:
