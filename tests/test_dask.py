@@ -110,6 +110,8 @@ def test_unknown_sizes_are_none_until_persisted(a):
         len(v)
     nz = xb.nonzero(x > 0.5)
     assert all(i.shape == (None,) for i in nz)
+    with pytest.raises(ValueError, match="persist"):  # not a TypeError from None % n (found by mypy)
+        xb.reshape(v, (-1, 1))
     u = xb.unique_values(xb.rechunk(xb.reshape(xb.round(x), (-1,)), -1))
     assert u.shape == (None,)
     assert_equal(u, np.unique(np.round(a)))

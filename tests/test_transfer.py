@@ -299,9 +299,7 @@ def test_prefetch_rejects_bad_depth_and_handles_empty():
 
 
 def test_prefetch_matches_a_plain_loop_on_the_fake_gpu(fake, small_ring, monkeypatch):
-    import xbackend._creation as C
-
-    monkeypatch.setattr(C, "_target", lambda b, d: (fake, CUDA0))
+    monkeypatch.setattr(T, "_target", lambda b, d: (fake, CUDA0))
     rng = np.random.default_rng(0)
     batches = [(rng.random((300, 40)), {"y": rng.random(5), "tag": i}) for i in range(6)]
     got = [(x.native.copy(), d["y"].native.copy(), d["tag"]) for x, d in xb.prefetch(batches, depth=2)]
@@ -316,9 +314,7 @@ def test_prefetch_matches_a_plain_loop_on_the_fake_gpu(fake, small_ring, monkeyp
 def test_prefetch_copies_run_on_the_prefetch_thread(fake, small_ring, monkeypatch):
     import threading
 
-    import xbackend._creation as C
-
-    monkeypatch.setattr(C, "_target", lambda b, d: (fake, CUDA0))
+    monkeypatch.setattr(T, "_target", lambda b, d: (fake, CUDA0))
     threads = []
     real = T._h2d_staged
     monkeypatch.setattr(T, "_h2d_staged", lambda *a, **k: threads.append(threading.current_thread().name) or real(*a, **k))

@@ -12,6 +12,8 @@ device (``xbackend._namespace``).
 
 from __future__ import annotations
 
+import sys as _sys
+
 from ._array import Array
 from ._backend import Backend, BackendInfo
 from ._config import set_default, using
@@ -24,7 +26,7 @@ from ._devices import Device, device
 from ._dispatch import backend_names, backends, register_backend
 from ._dtypes import (
     DType, bfloat16, bool, can_cast, complex64, complex128, dtype, finfo, float16, float32, float64, iinfo, int8,
-    int16, int32, int64, isdtype, result_type, uint8, uint16, uint32, uint64,
+    int16, int32, int64, isdtype, uint8, uint16, uint32, uint64,
 )  # fmt: skip
 from ._elementwise import *  # noqa: F403 - the standard's elementwise functions
 from ._elementwise import __all__ as _elementwise_all
@@ -34,6 +36,7 @@ from ._errors import (
     XBackendError, AxisError, LinAlgError, DomainError, ShapeError, IndexOutOfRangeError, ForeignArrayError,
 )  # fmt: skip
 from ._jit import JitFallbackWarning, jit, jit_cache_info
+from ._rules import result_type
 from ._interchange import DLPackError, Moved, moved, shares_memory, to_numpy
 from ._lazy import compute, persist, rechunk
 from ._misc import astype, devices, matmul, preferred_device
@@ -86,3 +89,7 @@ __all__ = [
     # compilation
     "jit", "jit_cache_info", "JitFallbackWarning",
 ] + list(_elementwise_all) + [n for m in _SECTIONS for n in m.__all__]  # fmt: skip
+
+from . import _namespace  # noqa: E402 - last: the bound namespaces copy the names above
+
+_namespace.install(_sys.modules[__name__])

@@ -43,6 +43,8 @@ def sigmoid(z: xb.Array) -> xb.Array:
 def train_logistic(X: xb.Array, y: xb.Array, steps: int, lr: float) -> tuple[xb.Array, float, list[float]]:
     """Full-batch gradient descent on the mean log-loss; backend-portable (only xbackend calls)."""
     n, d = X.shape
+    if n is None or d is None:  # a lazy Array after a boolean mask
+        raise ValueError("train_logistic() needs known sizes. Fix: X = X.persist() first")
     w = xb.zeros(d, dtype=X.dtype, backend=X.backend, device=X.device)
     b = 0.0
     ones = xb.ones(n, dtype=X.dtype, backend=X.backend, device=X.device)
@@ -86,6 +88,8 @@ def train_logistic_jit(X: xb.Array, y: xb.Array, steps: int, lr: float) -> tuple
 
 def _numpy_reference(X: np.ndarray, y: np.ndarray, steps: int, lr: float) -> np.ndarray:
     n, d = X.shape
+    if n is None or d is None:  # a lazy Array after a boolean mask
+        raise ValueError("train_logistic() needs known sizes. Fix: X = X.persist() first")
     w, b = np.zeros(d), 0.0
     for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-(X @ w + b)))

@@ -12,12 +12,14 @@ from __future__ import annotations
 import contextlib
 import functools
 import operator
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, cast
 
 import numpy as _np
 
 from . import _config, _dtypes as D
-from ._devices import CPU as _CPU, Device, bind as _bind
+from ._backend import Backend
+from ._devices import CPU as _CPU, Device, bind as _bind, device as _parse
+from ._dispatch import backend_for_type, get_backend
 from ._dtypes import DType
 from ._errors import (
     BackendMismatchError,
@@ -57,11 +59,68 @@ class Array:
     """
 
     __slots__ = ("_data", "_dt", "_dev", "_be", "__weakref__")
+    _data: Any  # the native array (numpy.ndarray, torch.Tensor, cupy.ndarray, ...)
+    _dt: DType
+    _dev: Device  # the physical device (no backend): what backends understand
+    _be: Backend
     __array_ufunc__ = None  # NumPy defers to our reflected operators
     __array_priority__ = 1000
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Array":
         raise TypeError("Array() cannot be called directly; use xb.asarray(data) or a creation function")
+
+    # The operators are installed by _install_operators() below (one implementation per arity, shared with
+    # xb.add & co.); declared here for type checkers.
+    if TYPE_CHECKING:
+        def __add__(self, other: Any, /) -> Array: ...
+        def __radd__(self, other: Any, /) -> Array: ...
+        def __iadd__(self, other: Any, /) -> Array: ...
+        def __sub__(self, other: Any, /) -> Array: ...
+        def __rsub__(self, other: Any, /) -> Array: ...
+        def __isub__(self, other: Any, /) -> Array: ...
+        def __mul__(self, other: Any, /) -> Array: ...
+        def __rmul__(self, other: Any, /) -> Array: ...
+        def __imul__(self, other: Any, /) -> Array: ...
+        def __truediv__(self, other: Any, /) -> Array: ...
+        def __rtruediv__(self, other: Any, /) -> Array: ...
+        def __itruediv__(self, other: Any, /) -> Array: ...
+        def __floordiv__(self, other: Any, /) -> Array: ...
+        def __rfloordiv__(self, other: Any, /) -> Array: ...
+        def __ifloordiv__(self, other: Any, /) -> Array: ...
+        def __mod__(self, other: Any, /) -> Array: ...
+        def __rmod__(self, other: Any, /) -> Array: ...
+        def __imod__(self, other: Any, /) -> Array: ...
+        def __pow__(self, other: Any, /) -> Array: ...
+        def __rpow__(self, other: Any, /) -> Array: ...
+        def __ipow__(self, other: Any, /) -> Array: ...
+        def __and__(self, other: Any, /) -> Array: ...
+        def __rand__(self, other: Any, /) -> Array: ...
+        def __iand__(self, other: Any, /) -> Array: ...
+        def __or__(self, other: Any, /) -> Array: ...
+        def __ror__(self, other: Any, /) -> Array: ...
+        def __ior__(self, other: Any, /) -> Array: ...
+        def __xor__(self, other: Any, /) -> Array: ...
+        def __rxor__(self, other: Any, /) -> Array: ...
+        def __ixor__(self, other: Any, /) -> Array: ...
+        def __lshift__(self, other: Any, /) -> Array: ...
+        def __rlshift__(self, other: Any, /) -> Array: ...
+        def __ilshift__(self, other: Any, /) -> Array: ...
+        def __rshift__(self, other: Any, /) -> Array: ...
+        def __rrshift__(self, other: Any, /) -> Array: ...
+        def __irshift__(self, other: Any, /) -> Array: ...
+        def __matmul__(self, other: Any, /) -> Array: ...
+        def __rmatmul__(self, other: Any, /) -> Array: ...
+        def __imatmul__(self, other: Any, /) -> Array: ...
+        def __lt__(self, other: Any, /) -> Array: ...
+        def __le__(self, other: Any, /) -> Array: ...
+        def __gt__(self, other: Any, /) -> Array: ...
+        def __ge__(self, other: Any, /) -> Array: ...
+        def __eq__(self, other: Any, /) -> Array: ...  # type: ignore[override]  # elementwise, as the standard says
+        def __ne__(self, other: Any, /) -> Array: ...  # type: ignore[override]  # elementwise, as the standard says
+        def __neg__(self, /) -> Array: ...
+        def __pos__(self, /) -> Array: ...
+        def __abs__(self, /) -> Array: ...
+        def __invert__(self, /) -> Array: ...
 
     # -- properties -----------------------------------------------------------------------------
     @property
@@ -178,15 +237,12 @@ class Array:
 
     def compute(self) -> "Array":
         """The concrete values (a lazy Dask Array computes into its chunk library); eager Arrays: ``self``."""
-        from ._lazy import compute
-
-        return compute(self)[0]
+        return _computed(self, self._be.compute([self._data])[0])
 
     def persist(self) -> "Array":
         """A lazy Array whose values are computed and kept in (cluster) memory; eager Arrays: ``self``."""
-        from ._lazy import persist
-
-        return persist(self)
+        y = self._be.persist(self._data)
+        return self if y is self._data else _new(y, self._dt, self._dev, self._be)
 
     def tolist(self) -> Any:
         """Nested Python lists (a scalar for 0-d Arrays)."""
@@ -216,7 +272,7 @@ class Array:
 
     def numpy(self) -> Any:
         """A NumPy array with this Array's values (shares memory on the CPU where possible)."""
-        return _interchange().to_numpy(self)
+        return _Late.to_numpy(self)
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
         """The Array API namespace bound to this Array's backend and device (cached: one object per device).
@@ -230,14 +286,12 @@ class Array:
         d = self.device
         ns = _NAMESPACES.get(d)
         if ns is None:
-            from ._namespace import namespace_for
-
-            ns = _NAMESPACES[d] = namespace_for(d)
+            ns = _NAMESPACES[d] = _Late.namespace_for(d)
         return ns
 
     def __dlpack__(self, /, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
                    copy: bool | None = None) -> Any:  # fmt: skip
-        return _interchange().export_dlpack(self, stream, max_version, dl_device, copy)
+        return _Late.export_dlpack(self, stream, max_version, dl_device, copy)
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return self._be.dlpack_device(self._data)
@@ -254,7 +308,7 @@ class Array:
         xb.float32
         """
         dt = None if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
-        return _interchange().move(self, backend=backend, device=device, dtype=dt, copy=copy)
+        return _Late.move(self, backend=backend, device=device, dtype=dt, copy=copy)
 
     def to_device(self, device: Any, /, *, stream: Any = None) -> "Array":
         """Move to ``device`` on the same backend (Array API)."""
@@ -359,9 +413,6 @@ class Array:
 
 def _unpickle(backend: str, payload: Any, dt: DType, place: str, grad: bool = False) -> Array:
     """Rebuild a pickled Array on ``backend`` and device ``place`` (see :meth:`Array.__reduce__`)."""
-    from ._devices import device as _parse
-    from ._dispatch import backend_for_type, get_backend
-
     be = get_backend(backend)  # BackendUnavailableError with the fix where the library is missing
     try:
         dev = be.check_device(_parse(place))
@@ -379,19 +430,31 @@ def _unpickle(backend: str, payload: Any, dt: DType, place: str, grad: bool = Fa
     return _new(native, dt, dev, be)
 
 
-_ix: Any = None
 _NAMESPACES: dict[Device, Any] = {}  # bound Device -> its namespace (xbackend._namespace builds them)
 
 
-def _interchange() -> Any:
-    """``xbackend._interchange``, imported once (it imports this module; a function-level import per call
-    costs ~0.5 µs of importlib bookkeeping)."""
-    global _ix
-    if _ix is None:
-        from . import _interchange as ix
+class _Late:
+    """The parts of an Array that are implemented above this module: moving and exporting data
+    (``xbackend._interchange``), host data to an Array (``xbackend._creation.asarray``) and the bound
+    namespace (``xbackend._namespace``). Those modules import :class:`Array`, so this one cannot import
+    them back; each installs its function here when it is imported, and ``import xbackend`` imports them
+    all. A class attribute costs what a module global does on the hot path (no import machinery per call).
+    """
 
-        _ix = ix
-    return _ix
+    to_numpy: Callable[..., Any]
+    export_dlpack: Callable[..., Any]
+    move: Callable[..., "Array"]
+    asarray: Callable[..., "Array"]
+    namespace_for: Callable[[Device], Any]
+
+
+def _computed(a: Array, native: Any) -> Array:
+    """``a`` after its backend's ``compute`` returned ``native``: ``a`` itself when nothing changed (eager
+    backends), else an Array of the chunk library (NumPy for a Dask Array on the CPU)."""
+    if native is a._data:
+        return a
+    dst = get_backend(a._be.chunk_backend_name(a._dev))
+    return _new(native, a._dt, dst.device_of(native), dst)
 
 
 def _new(data: Any, dt: DType, dev: Device, be: Any) -> Array:
@@ -425,8 +488,6 @@ def _wrap_native(be: Any, x: Any) -> Array:
 
 def _coerce(a: Array, other: Any) -> Any:
     """Turn the non-Array operand of ``a`` into an Array or Python scalar, or raise."""
-    from ._dispatch import backend_for_type
-
     t = type(other)
     if isinstance(other, _np.generic):
         return other.item()  # NumPy scalars act as Python scalars (weak) on every backend
@@ -662,7 +723,7 @@ def binary(name: str, reflected: bool = False) -> Any:
     namespace = {"Array": Array, "_onew": _onew, "_BOOL": _BOOL, "fast": fast, "fast_fc": fast_fc, "name": name,
                  "general": general, "failed": _failed}  # fmt: skip
     exec(_fast_binary_code(reflected, to_bool), namespace)  # noqa: S102 - a fixed template, no user input
-    op = namespace["op"]
+    op: Callable[..., Any] = cast(Callable[..., Any], namespace["op"])
     op.__name__ = op.__qualname__ = ("__r" if reflected else "") + name
     op.__module__ = __name__
     return op
@@ -799,8 +860,6 @@ def _native_part(a: Array, k: Any) -> Any:
                 return _host_index_data(k)
             k = _host_index(a, k)  # host index data: moved to the Array's device, like __setitem__ values
         else:
-            from ._dispatch import backend_for_type
-
             be = backend_for_type(t)
             if be is None:
                 raise IndexError(f"only integers, slices, ..., None, lists and integer or bool Arrays are valid "
@@ -825,9 +884,7 @@ def _host_index_data(k: Any) -> Any:
 
 
 def _host_index(a: Array, k: Any) -> Array:
-    from ._creation import asarray
-
-    return asarray(_host_index_data(k), backend=a._be.name, device=a._dev)
+    return _Late.asarray(_host_index_data(k), backend=a._be.name, device=a._dev)
 
 
 def _setitem_value(a: Array, value: Any) -> Any:
@@ -868,9 +925,8 @@ def _assignment_cast(a: Array, value: Array) -> Any:
         slo, shi = _INT_RANGE[src]
         lo, hi = _INT_RANGE[dst]
         if slo < lo or shi > hi:  # narrowing: every value must fit (one reduction; a sync on a GPU)
-            from . import _statistical as stats
-
-            vmin, vmax = int(stats.min(value)), int(stats.max(value))
+            be, flat = value._be, value._be.reshape(value._data, (-1,))
+            vmin, vmax = (int(be.item(be.reduce(r, flat, src, (0,), False))) for r in ("min", "max"))
             if vmin < lo or vmax > hi:
                 raise ScalarOverflowError(
                     f"cannot store {src} values in {vmin}..{vmax} into an Array of dtype {dst} (range {lo}..{hi}); xbackend "
@@ -888,11 +944,8 @@ def _host_value(a: Array, value: Any) -> Array:
 
     NumPy arrays keep their dtype (the promotion table then decides); Python (nested) lists are weak like
     Python scalars: they take ``a``'s dtype when their kind is not higher and their ints fit."""
-    from ._creation import asarray
-    from ._dispatch import backend_for_type
-
     if isinstance(value, _np.ndarray):
-        return asarray(value, backend=a._be.name, device=a._dev)
+        return _Late.asarray(value, backend=a._be.name, device=a._dev)
     if type(value) is list or type(value) is tuple:
         try:
             h = _np.asarray(value)
@@ -908,11 +961,11 @@ def _host_value(a: Array, value: Any) -> Array:
             if h.size and h.dtype.kind in "iu" and d.kind in "iu":
                 D.check_int_fits(int(h.min()), d)
                 D.check_int_fits(int(h.max()), d)
-            return asarray(h, dtype=d, backend=a._be.name, device=a._dev)
+            return _Late.asarray(h, dtype=d, backend=a._be.name, device=a._dev)
     be = backend_for_type(type(value))
     if be is not None:
         return _wrap_native(be, value)  # a native array: same backend and device, or a mismatch error
-    return asarray(value, backend=a._be.name, device=a._dev)
+    return _Late.asarray(value, backend=a._be.name, device=a._dev)
 
 
 def _install_operators() -> None:

@@ -24,6 +24,7 @@ from typing import Any, Iterator
 
 from . import _dtypes
 from ._devices import Device, device as _parse_device, split as _split
+from ._dispatch import get_backend_class
 from ._dtypes import DType
 from ._errors import UnsupportedDTypeError
 
@@ -67,9 +68,7 @@ def _check(changes: dict[str, Any]) -> dict[str, Any]:
         elif k == "backend":
             if not isinstance(v, str):
                 v = getattr(v, "name", v)
-            from ._dispatch import get_backend_class  # validates the name without importing the library
-
-            get_backend_class(v)
+            get_backend_class(v)  # validates the name without importing the library
         else:
             raise TypeError(f"unknown setting {k!r}; settings are backend, device, default_float, default_int")
         out[k] = v

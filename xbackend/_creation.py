@@ -10,16 +10,17 @@ from __future__ import annotations
 import contextlib
 import math
 import operator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from . import _config, _dtypes as D
-from ._array import Array, _check_partner, _new, _onew
+from ._array import Array, _Late, _check_partner, _new, _onew
 from ._devices import Device, device as _device, split as _split
 from ._dispatch import _instances, backend_for_type, get_backend
 from ._dtypes import DType
 from ._errors import CopyError, ForeignArrayError, ScalarOverflowError, UnsupportedDTypeError, XBackendError
+from ._interchange import import_dlpack, move
 
 _ctx_get = _config._ctx.get
 
@@ -131,10 +132,9 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
     >>> x.native is a
     True
     """
-    if chunks is not None:
-        from ._lazy import rechunk
-
-        return rechunk(asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend), chunks)
+    if chunks is not None:  # xb.rechunk(asarray(...), chunks)
+        x = asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend)
+        return _new(x._be.rechunk(x._data, chunks), x._dt, x._dev, x._be)
     dt = None if dtype is None else D.dtype(dtype)
     if device is not None:
         backend, device = _split(backend, device)  # device=x.device names x's backend too
@@ -145,8 +145,6 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
         if (backend is None or obj._be.name == backend) and (device is None or device is obj._dev):
             data = obj._be.wrap_native(obj._data, dt, None, copy)
             return obj if data is obj._data and dt in (None, obj._dt) else _new(data, dt or obj._dt, obj._dev, obj._be)
-        from ._interchange import move
-
         return move(obj, backend=backend, device=device, dtype=dt, copy=copy)
     src = backend_for_type(t) if not isinstance(obj, np.generic) else None
     if src is not None:
@@ -284,8 +282,6 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None, back
     >>> xb.from_dlpack(a).native is a or xb.shares_memory(xb.from_dlpack(a), xb.asarray(a))
     True
     """
-    from ._interchange import import_dlpack
-
     return import_dlpack(x, device=device, copy=copy, backend=backend)
 
 
@@ -386,10 +382,10 @@ def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Device, DType]:
     if device is None:
         dev = x._dev
     else:
-        bk, dev = _split(None, device)  # device=y.device puts the result on y's backend
+        bk, place = _split(None, device)  # device=y.device puts the result on y's backend
         if bk is not None and bk != be.name:
             be = _instances.get(bk) or get_backend(bk)
-        dev = be.check_device(dev)
+        dev = be.check_device(cast(Device, place))  # not None: a device was given
     return be, dev, (x._dt if dtype is None else D.dtype(dtype))
 
 
@@ -539,3 +535,6 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
             raise ValueError(f"meshgrid() needs 1-D Arrays, got {a.ndim}-D")
     grids = first._be.meshgrid([a._data for a in xs], indexing)
     return tuple(_new(g, first._dt, first._dev, first._be) for g in grids)  # a tuple (2025.12)
+
+
+_Late.asarray = asarray  # host index and __setitem__ values of Array

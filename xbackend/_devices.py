@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._dispatch import get_backend_class
 from ._errors import BackendMismatchError, UnknownDeviceError
 
 __all__ = ["Device", "device", "bind", "split", "CPU"]
@@ -45,6 +46,12 @@ class Device:
     """
 
     __slots__ = ("type", "index", "backend", "physical", "_str", "_bound")
+    type: str
+    index: int | None
+    backend: str | None
+    physical: "Device"
+    _str: str
+    _bound: dict[str, "Device"]
 
     def __new__(cls, spec: Any = "cpu", index: Any = None, *, backend: Any = None) -> "Device":
         if isinstance(index, (str, Device)):  # Device('torch', 'cuda:0'): the backend first, as repr writes it
@@ -58,9 +65,7 @@ class Device:
         if backend is None:
             return d
         if isinstance(backend, str) and backend not in d.physical._bound:
-            from ._dispatch import get_backend_class  # a typo'd name fails here, without importing the library
-
-            get_backend_class(backend)
+            get_backend_class(backend)  # a typo'd name fails here, without importing the library
         return bind(d, backend)
 
     @classmethod

@@ -14,6 +14,7 @@ import importlib
 import warnings
 from typing import Any
 
+from . import _backend
 from ._backend import Backend, BackendInfo
 from ._errors import BackendUnavailableError
 
@@ -75,9 +76,8 @@ def _load_plugins() -> None:
 
 def _generic(top: str) -> bool:
     """Register the generic Array-API backend for library ``top`` (no import when ``top`` is not installed)."""
-    from ._backends.generic import generic_backend_for
-
-    cls = generic_backend_for(top)
+    # loaded by import path, like the built-in backends: backend modules build on the registry, not the reverse
+    cls = importlib.import_module("xbackend._backends.generic").generic_backend_for(top)
     if cls is None:
         return False
     register_backend(top, cls)
@@ -156,6 +156,9 @@ def backend_for_type(t: type) -> Backend | None:
             be = None
     _by_type[t] = be
     return be
+
+
+_backend._lookup[:] = [get_backend]  # a pickled backend unpickles to the registry's instance
 
 
 def backends() -> dict[str, BackendInfo]:

@@ -16,6 +16,7 @@ Rules (documented in README and DESIGN.md §2):
 
 from __future__ import annotations
 
+import builtins
 import itertools
 from typing import Any, Iterable
 
@@ -38,7 +39,6 @@ __all__ = [
     "float64",
     "complex64",
     "complex128",
-    "result_type",
     "can_cast",
     "isdtype",
     "finfo",
@@ -69,7 +69,8 @@ class DType:
     def __repr__(self) -> str:
         return f"xb.{self.name}"
 
-    __str__ = lambda self: self.name  # noqa: E731
+    def __str__(self) -> str:
+        return self.name
 
     def __reduce__(self) -> str:
         return self.name  # pickles as the module-level singleton
@@ -260,46 +261,9 @@ def python_scalar_dtype(value: Any, default_float: DType, default_int: DType) ->
 
 
 # --- public helpers ----------------------------------------------------------------------------
-def result_type(*arrays_and_dtypes: Any) -> DType:
-    """Dtype that results from combining Arrays, dtypes and Python scalars.
-
-    >>> import xbackend as xb
-    >>> xb.result_type(xb.int8, xb.uint8), xb.result_type(xb.int64, xb.float32)
-    (xb.int16, xb.float32)
-    >>> xb.result_type(xb.float32, 1.5)
-    xb.float32
-    """
-    from ._config import current
-
-    dtypes: list[DType] = []
-    scalars: list[Any] = []
-    for x in arrays_and_dtypes:
-        if type(x) is DType:
-            dtypes.append(x)
-        elif type(x) in (int, float, complex, _builtin_bool):
-            scalars.append(x)
-        elif isinstance(x, str):
-            dtypes.append(dtype(x))
-        elif hasattr(x, "dtype") and type(getattr(x, "dtype")) is DType:
-            dtypes.append(x.dtype)
-        else:
-            raise TypeError(f"result_type() takes Arrays, xbackend dtypes and Python scalars, got {type(x).__name__}")
-    cfg = current()
-    if not dtypes:
-        if not scalars:
-            raise ValueError("result_type() needs at least one argument")
-        out = python_scalar_dtype(scalars[0], cfg.default_float, cfg.default_int)
-        scalars = scalars[1:]
-    else:
-        out = dtypes[0]
-        for d in dtypes[1:]:
-            out = promote(out, d)
-    for s in scalars:
-        out = scalar_result(out, s, cfg.default_float, cfg.default_int)
-    return out
 
 
-def can_cast(from_: Any, to: DType, /) -> bool:
+def can_cast(from_: Any, to: DType, /) -> builtins.bool:
     """Whether ``from_`` (a dtype or Array) promotes to ``to`` without loss, by the promotion table.
 
     >>> import xbackend as xb

@@ -72,7 +72,7 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
         raise ValueError(f"take_along_axis() needs indices with as many dimensions as x (at least 1), got "
                          f"{i.ndim}-D indices for a {x.ndim}-D Array")  # fmt: skip
     ax = _axis(axis, x.ndim, "take_along_axis")
-    xs, js = list(x.shape), list(i.shape)
+    xs, js = list(x._data.shape), list(i._data.shape)
     xs[ax] = js[ax] = 1
     try:
         broadcast_shapes(tuple(xs), tuple(js))

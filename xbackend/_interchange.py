@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import contextlib
 
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
 from . import _dtypes as D
-from ._array import Array, _new
+from ._array import Array, _Late, _new
 from ._devices import Device, device as _device, split as _split
 from ._dispatch import backend_for_type, get_backend
 from ._dtypes import DType
@@ -168,14 +168,15 @@ def _transport(src: Any, x: Any, dt: DType, sdev: Device, dst: Any, ddev: Device
         raise HostTransferError(f"{src.name} data on {sdev} has no values to move (e.g. torch 'meta' tensors)")
     host = src.to_host(x)
     if ddev.type == "cuda" and sdev.type == "cpu" and host.nbytes >= _STAGE_FROM:
-        from ._transfer import staged_to_device  # the pinned pipeline: the library's pageable copy is ~6x slower
-
-        y = staged_to_device(dst, ddev, host, dt)
+        y = STAGED[0](dst, ddev, host, dt)  # the pinned pipeline: the library's pageable copy is ~6x slower
         if y is not None:
             return y
     return dst.from_host(host, dt, ddev, None)
 
 
+#: ``xbackend._transfer.staged_to_device`` (the pinned ring), installed by _transfer when it is imported (it
+#: builds on this module, so this one cannot import it back); until then: no staged path (None)
+STAGED: list[Callable[..., Any]] = [lambda be, dev, host, dt: None]
 _STAGE_FROM = 1 << 20  # host->CUDA moves from this many bytes go through xbackend's pinned ring
 
 
@@ -348,3 +349,6 @@ def import_dlpack(obj: Any, *, device: Any = None, copy: bool | None = None, bac
     if backend is None and device is None and not copy:
         return a
     return move(a, backend=backend, device=device, copy=copy)
+
+
+_Late.move, _Late.to_numpy, _Late.export_dlpack = move, to_numpy, export_dlpack  # Array.to / numpy / __dlpack__

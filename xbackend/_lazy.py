@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._array import Array, _new
-from ._dispatch import get_backend
+from ._array import Array, _computed, _new
 from ._utility import as_array
 
 __all__ = ["compute", "persist", "rechunk"]
@@ -38,11 +37,7 @@ def compute(*arrays: Any) -> tuple[Array, ...]:
         be = xs[idx[0]]._be
         natives = be.compute([xs[i]._data for i in idx])
         for i, nat in zip(idx, natives):
-            a = xs[i]
-            if nat is a._data:
-                continue
-            dst = get_backend(be.chunk_backend_name(a._dev))
-            out[i] = _new(nat, a._dt, dst.device_of(nat), dst)
+            out[i] = _computed(xs[i], nat)
     return tuple(out)
 
 
@@ -54,9 +49,7 @@ def persist(x: Any) -> Array:
     >>> xb.persist(xb.asarray([1, 2])).tolist()
     [1, 2]
     """
-    x = as_array(x, "persist")
-    y = x._be.persist(x._data)
-    return x if y is x._data else _new(y, x._dt, x._dev, x._be)
+    return as_array(x, "persist").persist()
 
 
 def rechunk(x: Any, chunks: Any) -> Array:

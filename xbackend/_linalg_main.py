@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 from . import _dtypes as D
 from ._array import Array, _check_partner, _new
+from ._creation import asarray
 from ._dtypes import DType
 from ._errors import AxisError, UnsupportedDTypeError
 
@@ -18,7 +19,6 @@ __all__ = ["matrix_transpose", "tensordot", "vecdot"]
 
 
 def _as_array(x: Any) -> Array:
-    from ._creation import asarray
 
     return asarray(x)
 
@@ -71,7 +71,7 @@ def tensordot(x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Seque
     """
     x1, x2, dt = _numeric_pair(x1, x2, "tensordot")
     n1, n2 = x1.ndim, x2.ndim
-    s1, s2 = x1.shape, x2.shape
+    s1, s2 = tuple(x1._data.shape), tuple(x2._data.shape)
     if isinstance(axes, int) and not isinstance(axes, bool):
         if axes < 0 or axes > n1 or axes > n2:
             raise ValueError(f"tensordot axes={axes} must be in 0..{min(n1, n2)} for shapes {s1} and {s2}")

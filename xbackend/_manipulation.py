@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 from . import _dtypes as D
 from ._array import Array, _check_partner, _new
+from ._creation import asarray
 from ._errors import AxisError, ShapeError
 
 __all__ = [
@@ -32,8 +33,6 @@ __all__ = [
 def _arr(x: Any, name: str) -> Array:
     if type(x) is Array:
         return x
-    from ._creation import asarray
-
     try:
         return asarray(x)
     except TypeError:
@@ -115,7 +114,7 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
     """
     x = _arr(x, "broadcast_to")
     shape = _shape_tuple(shape, "broadcast_to")
-    if any(s < 0 for s in shape) or len(shape) < x.ndim or broadcast_shapes(x.shape, shape) != shape:
+    if any(s < 0 for s in shape) or len(shape) < x.ndim or broadcast_shapes(tuple(x._data.shape), shape) != shape:
         raise ValueError(f"broadcast_to(): cannot broadcast shape {x.shape} to {shape}")
     if shape == x.shape:
         return x
@@ -134,7 +133,7 @@ def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
     if not xs:
         return ()
     _same_place(xs)
-    shape = broadcast_shapes(*(a.shape for a in xs))
+    shape = broadcast_shapes(*(tuple(a._data.shape) for a in xs))
     return tuple(broadcast_to(a, shape) for a in xs)
 
 
@@ -214,7 +213,7 @@ def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
     ax = _axis(axis, x.ndim, "unstack")
     pre = (slice(None),) * ax
     be, data = x._be, x._data
-    return tuple(_new(be.getitem(data, pre + (i,)), x._dt, x._dev, be) for i in range(x.shape[ax]))
+    return tuple(_new(be.getitem(data, pre + (i,)), x._dt, x._dev, be) for i in range(data.shape[ax]))
 
 
 # --- shape -----------------------------------------------------------------------------------------
@@ -244,6 +243,9 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
         else:
             known *= s
     size = x.size
+    if size is None:
+        raise ValueError(f"reshape(): this lazy Array's size is not known yet (after a boolean mask); its sizes are "
+                         f"{x.shape}. Fix: x = x.persist() first, which computes them")  # fmt: skip
     if unknown > 1:
         raise ValueError(f"reshape(): only one dimension may be -1, got {shape}")
     if unknown:
@@ -274,7 +276,7 @@ def expand_dims(x: Array, /, axis: int | tuple[int, ...] = 0) -> Array:
     x = _arr(x, "expand_dims")
     n = len(axis) if type(axis) is tuple or type(axis) is list else 1
     new = _axes(axis, x.ndim + n, "expand_dims")
-    it = iter(x.shape)
+    it = iter(x._data.shape)
     shape = tuple(1 if i in new else next(it) for i in range(x.ndim + n))
     return _new(x._be.reshape(x._data, shape), x._dt, x._dev, x._be)
 
@@ -290,7 +292,7 @@ def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     if axis is None:
         raise TypeError("squeeze() needs axis= (the standard has no 'squeeze all'); e.g. axis=0")
     gone = _axes(axis, x.ndim, "squeeze")
-    shape = x.shape
+    shape = x._data.shape
     for a in gone:
         if shape[a] != 1:
             raise ValueError(f"squeeze(): axis {a} has size {shape[a]}, not 1")
@@ -358,8 +360,8 @@ def roll(x: Array, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ..
             raise TypeError("roll(): a tuple shift needs a tuple axis of the same length")
         flat = be.reshape(x._data, (-1,))
         out = be.roll(flat, (_int(shift, "roll() shift"),), (0,))
-        return _new(be.reshape(out, x.shape), x._dt, x._dev, be)
-    axes = tuple(_axis(a, x.ndim, "roll") for a in (axis if type(axis) in (tuple, list) else (axis,)))
+        return _new(be.reshape(out, x._data.shape), x._dt, x._dev, be)
+    axes = tuple(_axis(a, x.ndim, "roll") for a in (axis if isinstance(axis, (tuple, list)) else (axis,)))
     if type(shift) is tuple or type(shift) is list:
         shifts = tuple(_int(s, "roll() shift") for s in shift)
         if len(shifts) != len(axes):
@@ -420,5 +422,5 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
     reps = (1,) * (n - len(reps)) + reps
     data = x._data
     if x.ndim < n:
-        data = x._be.reshape(data, (1,) * (n - x.ndim) + x.shape)
+        data = x._be.reshape(data, (1,) * (n - x.ndim) + tuple(data.shape))
     return _new(x._be.tile(data, reps), x._dt, x._dev, x._be)

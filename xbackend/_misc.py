@@ -6,6 +6,8 @@ from typing import Any
 
 from . import _dtypes as D
 from ._array import Array, matmul as _matmul
+from ._config import current
+from ._creation import asarray
 from ._devices import Device, bind
 from ._dispatch import get_backend
 
@@ -34,9 +36,6 @@ def devices(backend: str | None = None) -> list[Device]:
     >>> xb.devices("numpy")
     [Device('numpy', 'cpu')]
     """
-    from ._config import current
-    from ._devices import bind
-
     be = get_backend(backend or current().backend)
     return [bind(d, be.name) for d in be.devices()]
 
@@ -56,8 +55,6 @@ def preferred_device(backend: str | None = None) -> Device:
     >>> str(xb.preferred_device("torch")) in ("cpu", "cuda:0")
     True
     """
-    from ._config import current
-
     be = get_backend(backend or current().backend)
     for d in be.devices():
         if d.type == "cuda":
@@ -73,7 +70,5 @@ def matmul(x1: Array, x2: Array, /) -> Array:
     [[1.0], [2.0]]
     """
     if type(x1) is not Array:
-        from ._creation import asarray
-
         x1 = asarray(x1)
     return _matmul(x1, x2)

@@ -25,7 +25,10 @@ import functools
 import types
 from typing import Any, Callable
 
+from . import _info
+from ._array import Array, _Late
 from ._devices import Device
+from ._dispatch import backend_for_type, get_backend
 
 __all__ = ["BoundNamespace", "namespace_for"]
 
@@ -41,14 +44,18 @@ class BoundNamespace(types.ModuleType):
     """
 
     _device: Device  # not ``device``: that name is xb.device, the parser
+    # set by _build(); the rest of the namespace is copied from xbackend into __dict__
+    __array_api_version__: str
+    asarray: Callable[..., Any]
+    from_dlpack: Callable[..., Any]
+    __array_namespace_info__: Callable[..., Any]
+    fft: types.ModuleType
 
     def __repr__(self) -> str:
         return f"<xbackend namespace on {self._device!r}>"
 
     def __getattr__(self, name: str) -> Any:
-        import xbackend
-
-        return getattr(xbackend, name)
+        return getattr(_ROOT[0], name)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return (namespace_for, (self._device,))
@@ -65,9 +72,6 @@ def _bind_creation(fn: Callable[..., Any], dev: Device) -> Callable[..., Any]:
 
 
 def _bind_asarray(fn: Callable[..., Any], dev: Device, name: str) -> Callable[..., Any]:
-    from ._array import Array
-    from ._dispatch import backend_for_type
-
     @functools.wraps(fn)
     def asarray(obj: Any, /, *, device: Any = None, backend: Any = None, **kwargs: Any) -> Any:
         if device is None and backend is None:
@@ -80,23 +84,19 @@ def _bind_asarray(fn: Callable[..., Any], dev: Device, name: str) -> Callable[..
     return asarray
 
 
-def _bind_info(dev: Device) -> Callable[..., Any]:
-    from . import _info
-    from ._dispatch import get_backend
-
+def _bind_info(dev: Device, name: str) -> Callable[..., Any]:
     def __array_namespace_info__(*, backend: Any = None) -> Any:
         """The inspection object of this namespace's backend, with its device as the default."""
-        if backend is not None and backend != dev.backend:
+        if backend is not None and backend != name:
             return _info.__array_namespace_info__(backend=backend)
-        return _info.Info(get_backend(dev.backend), dev.physical)
+        return _info.Info(get_backend(name), dev.physical)
 
     return __array_namespace_info__
 
 
-def _build(dev: Device) -> BoundNamespace:
-    import xbackend
-    from xbackend import fft as _fft
-
+def _build(dev: Device, name: str) -> BoundNamespace:
+    xbackend = _ROOT[0]
+    _fft = xbackend.fft
     # a name per device: array_api_compat.array_namespace() tells namespaces apart by __name__ only
     ns = BoundNamespace(f"xbackend[{dev.backend},{dev}]", xbackend.__doc__)
     ns.__dict__.update({n: getattr(xbackend, n) for n in xbackend.__all__})
@@ -104,9 +104,9 @@ def _build(dev: Device) -> BoundNamespace:
     ns._device = dev
     for n in _CREATION:
         setattr(ns, n, _bind_creation(getattr(xbackend, n), dev))
-    ns.asarray = _bind_asarray(xbackend.asarray, dev, dev.backend)
+    ns.asarray = _bind_asarray(xbackend.asarray, dev, name)
     ns.from_dlpack = _bind_creation(xbackend.from_dlpack, dev)
-    ns.__array_namespace_info__ = _bind_info(dev)
+    ns.__array_namespace_info__ = _bind_info(dev, name)
     fft = types.ModuleType("xbackend.fft", _fft.__doc__)
     fft.__dict__.update({n: getattr(_fft, n) for n in _fft.__all__})
     for n in _FFT_CREATION:
@@ -116,6 +116,16 @@ def _build(dev: Device) -> BoundNamespace:
 
 
 _CACHE: dict[Device, BoundNamespace] = {}
+#: the ``xbackend`` package, handed over by its ``__init__`` through :func:`install` (the package imports
+#: this module, so this module does not import the package back)
+_ROOT: list[types.ModuleType] = []
+
+
+def install(root: types.ModuleType) -> None:
+    """Called once by ``xbackend/__init__.py`` with itself: the names every namespace copies, and
+    ``Array.__array_namespace__`` wired to :func:`namespace_for`."""
+    _ROOT[:] = [root]
+    _Late.namespace_for = namespace_for
 
 
 def namespace_for(dev: Device) -> BoundNamespace:
@@ -127,9 +137,10 @@ def namespace_for(dev: Device) -> BoundNamespace:
     >>> xp.arange(3).backend, xp is namespace_for(xb.Device("numpy", "cpu"))
     ('numpy', True)
     """
-    if dev.backend is None:  # (checked first: an unbound device equals the bound ones at its place)
+    name = dev.backend
+    if name is None:  # (checked first: an unbound device equals the bound ones at its place)
         raise ValueError(f"a namespace needs a device bound to a backend, e.g. x.device; got {dev!r}")
     ns = _CACHE.get(dev)
     if ns is None:
-        ns = _CACHE.setdefault(dev, _build(dev))
+        ns = _CACHE.setdefault(dev, _build(dev, name))
     return ns

@@ -35,7 +35,7 @@ __all__ = ["portable"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 _onew = object.__new__
-_MISS = object()
+_MISS: Any = object()  # "not looked up yet" (Any: it stands in for a backend in the same slot)
 _CONTAINERS = (tuple, list, dict)
 # types that are certainly not arrays: skip them without a dict lookup in the backend registry
 _PLAIN = frozenset({int, float, complex, bool, str, bytes, type(None), slice, type(Ellipsis)})
@@ -47,8 +47,8 @@ class _Seen:
     __slots__ = ("be", "dev", "where", "native")
 
     def __init__(self) -> None:
-        self.be = None
-        self.dev = None
+        self.be: Any = None
+        self.dev: Any = None
         self.where = ""
         self.native = False
 
@@ -185,7 +185,7 @@ def portable(fn: F | None = None, /) -> F | Callable[[F], F]:
     'numpy'
     """
     if fn is None:
-        return portable  # type: ignore[return-value]
+        return portable
     if not callable(fn):
         raise TypeError(f"@xb.portable decorates a function, got {type(fn).__name__}")
     names, star = _parameter_names(fn)
@@ -255,6 +255,6 @@ def portable(fn: F | None = None, /) -> F | Callable[[F], F]:
             return out._data
         return _unwrap(out)
 
-    call.__wrapped__ = fn  # type: ignore[attr-defined]
-    call.__xbackend_portable__ = True  # type: ignore[attr-defined]
-    return call  # type: ignore[return-value]
+    call.__wrapped__ = fn
+    call.__xbackend_portable__ = True  # type: ignore[attr-defined]  # a marker attribute on the wrapper
+    return call

@@ -18,7 +18,7 @@ order-based functions (argmax, argmin, searchsorted) raise: complex numbers have
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from . import _config, _dtypes as D
 from ._array import Array, _check_partner, _new, _scalar_dtype
@@ -180,20 +180,22 @@ def where(condition: Array, x1: Array | int | float | complex | bool, x2: Array 
         x1 = _arr(x1, "where")
     if not s2:
         x2 = _arr(x2, "where")
-    ref = x2 if s1 else x1
+    ref = cast(Array, x2 if s1 else x1)
     be, dev = c._be, c._dev
     if ref._be is not be or ref._dev is not dev:
         _check_partner(c, ref)
     if s1:
-        cd = _scalar_dtype(x2, x1)
+        cd = _scalar_dtype(cast(Array, x2), x1)
     elif s2:
-        cd = _scalar_dtype(x1, x2)
+        cd = _scalar_dtype(cast(Array, x1), x2)
     else:
+        x1, x2 = cast(Array, x1), cast(Array, x2)  # neither is a scalar here
         if x2._be is not be or x2._dev is not dev:
             _check_partner(c, x2)
         cd = x1._dt if x1._dt is x2._dt else D.promote(x1._dt, x2._dt)
-    shapes = [c.shape] + [a.shape for a in (x1, x2) if type(a) is Array]
+    shapes = [tuple(c._data.shape)] + [tuple(a._data.shape) for a in (x1, x2) if type(a) is Array]
     broadcast_shapes(*shapes)  # ValueError with the shapes on every backend
-    a = be.full((), x1, cd, dev) if s1 else (x1._data if x1._dt is cd else be.astype(x1._data, cd))
-    b = be.full((), x2, cd, dev) if s2 else (x2._data if x2._dt is cd else be.astype(x2._data, cd))
+    v1, v2 = cast(Any, x1), cast(Any, x2)  # each an Array or a Python scalar, as s1/s2 say
+    a = be.full((), v1, cd, dev) if s1 else (v1._data if v1._dt is cd else be.astype(v1._data, cd))
+    b = be.full((), v2, cd, dev) if s2 else (v2._data if v2._dt is cd else be.astype(v2._data, cd))
     return _new(be.where(c._data, a, b), cd, dev, be)

@@ -15,7 +15,7 @@ Design constraint: one algorithm, identical on every backend: flatten, stable so
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -122,7 +122,7 @@ def isin(x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
     >>> xb.isin(xb.asarray([1.0, float("nan")]), float("nan"), invert=True).tolist()
     [True, True]
     """
-    args = []
+    args: list[Any] = []  # Arrays and Python scalars
     for v in (x1, x2):
         if isinstance(v, np.generic):
             v = v.item()  # NumPy scalars act as Python scalars
@@ -132,7 +132,7 @@ def isin(x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
     x1, x2 = args
     if type(x1) is not Array and type(x2) is not Array:
         raise TypeError("isin() needs at least one Array argument, got two Python scalars")
-    ref = x1 if type(x1) is Array else x2
+    ref: Array = cast(Array, x1 if type(x1) is Array else x2)
     cfg = current()
     dts = []
     for v in (x1, x2):

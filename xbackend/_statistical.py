@@ -78,7 +78,7 @@ def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
 
 
 def _full(x: Array, axes: tuple[int, ...], keepdims: bool, value: Any, dt: DType) -> Array:
-    shape = reduced_shape(x.shape, axes, keepdims)
+    shape = reduced_shape(x._data.shape, axes, keepdims)
     return _new(x._be.full(shape, value, dt, x._dev), dt, x._dev, x._be)
 
 

@@ -13,8 +13,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from . import _dispatch
 from ._array import Array
+from ._creation import _target
 from ._devices import Device, device as _device
+from ._interchange import _wrap_any
 
 __all__ = ["synchronize", "timer"]
 
@@ -22,8 +25,6 @@ __all__ = ["synchronize", "timer"]
 def _places(where: Any, backend: Any = None) -> list[tuple[Any, Device]]:
     """The (backend, device) pairs ``where`` names: an Array or native array -> its own; a Device or
     a string -> every loaded backend that has that device (or ``backend=``); None -> the default."""
-    from ._creation import _target
-
     if where is None:
         return [_target(backend, None)]
     if type(where) is Array:
@@ -32,8 +33,6 @@ def _places(where: Any, backend: Any = None) -> list[tuple[Any, Device]]:
         dev = _device(where)
         if backend is not None:
             return [_target(backend, dev)]
-        from . import _dispatch
-
         out = []
         for be in list(_dispatch._instances.values()):
             try:
@@ -41,8 +40,6 @@ def _places(where: Any, backend: Any = None) -> list[tuple[Any, Device]]:
             except Exception:  # this backend has no such device  # noqa: BLE001
                 continue
         return out
-    from ._interchange import _wrap_any
-
     a = _wrap_any(where)
     return [(a._be, a._dev)]
 

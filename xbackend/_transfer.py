@@ -32,10 +32,12 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array, _new
+from ._creation import _target, asarray
 from ._devices import Device
+from ._dispatch import backend_for_type
 from ._dtypes import DType
 from ._errors import GradientError
-from ._interchange import _numpy, _wrap_any, move, to_numpy
+from ._interchange import STAGED, _numpy, _wrap_any, move, to_numpy
 
 __all__ = ["host_to_device", "device_to_host", "prefetch", "PendingHost", "staging_limit"]
 
@@ -126,8 +128,6 @@ def _host_array(data: Any) -> tuple[np.ndarray, DType]:
         if isinstance(data, np.generic) or hasattr(type(data), "__module__") and _is_native(data):
             data = _wrap_any(data)
         else:
-            from ._creation import asarray
-
             data = asarray(data, backend="numpy")
     if data._dev.type != "cpu":
         raise ValueError(f"host_to_device() needs host data, got a {data.backend} Array on {data._dev}; "
@@ -136,8 +136,6 @@ def _host_array(data: Any) -> tuple[np.ndarray, DType]:
 
 
 def _is_native(obj: Any) -> bool:
-    from ._dispatch import backend_for_type
-
     return backend_for_type(type(obj)) is not None
 
 
@@ -153,8 +151,6 @@ def host_to_device(data: Any, *, backend: str | None = None, device: Any = None,
     >>> xb.host_to_device(np.arange(3), backend="numpy", dtype=xb.float32).tolist()
     [0.0, 1.0, 2.0]
     """
-    from ._creation import _target
-
     be, dev = _target(backend, device)
     host, hdt = _host_array(data)
     dt = hdt if dtype is None else D.dtype(dtype)
@@ -169,6 +165,9 @@ def staged_to_device(be: Any, dev: Device, host: np.ndarray, dt: DType) -> Any:
     if not _staged(be, dev):
         return None
     return _h2d_staged(be, _ring(be, dev), dev, host, dt, dt)[0]._data
+
+
+STAGED[0] = staged_to_device
 
 
 def _pieces(nbytes: int, first: int, size: int, align: int) -> list[tuple[int, int]]:
@@ -341,8 +340,6 @@ def prefetch(iterable: Iterable[Any], *, backend: str | None = None, device: Any
     """
     if depth < 1:
         raise ValueError(f"prefetch depth must be >= 1, got {depth}")
-    from ._creation import _target
-
     be, dev = _target(backend, device)
 
     def send(leaf: Any) -> Array:

@@ -19,6 +19,7 @@ from typing import Any
 
 from . import _config, _dtypes as D
 from ._array import Array, _check_partner, _new
+from ._creation import asarray
 from ._dtypes import DType
 from ._errors import AxisError, PromotionError
 
@@ -31,8 +32,6 @@ def as_array(x: Any, fname: str) -> Array:
     """``x`` as an Array: Arrays pass, native arrays and Python data go through ``asarray``."""
     if type(x) is Array:
         return x
-    from ._creation import asarray
-
     return asarray(x)
 
 
@@ -119,8 +118,6 @@ def _edge(x: Array, v: Any, axis: int, name: str) -> Array | Any:
     if type(v) in _SCALARS:
         return v
     if type(v) is not Array:
-        from ._creation import asarray
-
         v = asarray(v, backend=x._be.name, device=x._dev)
     if v._be is not x._be or v._dev is not x._dev:
         _check_partner(x, v)
@@ -169,7 +166,7 @@ def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = Non
             dt = D.scalar_result(dt, v, cfg.default_float, cfg.default_int)
     be = x._be
     data = x._data if x._dt is dt else be.astype(x._data, dt)
-    natives = []
+    natives: list[Any] = []
     for v in edges:
         if v is None:
             natives.append(None)
@@ -178,7 +175,7 @@ def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = Non
             nat = v._data if v._dt is dt else be.astype(v._data, dt)
             natives.append(nat if v.ndim else be.reshape(nat, (1,) * x.ndim))
         else:
-            shape = list(x.shape)
+            shape = list(x._data.shape)  # native sizes, back to the same backend
             shape[ax] = 1
             natives.append(be.full(tuple(shape), v, dt, x._dev))
     if natives[0] is not None or natives[1] is not None:  # glue the edges on: the backend only differences
@@ -186,7 +183,7 @@ def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = Non
         for e in (natives[0], data, natives[1]):
             if e is None:
                 continue
-            shape = list(x.shape)
+            shape = list(x._data.shape)  # native sizes, back to the same backend
             shape[ax] = e.shape[ax]
             parts.append(e if tuple(e.shape) == tuple(shape) else be.broadcast_to(e, tuple(shape)))
         data = be.concat(parts, ax)

@@ -26,6 +26,7 @@ from typing import Any, Sequence
 
 from . import _config, _dtypes as D
 from ._array import Array, _new
+from ._creation import asarray
 from ._devices import split as _split
 from ._dtypes import DType
 from ._errors import AxisError, UnsupportedDTypeError
@@ -41,7 +42,6 @@ _HALF = (D.float16, D.bfloat16)
 
 
 def _as_array(x: Any) -> Array:
-    from ._creation import asarray
 
     return asarray(x)
 
@@ -251,8 +251,6 @@ def irfftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] |
 # --- helpers -----------------------------------------------------------------------------------
 def _freq(name: str, n: int, d: float, dtype: Any, device: Any, backend: Any) -> Array:
     import numpy as np
-
-    from ._creation import asarray
 
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"fft.{name}(): n must be a positive int, got {n!r}")

@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 
 from . import _config, _dtypes as D
 from ._array import Array, _check_partner, _new
+from ._creation import asarray
 from ._dtypes import DType
 from ._errors import AxisError, LinAlgError, UnsupportedDTypeError
 from ._linalg_main import _numeric_pair, _pair, _vector_axis, matrix_transpose, tensordot, vecdot
@@ -82,7 +83,6 @@ _FLOAT = {D.float16: (D.float32, D.float16), D.bfloat16: (D.float32, D.bfloat16)
 
 
 def _as_array(x: Any) -> Array:
-    from ._creation import asarray
 
     return asarray(x)
 
@@ -305,7 +305,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
     [1.0, 0.5]
     """
     x1, x2 = _pair(x1, x2)
-    s1, s2 = x1.shape, x2.shape
+    s1, s2 = tuple(x1._data.shape), tuple(x2._data.shape)
     if len(s1) < 2 or s1[-1] != s1[-2]:
         raise ValueError(f"linalg.solve() needs square matrices (..., M, M) as x1, got shape {s1}")
     vector = len(s2) == 1
@@ -332,7 +332,7 @@ def _rtol(x: Array, rtol: Any, cd: DType, name: str) -> Any:
     """The relative tolerance as a Python float or a native real array of the batch shape."""
     real = D.real_of(cd)
     if rtol is None:
-        return max(x.shape[-2:]) * D.finfo(real).eps
+        return max(x._data.shape[-2:]) * D.finfo(real).eps
     if type(rtol) in (float, int):
         return float(rtol)
     if type(rtol) is not Array:
@@ -356,7 +356,7 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     x, data, cd, rd = _prep(x, "pinv")
     be = x._be
     if 0 in x.shape[-2:]:
-        shape = x.shape[:-2] + (x.shape[-1], x.shape[-2])
+        shape = tuple(x._data.shape[:-2]) + (x.shape[-1], x.shape[-2])
         return _new(be.zeros(shape, rd, x._dev), rd, x._dev, be)
     try:
         r = be.la_pinv(data, _rtol(x, rtol, cd, "pinv"))
@@ -376,7 +376,7 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     be = x._be
     di = _current().default_int
     if 0 in x.shape[-2:]:
-        return _new(be.zeros(x.shape[:-2], di, x._dev), di, x._dev, be)
+        return _new(be.zeros(tuple(x._data.shape[:-2]), di, x._dev), di, x._dev, be)
     try:
         r = be.la_matrix_rank(data, _rtol(x, rtol, cd, "matrix_rank"))
     except be.linalg_errors as e:

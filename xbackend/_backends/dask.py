@@ -293,7 +293,8 @@ class DaskBackend(NumpyBackend):
         raise DLPackError("a Dask Array has no memory to export through DLPack (it is a lazy graph). "
                           "Fix: x.compute() or x.numpy() first")  # fmt: skip
 
-    def dlpack(self, x: Any, **kwargs: Any) -> Any:
+    def dlpack(self, x: Any, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+               copy: bool | None = None) -> Any:  # fmt: skip
         return self.export_dlpack(x)
 
     def dlpack_device(self, x: Any) -> tuple[int, int]:
@@ -577,18 +578,18 @@ class DaskBackend(NumpyBackend):
 
     def la_slogdet(self, x: Any) -> tuple[Any, Any]:
         rd = np.empty(0, x.dtype).real.dtype
-        return tuple(self._gufunc("la_slogdet", "(n,n)->(),()", [x], (), (x.dtype, rd)))  # type: ignore[return-value]
+        return tuple(self._gufunc("la_slogdet", "(n,n)->(),()", [x], (), (x.dtype, rd)))
 
     def la_eigh(self, x: Any) -> tuple[Any, Any]:
         rd = np.empty(0, x.dtype).real.dtype
-        return tuple(self._gufunc("la_eigh", "(n,n)->(n),(n,n)", [x], (), (rd, x.dtype)))  # type: ignore[return-value]
+        return tuple(self._gufunc("la_eigh", "(n,n)->(n),(n,n)", [x], (), (rd, x.dtype)))
 
     def la_eigvalsh(self, x: Any) -> Any:
         return self._gufunc("la_eigvalsh", "(n,n)->(n)", [x], (), np.empty(0, x.dtype).real.dtype)
 
     def la_eig(self, x: Any) -> tuple[Any, Any]:
         cd = np.result_type(x.dtype, np.complex64)
-        return tuple(self._gufunc("la_eig", "(n,n)->(n),(n,n)", [x], (), (cd, cd)))  # type: ignore[return-value]
+        return tuple(self._gufunc("la_eig", "(n,n)->(n),(n,n)", [x], (), (cd, cd)))
 
     def la_eigvals(self, x: Any) -> Any:
         return self._gufunc("la_eigvals", "(n,n)->(n)", [x], (), np.result_type(x.dtype, np.complex64))
@@ -603,14 +604,14 @@ class DaskBackend(NumpyBackend):
         m, n = x.shape[-2:]
         sig = "(m,n)->(m,m),(m,n)" if mode == "complete" else "(m,n)->(m,k),(k,n)"
         return tuple(self._gufunc("la_qr", sig, [x], (mode,), (x.dtype, x.dtype),
-                                  sizes={"k": min(m, n)}))  # type: ignore[return-value]  # fmt: skip
+                                  sizes={"k": min(m, n)}))  # fmt: skip
 
     def la_svd(self, x: Any, full_matrices: bool) -> tuple[Any, Any, Any]:
         m, n = x.shape[-2:]
         rd = np.empty(0, x.dtype).real.dtype
         sig = "(m,n)->(m,m),(k),(n,n)" if full_matrices else "(m,n)->(m,k),(k),(k,n)"
         return tuple(self._gufunc("la_svd", sig, [x], (full_matrices,), (x.dtype, rd, x.dtype),
-                                  sizes={"k": min(m, n)}))  # type: ignore[return-value]  # fmt: skip
+                                  sizes={"k": min(m, n)}))  # fmt: skip
 
     def la_svdvals(self, x: Any) -> Any:
         m, n = x.shape[-2:]
@@ -714,7 +715,9 @@ def _bool_scalars(key: Any) -> tuple[Any, set[int]]:
         return key, set()
     if any(hasattr(k, "shape") for k in items):
         raise ChunkingError("Dask cannot mix Python bools with index arrays in one key. Fix: index in two steps")
-    out, falses, dim = [], set(), 0
+    out: list[Any] = []
+    falses: set[int] = set()
+    dim = 0
     for k in items:
         if type(k) is bool:
             out.append(None)

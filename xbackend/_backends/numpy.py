@@ -471,7 +471,7 @@ class NumpyBackend(Backend):
     # Inputs arrive in the compute dtype chosen by xbackend/linalg.py and fft.py; these methods only
     # call the native routines. Written against ``self.xp``, so the CuPy backend inherits them.
     @property
-    def linalg_errors(self) -> tuple[type, ...]:
+    def linalg_errors(self) -> tuple[type[Exception], ...]:
         return (getattr(self.xp.linalg, "LinAlgError", np.linalg.LinAlgError), np.linalg.LinAlgError)
 
     def la_cholesky(self, x: Any, upper: bool) -> Any:

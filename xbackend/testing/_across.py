@@ -151,8 +151,8 @@ def across_backends(fn: Callable[..., Any] | None = None, /, *args: Any, referen
     ...
     AssertionError: ... disagree with the reference ...
     """
-    opts = dict(reference=reference, backends=backends, rtol=rtol, atol=atol, check_dtype=check_dtype,
-                equal_nan=equal_nan)  # fmt: skip
+    opts: dict[str, Any] = dict(reference=reference, backends=backends, rtol=rtol, atol=atol,
+                                check_dtype=check_dtype, equal_nan=equal_nan)  # fmt: skip
     if fn is None:
         if args:
             raise TypeError("across_backends(): the function to run comes first, e.g. across_backends(f, x)")
@@ -160,7 +160,7 @@ def across_backends(fn: Callable[..., Any] | None = None, /, *args: Any, referen
         def decorate(f: F) -> F:
             @functools.wraps(f)
             def run(*a: Any, **k: Any) -> dict[str, Any]:
-                return across_backends(f, *a, **opts, **k)  # type: ignore[arg-type]
+                return across_backends(f, *a, **opts, **k)
 
             return run  # type: ignore[return-value]
 

@@ -1,0 +1,301 @@
+"""The standard's special cases where torch's kernels differ from it (and from NumPy).
+
+Design constraint: one answer on every backend. Each ``_k_<name>(dt)`` builds the kernel of ``name`` for
+dtype ``dt`` where torch needs a correction (integer division by zero gives 0; a zero remainder takes the
+divisor's sign; complex ``+``/``-`` componentwise; ``pow`` at 0.5/-0.5 and complex ``pow`` as NumPy; ``sign``
+of NaN; NaN ``clip`` bounds; ...); ``make_kernel`` finds them by name. :class:`TorchSpecialCasesMixin` is
+part of :class:`~xbackend._backends.torch.TorchBackend`.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable
+
+from .. import _dtypes as D
+from .._backend import Backend
+from .._dtypes import DType
+from ._torch_linalg import _int_matmul
+from .numpy import negative_integer_power
+
+torch: Any = None  # the torch module: bound by torch.py's _import_torch() before any backend runs
+
+
+class TorchSpecialCasesMixin(Backend):
+    """Part of :class:`~xbackend._backends.torch.TorchBackend`: see the module docstring."""
+
+    def _int_div(self, dt: DType, op: Callable[..., Any]) -> Callable[..., Any]:
+        if dt.kind not in "iu":
+            return op
+
+        def div0(x: Any, y: Any) -> Any:  # NumPy's rule: integer division by zero gives 0
+            if isinstance(y, torch.Tensor):
+                zero = y == 0
+                if bool(zero.any()):
+                    safe = torch.where(zero, torch.ones_like(y), y)
+                    return torch.where(zero, torch.zeros((), dtype=y.dtype, device=y.device), op(x, safe))
+                return op(x, y)
+            if y == 0:
+                return torch.zeros_like(x)
+            return op(x, y)
+
+        return div0
+
+    def _complex_componentwise(self, dt: DType, op: Callable[..., Any]) -> Callable[..., Any]:
+        """Complex +/- on the (real, imag) pairs: torch computes ``x + 1*y`` with a complex multiply, so
+        ``0j + (inf+0j)`` gives ``inf+nanj``; the standard adds the components independently."""
+        real_t = self.native_dtype(D.real_of(dt))
+
+        def pairs(v: Any, like: Any) -> Any:
+            if isinstance(v, torch.Tensor):
+                return torch.view_as_real(v.resolve_conj().resolve_neg())
+            v = complex(v)
+            return torch.tensor([v.real, v.imag], dtype=real_t, device=like.device)
+
+        def componentwise(x: Any, y: Any) -> Any:
+            like = x if isinstance(x, torch.Tensor) else y
+            return torch.view_as_complex(op(pairs(x, like), pairs(y, like)).contiguous())
+
+        return componentwise
+
+    def _rounding(self, name: str, dt: DType) -> Callable[..., Any]:
+        if dt.kind == "f":
+            return getattr(torch, name)
+        return lambda x: x.clone()
+
+    def _k_floor_divide(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind != "f":
+            return self._int_div(dt, operator.floordiv)
+
+        def ffloordiv(x: Any, y: Any) -> Any:  # the standard's special cases: floor(x / y) (see the NumPy backend)
+            q = torch.floor(operator.truediv(x, y))
+            return torch.where(torch.isinf(q) | (q == 0), q, operator.floordiv(x, y))
+
+        return ffloordiv
+
+    def _k_remainder(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind != "f":
+            return self._int_div(dt, operator.mod)
+
+        def fmod_signed(x: Any, y: Any) -> Any:  # a zero result takes y's sign (standard, Python, NumPy)
+            r = operator.mod(x, y)
+            sign = y if isinstance(y, torch.Tensor) else torch.tensor(float(y), dtype=r.dtype, device=r.device)
+            return torch.where(r == 0, torch.copysign(torch.zeros_like(r), sign), r)
+
+        return fmod_signed
+
+    def _k_acos(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind != "c":
+            return torch.acos
+
+        def cacos(x: Any) -> Any:  # C99/standard: acos(a + 0j) = acos(a) - 0j (torch returns +0j)
+            r = torch.acos(x)
+            flip = (x.imag == 0) & (r.imag == 0)
+            return torch.where(flip, torch.complex(r.real, -torch.copysign(torch.zeros_like(r.imag), x.imag)), r)
+
+        return cacos
+
+    def _k_log1p(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind != "c":
+            return torch.log1p
+        # torch's complex log1p gives NaN+NaNj for infinite inputs with a NaN part; there log1p(x) is log(x)
+        return lambda x: torch.where(torch.isinf(x), torch.log(x), torch.log1p(x))
+
+    def _k_sqrt(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind != "c":
+            return torch.sqrt
+
+        def csqrt(x: Any) -> Any:  # the principal root's real part is +0, never -0 (torch-CUDA: sqrt(-0+0j))
+            r = torch.sqrt(x)
+            return torch.where(r.real == 0, torch.complex(torch.zeros_like(r.real), r.imag), r)
+
+        return csqrt
+
+    def _k_expm1(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind != "c":
+            return torch.expm1
+
+        def cexpm1(x: Any) -> Any:  # the standard's special cases torch misses (see the NumPy backend)
+            r = torch.expm1(x)
+            a, b = x.real, x.imag
+            axis, minf = b == 0, a == -float("inf")
+            re = torch.where(axis, torch.expm1(a) + 0.0, torch.where(minf, -1.0, r.real))
+            im = torch.where(axis, b, torch.where(minf, torch.copysign(torch.zeros_like(b), torch.sin(b)), r.imag))
+            return torch.complex(re, im)
+
+        return cexpm1
+
+    def _k_tanh(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind != "c":
+            return torch.tanh
+
+        def ctanh(x: Any) -> Any:  # the standard's cases at infinities (see the NumPy backend)
+            r = torch.tanh(x)
+            a, b = x.real, x.imag
+            zero = (a == 0) & ~torch.isfinite(b)
+            inf = torch.isinf(a)
+            re = torch.where(zero, a, torch.where(inf, torch.sign(a), r.real))
+            im = torch.where(zero, float("nan"), torch.where(inf, torch.copysign(torch.zeros_like(b), b), r.imag))
+            return torch.complex(re, im)
+
+        return ctanh
+
+    def _k_add(self, dt: DType) -> Callable[..., Any]:
+        return self._complex_componentwise(dt, operator.add) if dt.kind == "c" else operator.add
+
+    def _k_subtract(self, dt: DType) -> Callable[..., Any]:
+        return self._complex_componentwise(dt, operator.sub) if dt.kind == "c" else operator.sub
+
+    def _k_divide(self, dt: DType) -> Callable[..., Any]:
+        def div(x: Any, y: Any) -> Any:
+            if isinstance(x, torch.Tensor):
+                return x / y
+            # scalar / tensor: torch's __rtruediv__ is reciprocal(y) * x, so 0 / 5e-324 gives 0 * inf = NaN
+            # and 2.5 / 3 is off by an ulp; a 0-d CPU tensor keeps the true division (valid with CUDA too)
+            return torch.div(torch.tensor(x, dtype=y.dtype), y)
+
+        return div
+
+    def _k_negative(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind != "c":
+            return torch.neg
+        # torch's vectorised complex neg (8+ elements on the CPU) computes 0 - x: -(0+0j) comes out +0+0j
+        return lambda x: torch.view_as_complex(torch.neg(torch.view_as_real(x.resolve_conj())).contiguous())
+
+    def _k_positive(self, dt: DType) -> Callable[..., Any]:
+        return lambda x: x.clone()
+
+    def _k_sign(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind == "c":
+
+            def csign(x: Any) -> Any:  # x / |x| per component (torch.sgn loses -0: sign(-0+1j) is 0+1j)
+                a = torch.abs(x)
+                out = torch.view_as_complex((torch.view_as_real(x.resolve_conj()) / a.unsqueeze(-1)).contiguous())
+                return torch.where(a == 0, torch.zeros_like(out), out)
+
+            return csign
+        if dt.kind == "f":
+            return lambda x: torch.where(torch.isnan(x), x, torch.sign(x))
+        return torch.sign
+
+    def _k_round(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind in "biu":
+            return lambda x: x.clone()
+        if dt.kind == "c":
+            return lambda x: torch.complex(torch.round(x.real), torch.round(x.imag))
+        return torch.round
+
+    def _k_ceil(self, dt: DType) -> Callable[..., Any]:
+        return self._rounding("ceil", dt)
+
+    def _k_floor(self, dt: DType) -> Callable[..., Any]:
+        return self._rounding("floor", dt)
+
+    def _k_trunc(self, dt: DType) -> Callable[..., Any]:
+        return self._rounding("trunc", dt)
+
+    def _k_real(self, dt: DType) -> Callable[..., Any]:
+        return (lambda x: torch.real(x).clone()) if dt.kind == "c" else (lambda x: x.clone())
+
+    def _k_imag(self, dt: DType) -> Callable[..., Any]:
+        return (lambda x: torch.imag(x).clone()) if dt.kind == "c" else torch.zeros_like
+
+    def _k_conj(self, dt: DType) -> Callable[..., Any]:
+        return torch.conj_physical if dt.kind == "c" else (lambda x: x.clone())
+
+    def _k_signbit(self, dt: DType) -> Callable[..., Any]:
+        return torch.signbit
+
+    def _k_reciprocal(self, dt: DType) -> Callable[..., Any]:
+        return lambda x: 1 / x
+
+    def _k_matmul(self, dt: DType) -> Callable[..., Any]:
+        return _int_matmul if dt.kind in "iu" else torch.matmul  # CUDA has no integer GEMM (pytorch#44428)
+
+    def _k_clip(self, dt: DType) -> Callable[..., Any]:
+        nd = self.native_dtype(dt)
+        floating = dt.kind == "f"
+
+        def clip(x: Any, lo: Any, hi: Any) -> Any:
+            out = x
+            if lo is not None:
+                lo = lo if isinstance(lo, torch.Tensor) else torch.tensor(lo, dtype=nd, device=x.device)
+                out = torch.where(out <= lo, lo, out)  # a tie (-0.0 vs +0.0) gives the bound, as NumPy
+                if floating:  # a NaN bound gives NaN (standard; NumPy), not x
+                    out = torch.where(torch.isnan(lo), lo, out)
+            if hi is not None:
+                hi = hi if isinstance(hi, torch.Tensor) else torch.tensor(hi, dtype=nd, device=x.device)
+                out = torch.where(out >= hi, hi, out)
+                if floating:
+                    out = torch.where(torch.isnan(hi), hi, out)
+            return out if out is not x else x.clone()
+
+        return clip
+
+    def _k_pow(self, dt: DType) -> Callable[..., Any]:
+        if dt.kind == "f":
+
+            def fpow(x: Any, y: Any) -> Any:
+                r = operator.pow(x, y)
+                if not isinstance(y, torch.Tensor) and (y == 0.5 or y == -0.5):
+                    # torch's sqrt/rsqrt fast paths differ from C pow at -0 and -inf (standard: pow)
+                    neg_inf, zero = x == -float("inf"), x == 0
+                    if y == 0.5:
+                        return torch.where(neg_inf, float("inf"), torch.where(zero, 0.0, r))
+                    return torch.where(neg_inf, 0.0, torch.where(zero, float("inf"), r))
+                return r
+
+            return fpow
+        if dt.kind == "c":
+
+            def cpow(x: Any, y: Any) -> Any:
+                # One answer on every backend, NumPy's (C99/Python): x ** 0 is 1; 0 ** y is 0 where real(y) > 0,
+                # else NaN; small integer exponents multiply exactly (torch goes through exp/log: -32768 ** 1
+                # gets an imaginary part); 1 ** NaN is NaN (the standard's exp(y * log(x)); torch gives 1)
+                r = operator.pow(x, y)
+                xt = x if isinstance(x, torch.Tensor) else torch.tensor(x, dtype=r.dtype, device=r.device)
+                yt = y if isinstance(y, torch.Tensor) else torch.tensor(y, dtype=r.dtype, device=r.device)
+                xt, yt = torch.broadcast_tensors(xt, yt)
+                nan = torch.full_like(r, complex(float("nan"), float("nan")))
+                r = torch.where((xt == 1) & torch.isnan(yt), nan, r)
+                n = yt.real
+                small = (yt.imag == 0) & (n == torch.round(n)) & (n.abs() < 100)
+                if bool(small.any()):
+                    r = torch.where(small, _cpow_int(xt, torch.where(small, n, 0).to(torch.int64)), r)
+                zero = torch.where(yt.real > 0, torch.zeros_like(r), nan)
+                r = torch.where(xt == 0, zero, r)
+                return torch.where(yt == 0, torch.ones_like(r), r)
+
+            return cpow
+        if dt.kind not in "iu":
+            return operator.pow
+
+        def ipow(x: Any, y: Any) -> Any:
+            neg = (y < 0).any() if isinstance(y, torch.Tensor) else y < 0
+            if neg:
+                t = x if isinstance(x, torch.Tensor) else y
+                shape = torch.broadcast_shapes(*(v.shape for v in (x, y) if isinstance(v, torch.Tensor)))
+                if all(shape):
+                    raise negative_integer_power()
+                return torch.empty(shape, dtype=t.dtype, device=t.device)  # as on NumPy: nothing to raise for
+            return operator.pow(x, y)
+
+        return ipow
+
+
+def _cmul(p: Any, q: Any) -> Any:
+    """The textbook complex product (NumPy's): no NaN recovery, so infinities behave as on NumPy."""
+    return torch.complex(p.real * q.real - p.imag * q.imag, p.real * q.imag + p.imag * q.real)
+
+
+def _cpow_int(a: Any, n: Any) -> Any:
+    """``a ** n`` for integer ``|n| < 100`` exactly as NumPy computes it: a, a*a, a*(a*a) for n = 1, 2, 3,
+    else binary powering from 1 (then 1 / result for negative n)."""
+    m = n.abs()
+    p, acc = a, torch.ones_like(a)
+    for bit in range(7):
+        acc = torch.where(((m >> bit) & 1) == 1, _cmul(acc, p), acc)
+        p = _cmul(p, p)
+    a2 = _cmul(a, a)
+    acc = torch.where(n < 0, 1 / acc, acc)
+    return torch.where(n == 1, a, torch.where(n == 2, a2, torch.where(n == 3, _cmul(a, a2), acc)))
