@@ -44,7 +44,7 @@ from ._version import __version__
 
 # one module per spec section; each owns its __all__
 from . import _constants, _indexing, _info, _linalg_main, _manipulation, _portable, _searching, _set, _sorting, _statistical
-from . import _transfer, _utility, fft, linalg
+from . import _pickling, _transfer, _utility, fft, linalg  # _pickling: Array.__reduce__ / __deepcopy__
 from ._constants import *  # noqa: F403
 from ._indexing import *  # noqa: F403
 from ._info import *  # noqa: F403

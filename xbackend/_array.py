@@ -9,30 +9,24 @@ before the backend runs, so nothing is read back from the native result on the h
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import operator
 from typing import TYPE_CHECKING, Any, Callable, Iterator, cast
 
 import numpy as _np
 
-from . import _config, _dtypes as D
+from . import _assign, _config, _dtypes as D, _native_errors as _NE
 from ._backend import Backend
-from ._devices import CPU as _CPU, Device, bind as _bind, device as _parse
+from ._devices import Device, bind as _bind
 from ._dispatch import backend_for_type, get_backend
 from ._dtypes import DType
 from ._errors import (
     BackendMismatchError,
     DeviceMismatchError,
-    GradientError,
     HostTransferError,
-    IndexOutOfRangeError,
     PromotionError,
-    ScalarOverflowError,
-    UnknownDeviceError,
     XBackendError,
     mismatch,
-    shape_mismatch,
 )
 from ._rules import ELEMENTWISE, bool_result, resolve, same_ok
 
@@ -337,49 +331,17 @@ class Array:
 
     # -- pickle and copy ----------------------------------------------------------------------------
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickle as (backend name, the native array pickled by its own library, dtype, device).
-
-        Never the backend object or its kernel tables. GPU data travels as a host copy (the backend's
-        own CPU array where it has one, else NumPy) and is put back on the *same* device index when
-        unpickled; where that device does not exist, unpickling raises
-        :class:`~xbackend.UnknownDeviceError` with the fix - it never lands elsewhere silently.
-        """
-        be = self._be
-        data = self._data
-        dev = self._dev
-        grad = be.requires_grad(data)
-        if grad and not getattr(data, "is_leaf", True):
-            raise GradientError(
-                f"cannot pickle a {be.name} Array that is part of an autograd graph (autograd does not cross "
-                "process boundaries). Fix: pickle x.detach() (a leaf with requires_grad=True pickles as such)"
-            )
-        via_host = self._dt in be.pickle_via_host
-        if not dev.is_gpu and not via_host:
-            return (_unpickle, (be.name, data, self._dt, str(dev)))
-        data = be.detach(data)
-        host = None
-        if not via_host:
-            with contextlib.suppress(XBackendError):  # a backend without CPU arrays (CuPy) refuses
-                host = be.to_device(data, be.check_device(_CPU))  # the backend's own CPU array (torch)
-        if host is None:
-            host = be.to_host(data, True)  # NumPy
-        return (_unpickle, (be.name, host, self._dt, str(dev), grad))
+        """Pickle as (backend name, the native array pickled by its own library, dtype, device); see
+        ``xbackend/_pickling.py``."""
+        return _Late.reduce(self)
 
     def __copy__(self) -> "Array":
         """A new Array object sharing the data (like a view)."""
         return _new(self._data, self._dt, self._dev, self._be)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "Array":
-        """An independent copy on the same backend and device, through the native library's own deepcopy
-        (torch keeps ``requires_grad`` on leaves, as ``copy.deepcopy(tensor)`` does)."""
-        import copy
-
-        if self._be.requires_grad(self._data) and not getattr(self._data, "is_leaf", True):
-            raise GradientError(f"cannot deep-copy a {self._be.name} Array that is part of an autograd graph "
-                                "(torch allows it for graph leaves only). Fix: copy.deepcopy(x.detach())")  # fmt: skip
-        out = _new(copy.deepcopy(self._data, memo), self._dt, self._dev, self._be)
-        memo[id(self)] = out
-        return out
+        """An independent copy on the same backend and device (``xbackend/_pickling.py``)."""
+        return _Late.deepcopy(self, memo)
 
     # -- indexing -------------------------------------------------------------------------------
     def __getitem__(self, key: Any) -> "Array":
@@ -411,25 +373,6 @@ class Array:
             raise
 
 
-def _unpickle(backend: str, payload: Any, dt: DType, place: str, grad: bool = False) -> Array:
-    """Rebuild a pickled Array on ``backend`` and device ``place`` (see :meth:`Array.__reduce__`)."""
-    be = get_backend(backend)  # BackendUnavailableError with the fix where the library is missing
-    try:
-        dev = be.check_device(_parse(place))
-    except UnknownDeviceError as exc:
-        raise UnknownDeviceError(
-            f"cannot unpickle a {backend} Array onto {place}, where it was pickled: {exc}. Fix: unpickle it on "
-            f"a machine where {place} exists, or pickle x.to_device('cpu') (then move it after loading)"
-        ) from exc
-    if backend_for_type(type(payload)) is be:
-        native = be.wrap_native(payload, None, dev, None)
-    else:  # a NumPy host copy of a backend without CPU arrays
-        native = be.from_host(payload, dt, dev, True)
-    if grad and not be.requires_grad(native):  # only a backend with autograd reports grad: torch's leaf API
-        native.requires_grad_(True)
-    return _new(native, dt, dev, be)
-
-
 _NAMESPACES: dict[Device, Any] = {}  # bound Device -> its namespace (xbackend._namespace builds them)
 
 
@@ -446,6 +389,8 @@ class _Late:
     move: Callable[..., "Array"]
     asarray: Callable[..., "Array"]
     namespace_for: Callable[[Device], Any]
+    reduce: Callable[["Array"], tuple[Any, tuple[Any, ...]]]
+    deepcopy: Callable[["Array", dict[int, Any]], "Array"]
 
 
 def _computed(a: Array, native: Any) -> Array:
@@ -521,87 +466,14 @@ def _scalar_dtype(a: Array, s: Any) -> DType:
     return D.scalar_result(d, s, cfg.default_float, cfg.default_int)
 
 
-# --- native errors, translated ------------------------------------------------------------------
-# Called only after a native kernel raised (the success path never runs them): a situation xbackend
-# recognises becomes its one typed error on every backend (NumPy's ValueError and torch's RuntimeError
-# for the same mistake read alike); anything else returns and the caller re-raises the native error.
-def _broadcast(s1: tuple[int, ...], s2: tuple[int, ...]) -> tuple[int, ...] | None:
-    out = []
-    for i in range(1, max(len(s1), len(s2)) + 1):
-        m = s1[-i] if i <= len(s1) else 1
-        n = s2[-i] if i <= len(s2) else 1
-        if m != n and m != 1 and n != 1:
-            return None
-        out.append(n if m == 1 else m)
-    return tuple(reversed(out))
-
-
+# --- native errors, translated (xbackend/_native_errors.py; called only after a native kernel raised) ------
 def _failed(name: str, a: Array, b: Any, exc: BaseException, inplace: bool = False) -> None:
-    if type(b) is not Array:
-        return
-    sa, sb = tuple(a._data.shape), tuple(b._data.shape)
-    r = _broadcast(sa, sb)
-    if r is None:
-        raise shape_mismatch(f"{name} of {a._be.name} Arrays on {a._dev}", (sa, sb), "do not broadcast",
-                             "make each dimension equal or 1, counting from the right, e.g. y[:, None] or "
-                             "xb.broadcast_to(y, shape)") from exc  # fmt: skip
-    if inplace and r != sa:
-        raise shape_mismatch(f"in-place {name} of {a._be.name} Arrays on {a._dev}", (sa, sb),
-                             f"broadcast to {r}, not to the left operand's shape",
-                             "write x = x op y (out of place); an in-place result keeps x's shape") from exc  # fmt: skip
+    if type(b) is Array:
+        _NE.binary_failed(name, a, b, exc, inplace)
 
 
-def _matmul_failed(a: Array, b: Array, exc: BaseException) -> None:
-    sa, sb = tuple(a._data.shape), tuple(b._data.shape)
-    k1 = sa[-1]
-    k2 = sb[-2] if len(sb) > 1 else sb[0]
-    if k1 != k2:
-        raise shape_mismatch(f"matmul (x @ y) of {a._be.name} Arrays on {a._dev}", (sa, sb),
-                             f"do not fit: x.shape[-1] is {k1} but y.shape[-2] is {k2}",
-                             "make the inner sizes equal, e.g. transpose one (y.mT) or reshape it") from exc  # fmt: skip
-    if len(sa) > 2 and len(sb) > 2 and _broadcast(sa[:-2], sb[:-2]) is None:
-        raise shape_mismatch(f"matmul (x @ y) of {a._be.name} Arrays on {a._dev}", (sa, sb),
-                             f"have batch dimensions {sa[:-2]} and {sb[:-2]} that do not broadcast",
-                             "make each batch dimension equal or 1") from exc  # fmt: skip
-
-
-_OUT_OF_RANGE = None
-
-
-def _name_bad_index(m: Any, key: Any) -> Any:
-    """``(index, axis, size)`` with the first out-of-range value of a one-axis index array ``key``, or None."""
-    ax, n = int(m.group(2)), int(m.group(3))
-    k = key[ax] if type(key) is tuple and ax < len(key) else key
-    with contextlib.suppress(Exception):
-        vals = _np.asarray(getattr(k, "_data", k)).ravel()
-        bad = vals[(vals >= n) | (vals < -n)]
-        if bad.size:
-            return (str(int(bad[0])), str(ax), str(n))
-    return None
-
-
-def _index_failed(a: Array, key: Any, exc: BaseException) -> None:
-    global _OUT_OF_RANGE
-    text = str(exc)
-    if "out of bounds" not in text and "out of range" not in text:
-        return
-    if _OUT_OF_RANGE is None:
-        import re
-
-        # NumPy and torch name the index; Dask writes "Index", and names none for an index array
-        _OUT_OF_RANGE = re.compile(r"index (-?\d+ )?is out of bounds for (?:axis|dimension) (\d+) with size (\d+)",
-                                   re.I)
-    shape = tuple(a._data.shape)
-    m = _OUT_OF_RANGE.search(text)
-    groups = None if m is None else m.groups() if m.group(1) is not None else _name_bad_index(m, key)
-    if groups is None:
-        what = f"index {key!r} is out of range for a {a._be.name} Array of shape {shape}"
-        fix = "along an axis of size n, use indices -n..n-1"
-    else:
-        i, ax, n = (g.strip() for g in groups)
-        what = f"index {i} is out of range for axis {ax} of size {n} (a {a._be.name} Array of shape {shape})"
-        fix = f"use an index in -{n}..{int(n) - 1}"
-    raise IndexOutOfRangeError(f"{what}. Fix: {fix}") from exc
+_matmul_failed = _NE.matmul_failed
+_index_failed = _NE.index_failed
 
 
 # --- operator and function factories -----------------------------------------------------------
@@ -905,38 +777,8 @@ def _setitem_value(a: Array, value: Any) -> Any:
     if value._be is not a._be or value._dev is not a._dev:
         _check_partner(a, value)
     if value._dt is not a._dt:
-        return _assignment_cast(a, value)
+        return _assign.assignment_cast(a, value)
     return value._data
-
-
-def _assignment_cast(a: Array, value: Array) -> Any:
-    """``value`` cast to ``a``'s dtype for a store, as NumPy and torch cast on assignment, minus the silent
-    losses: within a kind (float64 -> float32, int64 -> int8 when every value fits, else
-    ScalarOverflowError) and upward across kinds (bool -> anything, int -> float/complex, float -> complex);
-    float -> int, complex -> real and anything -> bool raise PromotionError (docs/behaviour.md)."""
-    src, dst = value._dt, a._dt
-    if _KIND_RANK[src.kind] > _KIND_RANK[dst.kind] or (dst.kind == "b" and src.kind != "b"):
-        raise PromotionError(
-            f"cannot store {src} values into an Array of dtype {dst}: {src.kind!r}-kind to {dst.kind!r}-kind loses "
-            f"information. Fix: convert explicitly, e.g. x[...] = xb.round(v).astype({dst!r}), or cast the Array "
-            f"first: x = x.astype({src!r})"
-        )
-    if src.kind in "iu" and dst.kind in "iu" and value.size:
-        slo, shi = _INT_RANGE[src]
-        lo, hi = _INT_RANGE[dst]
-        if slo < lo or shi > hi:  # narrowing: every value must fit (one reduction; a sync on a GPU)
-            be, flat = value._be, value._be.reshape(value._data, (-1,))
-            vmin, vmax = (int(be.item(be.reduce(r, flat, src, (0,), False))) for r in ("min", "max"))
-            if vmin < lo or vmax > hi:
-                raise ScalarOverflowError(
-                    f"cannot store {src} values in {vmin}..{vmax} into an Array of dtype {dst} (range {lo}..{hi}); xbackend "
-                    f"never wraps around. Fix: clip first, e.g. x[...] = xb.clip(v, {lo}, {hi}), or cast the "
-                    f"Array: x = x.astype({src!r})"
-                )
-    return a._be.astype(value._data, dst)
-
-
-_KIND_RANK = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
 
 
 def _host_value(a: Array, value: Any) -> Array:
@@ -951,9 +793,9 @@ def _host_value(a: Array, value: Any) -> Array:
             h = _np.asarray(value)
         except (ValueError, TypeError):
             h = None
-        if h is not None and h.dtype.kind in _KIND_RANK:
+        if h is not None and h.dtype.kind in _assign._KIND_RANK:
             d = a._dt
-            if _KIND_RANK[h.dtype.kind] > _KIND_RANK[d.kind]:
+            if _assign._KIND_RANK[h.dtype.kind] > _assign._KIND_RANK[d.kind]:
                 raise PromotionError(
                     f"cannot store Python {h.dtype.kind!r}-kind values ({h.dtype}) into an Array of dtype {d} without "
                     f"losing information. Fix: cast the Array first, e.g. x = x.astype(xb.float64)"
