@@ -196,8 +196,14 @@ class Backend:
         any error) with the reason when ``fn`` cannot be compiled; ``@xb.jit`` then runs it eagerly
         and warns once. A compiled callable must check its own shape assumptions (retrace when they
         fail) and never return what ``fn`` would not.
+
+        The default asks :func:`xbackend._backends.jit_hook_for` for a compiler of this backend's library
+        (``module``): libraries the generic Array-API backend holds bring their own (JAX: ``jax.jit``).
         """
-        return None
+        from ._backends import jit_hook_for
+
+        hook = jit_hook_for(self.module)
+        return None if hook is None else hook(fn, example, options)
 
     # -- the rest of the contract, as type checkers see it -------------------------------------
     # Every built-in backend defines these (signatures as NumpyBackend, the reference backend, writes them); the

@@ -124,18 +124,20 @@ def _rebuild(spec: Any, arrays: list[Array]) -> Any:
 class _OutSpec:
     """The structure of a result, recorded while tracing: where its Arrays go and their dtypes/devices."""
 
-    __slots__ = ("spec", "dts", "devs")
+    __slots__ = ("spec", "dts", "devs", "native_dts")
 
     def __init__(self) -> None:
         self.spec: Any = None
         self.dts: list[Any] = []
         self.devs: list[Any] = []
+        self.native_dts: list[Any] = []  # the traced natives' own dtypes: compiled outputs must have them
 
     def record(self, out: Any) -> list[Any]:
         arrays: list[Array] = []
         self.spec = _flatten_out(out, arrays)
         self.dts = [a._dt for a in arrays]
         self.devs = [a._dev for a in arrays]
+        self.native_dts = [a._data.dtype for a in arrays]
         return [a._data for a in arrays]
 
 
@@ -344,9 +346,10 @@ def _wrap_out(entry: _Entry, natives: Any) -> Any:
     if len(natives) != len(o.dts):
         raise RuntimeError(f"xb.jit: the compiled function returned {len(natives)} arrays, expected {len(o.dts)}")
     arrays = []
-    for n, dt, dv in zip(natives, o.dts, o.devs):
-        if be.dtype_of(n) is not dt:  # cheap: one dict lookup; a compiled function never changes a dtype
-            raise RuntimeError(f"xb.jit: compiled output has dtype {be.dtype_of(n)}, eager gives {dt} (a bug)")
+    for n, dt, dv, ndt in zip(natives, o.dts, o.devs, o.native_dts):
+        if n.dtype != ndt:  # a compiled function never changes a dtype (the native one the trace recorded)
+            raise RuntimeError(f"xb.jit: compiled output has native dtype {n.dtype}, the traced eager code "
+                               f"gives {ndt} ({dt}): a bug in the compiler hook of backend {be.name!r}")  # fmt: skip
         arrays.append(_new(n, dt, dv, be))
     return _rebuild(o.spec, arrays)
 
