@@ -254,3 +254,79 @@ def test_shape_branches_retrace_and_never_reuse_a_wrong_trace():
     run = next(iter(f._cache.values())).run
     assert run.modes == ["fake", "symbolic", "symbolic"] and len(run.traces) == 3  # 6 exactly; > 4; <= 4
     assert f.cache_info().compiles == 3 and f.cache_info().compile_time_s >= run.retrace_seconds > 0
+
+
+# -- the direct path: our guards instead of Dynamo's ------------------------------------------------
+def test_direct_path_retraces_for_requires_grad_and_grad_mode():
+    """A directly called graph baked in which inputs need gradients and whether grad mode is on: a call
+    that differs in either must get its own trace (reusing the first would return no gradient)."""
+    torch = pytest.importorskip("torch")
+
+    @xb.jit(backend_options=FAST)
+    def f(w, x):
+        return xb.sum(x * w * w)
+
+    x = xb.asarray(torch.arange(1.0, 4.0, dtype=torch.float64))
+    w0 = torch.full((3,), 2.0, dtype=torch.float64)
+    assert f(xb.asarray(w0), x).native.requires_grad is False
+    w = w0.clone().requires_grad_(True)
+    out = f(xb.asarray(w), x).native
+    out.backward()
+    assert torch.equal(w.grad, 2 * w0 * x.native)  # d/dw sum(x w^2) = 2 x w
+    with torch.no_grad():
+        assert f(xb.asarray(w), x).native.requires_grad is False
+    assert f.cache_info().fallbacks == 0
+    run = next(iter(f._cache.values())).run
+    assert run.paths == ["direct"] * 3 and run.modes == ["fake"] * 3
+
+
+def test_direct_path_never_reuses_a_trace_across_input_aliasing():
+    """The same tensor passed twice: traced that way, the compiler merges the two inputs (AOTAutograd's
+    dedup), so that trace goes through Dynamo, which guards aliasing; distinct inputs must not run a
+    merged graph (they would read ``a`` for ``b``)."""
+    torch = pytest.importorskip("torch")
+
+    @xb.jit(backend_options=FAST)
+    def f(a, b):
+        return a * 2 + b
+
+    x = xb.asarray(torch.ones(3))
+    y = xb.asarray(torch.full((3,), 5.0))
+    assert f(x, x).tolist() == [3.0] * 3
+    assert f(x, y).tolist() == [7.0] * 3
+    assert f(y, x).tolist() == [11.0] * 3
+    run = next(iter(f._cache.values())).run
+    assert run.paths[0] == "dynamo"
+
+
+def test_cpu_inductor_keeps_matrix_products_as_blas_calls():
+    """The CPU default keeps ``mv`` a library call: Inductor's multiply-and-sum loops ran 4-5x slower
+    (the logistic-regression step of benchmarks/jit.py)."""
+    torch = pytest.importorskip("torch")
+    from torch._inductor.utils import run_and_get_code
+
+    def step(X, w):
+        return X.mT @ (1.0 / (1.0 + xb.exp(-(X @ w))))
+
+    X = xb.asarray(torch.randn(64, 4, dtype=torch.float64))
+    w = xb.asarray(torch.randn(4, dtype=torch.float64))
+    keep = xb.jit(step)
+    got, codes = run_and_get_code(lambda: keep(X, w))
+    assert codes and all(c.count("aten.mv") >= 2 for c in codes)
+    assert_close(got, step(X, w))
+    assert next(iter(keep._cache.values())).run.paths == ["direct"]
+
+
+def test_gradcheck_through_the_real_inductor_direct_path():
+    """Autograd through the default CPU compiler (Inductor, called directly): gradcheck in float64."""
+    torch = pytest.importorskip("torch")
+
+    @xb.jit
+    def loss(w, x):
+        return xb.mean(xb.tanh(x @ w) ** 2)
+
+    x = xb.asarray(torch.randn(6, 3, dtype=torch.float64))
+    w = torch.randn(3, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda v: loss(xb.asarray(v), x).native, (w,))
+    run = next(iter(loss._cache.values())).run
+    assert "direct" in run.paths and loss.cache_info().fallbacks == 0
