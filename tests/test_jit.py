@@ -330,3 +330,88 @@ def test_gradcheck_through_the_real_inductor_direct_path():
     assert torch.autograd.gradcheck(lambda v: loss(xb.asarray(v), x).native, (w,))
     run = next(iter(loss._cache.values())).run
     assert "direct" in run.paths and loss.cache_info().fallbacks == 0
+
+
+# -- JAX: jax.jit for JAX arrays held by the generic Array-API backend ----------------------------------
+def _jax_or_skip():
+    pytest.importorskip("jax")
+    try:
+        a = xb.asarray(np.ones(2, np.float32), backend="jax")
+    except Exception as exc:  # pragma: no cover - depends on the generic backend of this tree
+        pytest.skip(f"the generic backend cannot hold JAX arrays here: {exc!r}")
+    if type(a.native).__module__.split(".")[0] not in ("jax", "jaxlib"):
+        pytest.skip(f"backend='jax' holds {type(a.native)!r}, not JAX arrays")
+    return a
+
+
+def _jx(a):
+    return xb.asarray(a, backend="jax")
+
+
+jax_chain = xb.jit(_chain)
+jax_mixed = xb.jit(_mixed, static_argnames="k")
+
+
+def test_jax_jit_matches_eager_and_numpy():
+    """float32 (JAX's default width): jax.jit'ed == eager on JAX == NumPy, values and dtypes; compiled once."""
+    _jax_or_skip()
+    x, y = _data("float32"), _data("float32", seed=1)
+    got, eager, ref = jax_chain(_jx(x), _jx(y)), _chain(_jx(x), _jx(y)), _chain(xb.asarray(x), xb.asarray(y))
+    assert got["n"] == 3
+    for k in ("sum", "z64", "q"):
+        assert got[k].dtype == eager[k].dtype == ref[k].dtype and got[k].backend == "jax"
+        # float32 tolerance throughout: XLA fuses (and may contract a*b+c), and with JAX's default
+        # jax_enable_x64=False the "float64" cast of the generic backend holds float32 values
+        assert_close(got[k], eager[k], rtol=1e-5, atol=1e-6)
+        want = ref[k].numpy()
+        assert_close(got[k].numpy().astype(want.dtype), want, rtol=1e-5, atol=1e-6)
+    assert type(got["sum"].native).__module__.startswith("jax")
+    info = jax_chain.cache_info()
+    assert info.compiles >= 1 and info.fallbacks == 0
+
+
+@settings(max_examples=6)
+@given(data=st.data())
+def test_jax_jit_property_random_inputs(data):
+    """Random integer dtypes, sizes and values: jitted == eager on JAX, dtypes included; a new size is a
+    retrace that jax.jit makes by itself (counted), never a fallback."""
+    _jax_or_skip()
+    dt = data.draw(st.sampled_from([xb.int8, xb.uint8, xb.int16, xb.int32, xb.float32]), label="dtype")
+    a = data.draw(host_arrays(dt, st.integers(2, 6).map(lambda n: (n,)),
+                              elements={"min_value": 0, "max_value": 100}), label="x")  # fmt: skip
+    x = _jx(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", xb.JitFallbackWarning)
+        got = jax_mixed(x, k=3)
+    want = _mixed(x, 3)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype
+        assert_close(g, w)
+
+
+def test_jax_data_dependent_control_flow_falls_back_with_one_warning():
+    _jax_or_skip()
+
+    @xb.jit
+    def f(x):
+        if float(xb.sum(x)) > 0:  # a tracer has no value: jax.jit raises, @xb.jit runs it eagerly
+            return x + 1
+        return x - 1
+
+    x = _jx(np.ones(3, np.float32))
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        outs = [f(x), f(-x), f(x)]
+    assert [o.tolist() for o in outs] == [[2.0] * 3, [-2.0] * 3, [2.0] * 3]
+    caught = [r for r in rec if issubclass(r.category, xb.JitFallbackWarning)]
+    assert len(caught) == 1 and f.cache_info().fallbacks == 1 and f.cache_info().compiles == 0
+
+
+def test_jax_new_shapes_are_counted_as_compiles():
+    _jax_or_skip()
+    f = xb.jit(lambda x: xb.sum(xb.exp(-x * x)))
+    for n in (5, 5, 9):
+        x = _jx(np.linspace(-1, 1, n, dtype=np.float32))
+        assert_close(f(x), f.eager(x), rtol=1e-5)
+    info = f.cache_info()
+    assert info.misses == 1 and info.hits == 2 and info.compiles == 2 and info.fallbacks == 0
