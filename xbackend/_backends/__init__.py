@@ -16,4 +16,5 @@ def jit_hook_for(module: str) -> Callable[..., Any] | None:
     where = JIT_HOOKS.get(module)
     if where is None:
         return None
-    return getattr(importlib.import_module(f"{__name__}.{where[0]}"), where[1])  # type: ignore[no-any-return]
+    hook: Callable[..., Any] = getattr(importlib.import_module(f"{__name__}.{where[0]}"), where[1])
+    return hook

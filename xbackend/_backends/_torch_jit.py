@@ -7,9 +7,14 @@ itself (dispatch dicts, frozensets, ``contextvars``, ``object.__new__``), and it
 the function runs once under ``make_fx`` instead: xbackend's Python runs for real (promotion, special
 cases, uint emulation), on fake tensors, and only the torch operations it issues are recorded. Fake
 tensors have no values, so anything data-dependent (``float(x)``, ``if x > 0``, ``x.item()``) raises
-while tracing - never a trace that bakes in one input's values. The recorded graph is handed to
-``torch.compile(fullgraph=True)`` (Inductor by default), which also derives the backward pass, so
-autograd flows through.
+while tracing - never a trace that bakes in one input's values. The recorded graph goes to the compiler
+(Inductor by default; AOTAutograd derives the backward pass, so autograd flows through).
+
+Per-call cost: the compiled graph is called directly, behind our own guard (shapes and strides, grad
+mode, each input's ``requires_grad``, distinct inputs), not through ``torch.compile``'s Dynamo frame,
+whose guard evaluation cost a third of the demo's training step (see :func:`_direct_backend`). Graphs
+that mutate an input, traces of aliased inputs, and compilers other than inductor/aot_eager/eager or
+with ``mode``/``options`` go through ``torch.compile(fullgraph=True)`` as before (``paths`` says which).
 
 Shape policy (torch's own "automatic dynamic", applied to our traces): the first trace has concrete
 shapes (the fastest code: 0.12 s vs 0.15 s per call on the 1e7-element chain, benchmarks/jit.py
@@ -27,7 +32,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 from .._jit import JitUnsupported
 
@@ -82,6 +87,7 @@ class TorchJit:
         detached = [x.detach() for x in xs]  # the trace records the forward; the compiler adds the backward
         shapes = tuple(tuple(x.shape) for x in xs)
         gm = None
+        mode: Literal["fake", "symbolic"] = "fake"
         if self.dynamic or (self.dynamic is None and self._shapes and shapes not in self._shapes):
             try:  # auto: symbolic from the second shape on
                 gm = make_fx(self.fn, tracing_mode="symbolic")(*detached)
@@ -102,9 +108,8 @@ class TorchJit:
                 guard = _autograd_guard(xs, guard)
                 path = "direct"
             except Exception:  # the compiler wants Dynamo's context after all: let Dynamo drive it
-                compiled = None
+                gm = make_fx(self.fn, tracing_mode=mode)(*detached)  # the compiler may have changed the graph
         if compiled is None:
-            gm = make_fx(self.fn, tracing_mode=mode)(*detached)  # compilers may take ownership of the graph
             compiled = torch.compile(gm, dynamic=mode == "symbolic", **self.options)
             path = "dynamo"
         self.modes.append(mode)
@@ -133,7 +138,7 @@ def _direct_backend(opts: dict[str, Any]) -> Callable[..., Any] | None:
     if isinstance(backend, str) and backend in _DIRECT_NAMES:
         from torch._dynamo import lookup_backend
 
-        return lookup_backend(backend)  # type: ignore[no-any-return]
+        return lookup_backend(backend)
     return None
 
 
