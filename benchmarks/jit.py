@@ -207,6 +207,7 @@ def _time(fns: dict[str, Callable[[], Any]], sync: Callable[[], None], repeat: i
 def run(targets: list[Any], quick: bool, repeat: int, workloads: list[str] | None = None) -> list[str]:
     lines = [f"{'target':<14}{'workload':<9}{'raw ms':>10}{'xb ms':>10}{'jit ms':>10}{'raw/jit':>9}{'xb/jit':>8}"
              f"{'compile s':>11}  jit path"]  # fmt: skip
+    print(lines[0], flush=True)
     for t in targets:
         mod = _module(t.backend)
         for name, (fn, raw_of) in WORKLOADS.items():
@@ -243,6 +244,7 @@ def shape_policy(targets: list[Any], quick: bool, repeat: int) -> list[str]:
     sizes = (10**5, 3 * 10**5, 10**6) if quick else (10**6, 3 * 10**6, 10**7)
     lines = [f"{'target':<14}{'shapes':<10}" + "".join(f"{'1st @' + format(n, '.0e'):>11}" for n in sizes)
              + f"{'steady s':>10}{'traces':>8}"]  # fmt: skip
+    print(lines[0], flush=True)
     rng = np.random.default_rng(0)
     for t in targets:
         if t.backend != "torch":  # the shape policies are torch's (jax.jit: one trace per shape)

@@ -208,7 +208,8 @@ class Jitted:
 
     def cache_info(self) -> JitCacheInfo:
         """Counters of this function; ``compiles`` and ``compile_time_s`` include the retraces a backend
-        made for new shapes (torch: a size on the other side of a shape guard)."""
+        made for new shapes (torch: a size on the other side of a shape guard, or another grad mode or
+        requires_grad; JAX: any new shape)."""
         s = self._stats
         with self._lock:
             runs = [e.run for e in self._cache.values() if type(e) is _Entry]
@@ -367,8 +368,8 @@ def jit(fn: Any = None, /, *, static_argnames: tuple[str, ...] | str = (),
         backend_options: dict[str, Any] | None = None, cache_size: int = DEFAULT_CACHE_SIZE) -> Any:  # fmt: skip
     """Compile a function written against xbackend with the compiler of the backend its Arrays live on.
 
-    torch (CPU, CUDA): traced to the torch calls xbackend makes, then ``torch.compile`` (Inductor);
-    NumPy, Dask and CuPy (for now) run eagerly. Results have the eager function's dtypes and, within the
+    torch (CPU, CUDA): traced to the torch calls xbackend makes, then compiled by Inductor; JAX arrays
+    (generic backend): ``jax.jit``; NumPy, Dask and CuPy (for now) run eagerly. Results have the eager function's dtypes and, within the
     dtype's rounding, its values. What cannot be traced (``float(x)``, ``if x > 0``, ``x.item()``) runs
     eagerly, with one :class:`JitFallbackWarning` per function.
 

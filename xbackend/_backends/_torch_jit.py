@@ -73,7 +73,7 @@ class TorchJit:
                                          "calls alternate requires_grad/grad mode)")  # fmt: skip
                 t0 = time.perf_counter()
                 guard, compiled = self._trace(xs)
-                out = compiled(*xs)  # torch.compile compiles on this first call
+                out = compiled(*xs)  # (the Dynamo path compiles on this first call)
                 self.traces.append((guard, compiled))
                 if len(self.traces) > 1:  # the first trace is timed by @xb.jit itself
                     self.retrace_seconds += time.perf_counter() - t0
