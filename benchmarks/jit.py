@@ -1,6 +1,7 @@
 """``@xb.jit`` vs eager xbackend vs hand-written raw eager code, per backend, in one table.
 
-Run: ``python benchmarks/jit.py [--quick] [--shapes] [--repeat R] [--threads N] [--targets numpy-cpu,torch-cpu,jax-cpu]``.
+Run: ``python benchmarks/jit.py [--quick] [--shapes] [--repeat R] [--threads N] [--targets IDS]
+[--workloads chain,logreg,xent]`` (target ids: ``numpy-cpu``, ``torch-cpu``, ``jax-cpu``, ...).
 ``--shapes`` adds a second table: the chain at three sizes of the same ndim under each shape policy
 (auto, the default; symbolic; concrete). Workloads:
 
@@ -14,16 +15,17 @@ Run: ``python benchmarks/jit.py [--quick] [--shapes] [--repeat R] [--threads N] 
 
 Targets: every usable one (``xbackend.testing.available_targets``), plus ``jax-cpu`` when JAX is
 installed and the generic Array-API backend holds JAX arrays (``backend="jax"``; the benchmark turns
-on ``jax_enable_x64`` so the float64 step is float64; ``raw`` is eager ``jax.numpy``). ``--threads N``
-also gives XLA N intra-op threads.
+on ``jax_enable_x64`` so the float64 step is float64; ``raw`` is eager ``jax.numpy``). ``--threads 1``
+also keeps XLA's CPU work on one thread (``--xla_cpu_multi_thread_eigen=false``).
 
 For each target and workload: median milliseconds per call of the raw library code (``raw``), the same
 function written against xbackend run eagerly (``xb``) and under ``@xb.jit`` (``jit``), the speed-ups
 ``raw/jit`` and ``xb/jit`` side by side, and the compile time (first call: trace + compile, reported
 separately, never inside the medians). Variants interleave round by round so machine noise hits them
 alike; a sample of a short call (the logreg step) times a batch of calls (about 20 ms) and divides.
-Every call waits for its results (``block_until_ready`` on JAX's asynchronous dispatch). Goals (issue 12): torch-CPU ``raw/jit`` >= 1.5 on ``chain``; ``raw/jit`` >= 1 on ``logreg``
-everywhere; >= 2 on torch-CUDA and CuPy for ``chain`` and ``xent``.
+Every call waits for its results (``block_until_ready`` on JAX's asynchronous dispatch). Goals (issue 12):
+torch-CPU ``raw/jit`` >= 1.5 on ``chain``; ``raw/jit`` >= 1 on ``logreg`` everywhere; >= 2 on torch-CUDA and
+CuPy for ``chain`` and ``xent``.
 """
 
 from __future__ import annotations

@@ -369,8 +369,8 @@ def jit(fn: Any = None, /, *, static_argnames: tuple[str, ...] | str = (),
     """Compile a function written against xbackend with the compiler of the backend its Arrays live on.
 
     torch (CPU, CUDA): traced to the torch calls xbackend makes, then compiled by Inductor; JAX arrays
-    (generic backend): ``jax.jit``; NumPy, Dask and CuPy (for now) run eagerly. Results have the eager function's dtypes and, within the
-    dtype's rounding, its values. What cannot be traced (``float(x)``, ``if x > 0``, ``x.item()``) runs
+    (generic backend): ``jax.jit``; NumPy, Dask and CuPy (for now) run eagerly. Results have the eager
+    function's dtypes and, within the dtype's rounding, its values. What cannot be traced (``float(x)``, ``if x > 0``, ``x.item()``) runs
     eagerly, with one :class:`JitFallbackWarning` per function.
 
     Parameters
