@@ -15,7 +15,7 @@ from typing import Any, cast
 import numpy as np
 
 from . import _config, _dtypes as D
-from ._array import Array, _Late, _check_partner, _new, _onew
+from ._array import Array, _Late, _alloc, _check_partner, _new
 from ._devices import Device, device as _device, split as _split
 from ._dispatch import _instances, backend_for_type, get_backend
 from ._dtypes import DType
@@ -292,7 +292,7 @@ def _filled(method: str) -> Any:
     def make(shape: Any, dtype: Any, device: Any, backend: Any) -> Array:
         be, dev, cfg = _resolve(backend, device)
         dt = cfg.default_float if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
-        out = _onew(Array)
+        out = _alloc()
         out._data = getattr(be, method)(shape if type(shape) is int and shape >= 0 else _shape(shape), dt, dev)
         out._dt = dt
         out._dev = dev
