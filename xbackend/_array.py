@@ -649,27 +649,30 @@ def inplace(name: str) -> Any:
 
 
 def unary(name: str) -> Any:
+    """A one-argument elementwise operation: the dunder (``-x``) and the public function (``xb.negative``)."""
     category = ELEMENTWISE[name][1]
     fast = same_ok(category)
 
-    def op(self: Array) -> Array:
-        d = self._dt
-        be = self._be
-        x = self._data
+    def op(x: Any, /) -> Array:
+        if type(x) is not Array:  # xb.exp(native array or Python data): the public function is this one
+            x = _Late.asarray(x)
+        d = x._dt
+        be = x._be
+        data = x._data
         if d in fast:
             cd = rd = d
         else:
             cd, rd = resolve(name, category, d, _current().default_float)
             if cd is not d:
-                x = be.astype(x, cd)
+                data = be.astype(data, cd)
         try:
             fn = be.kernels[name][cd]
         except KeyError:
             fn = be.kernel(name, cd)
         out = _alloc()
-        out._data = fn(x)
+        out._data = fn(data)
         out._dt = rd
-        out._dev = self._dev
+        out._dev = x._dev
         out._be = be
         return out
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import math
 import operator
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -42,8 +42,9 @@ def _resolve(backend: Any, device: Any) -> tuple[Any, Device, _config.Config]:
     """(backend object, concrete device, config in force), from arguments and context.
 
     Resolutions are cached per Config object (configs are immutable; ``using``/``set_default`` make new
-    ones) whenever the result cannot change behind our back: an explicit device, or a backend whose
-    default device is fixed (NumPy's cpu).
+    ones): the backend always, the device when it cannot change behind our back (an explicit device, or a
+    backend whose default device is fixed, NumPy's cpu); otherwise the cache says ``None`` and the backend's
+    ``default_device()`` is asked on every call (torch's follows ``torch.set_default_device``).
     """
     c = _ctx_get()
     cfg = _config._base if c is None else c
@@ -52,7 +53,8 @@ def _resolve(backend: Any, device: Any) -> tuple[Any, Device, _config.Config]:
     except TypeError:  # an unhashable device argument (never cached)
         hit = None
     if hit is not None:
-        return hit[0], hit[1], cfg
+        dev = hit[1]
+        return hit[0], hit[0].default_device() if dev is None else dev, cfg
     bk, dev = _split(backend, device)  # a device bound to a backend (x.device) decides the backend
     if bk is None:
         name = cfg.backend
@@ -68,7 +70,9 @@ def _resolve(backend: Any, device: Any) -> tuple[Any, Device, _config.Config]:
         raise
     if dev is None:
         dev = be.default_device()
-        if not be.fixed_default_device:
+        if not be.fixed_default_device:  # cache the backend; the device is asked for on every call
+            with contextlib.suppress(TypeError):
+                cfg.places[backend, device] = (be, None)
             return be, dev, cfg
     else:
         try:
@@ -285,11 +289,14 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None, back
     return import_dlpack(x, device=device, copy=copy, backend=backend)
 
 
-def _filled(method: str) -> Any:
-    """The body of empty/zeros/ones: resolve place and dtype, ask the backend's ``method``, build the Array
-    inline (these are hot: xb.zeros(100) should cost little more than np.zeros(100))."""
+def _filled(method: str, doc: str) -> Any:
+    """empty/zeros/ones. These are hot (``xb.zeros(100)`` should cost little more than ``np.zeros(100)``), so
+    a call whose (backend, device, dtype) arguments were seen before under the same config takes one cached
+    entry: the backend, the device, the dtype and the backend's ``creator`` for them (a native call with the
+    dtype and device already converted). An entry whose device is the backend's *default* is used only while
+    ``default_device()`` still answers that device (torch's follows ``torch.set_default_device``)."""
 
-    def make(shape: Any, dtype: Any, device: Any, backend: Any) -> Array:
+    def general(shape: Any, dtype: Any, device: Any, backend: Any) -> Array:
         be, dev, cfg = _resolve(backend, device)
         dt = cfg.default_float if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
         out = _alloc()
@@ -297,42 +304,59 @@ def _filled(method: str) -> Any:
         out._dt = dt
         out._dev = dev
         out._be = be
+        try:
+            place = cfg.places.get((backend, device))  # what _resolve cached: None if it could not
+        except TypeError:
+            place = None
+        if place is not None and (dtype is None or type(dtype) is DType or type(dtype) is str):
+            check = None if place[1] is not None else be.default_device  # None: the device cannot change
+            cfg.places[method, backend, device, dtype] = (be, dev, dt, be.creator(method, dt, dev), check)
         return out
 
-    return make
+    def fill(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
+        c = _ctx_get()
+        try:
+            hit = (_config._base if c is None else c).places.get((method, backend, device, dtype))
+        except TypeError:  # an unhashable argument: never cached
+            hit = None
+        if hit is None or (hit[4] is not None and hit[4]() is not hit[1]):
+            return general(shape, dtype, device, backend)
+        out = _alloc()
+        out._data = hit[3](shape if type(shape) is int and shape >= 0 else _shape(shape))
+        out._dt = hit[2]
+        out._dev = hit[1]
+        out._be = hit[0]
+        return out
+
+    fill.__name__ = fill.__qualname__ = method
+    fill.__doc__ = doc
+    fill.__module__ = __name__
+    return fill
 
 
-_empty, _zeros, _ones = _filled("empty"), _filled("zeros"), _filled("ones")
-
-
-def empty(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
-    """An uninitialised Array (default dtype: the default float).
+if TYPE_CHECKING:  # as type checkers see the three functions _filled builds
+    def empty(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array: ...
+    def zeros(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array: ...
+    def ones(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array: ...
+else:
+    empty = _filled("empty", """An uninitialised Array (default dtype: the default float).
 
     >>> import xbackend as xb
     >>> xb.empty((2, 3)).shape
     (2, 3)
-    """
-    return _empty(shape, dtype, device, backend)
-
-
-def zeros(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
-    """An Array of zeros.
+    """)
+    zeros = _filled("zeros", """An Array of zeros.
 
     >>> import xbackend as xb
     >>> xb.zeros(3).tolist(), xb.zeros((1, 2), dtype=xb.int8).dtype
     ([0.0, 0.0, 0.0], xb.int8)
-    """
-    return _zeros(shape, dtype, device, backend)
-
-
-def ones(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
-    """An Array of ones.
+    """)
+    ones = _filled("ones", """An Array of ones.
 
     >>> import xbackend as xb
     >>> xb.ones(2, dtype=xb.bool).tolist()
     [True, True]
-    """
-    return _ones(shape, dtype, device, backend)
+    """)
 
 
 def _fill_dtype(fill_value: Any, dtype: Any) -> DType:

@@ -168,6 +168,7 @@ class DaskBackend(NumpyBackend):
     module = "dask"
     fixed_default_device = True
     native_basic_indexing = False
+    native_reshape = False  # reshape checks unknown sizes and merges chunks
     index_checks = False
     #: ``x.shape`` may hold ``None`` (sizes that depend on values)
     unknown_shapes = True

@@ -1,0 +1,43 @@
+"""The fast-path hooks of the NumPy backend (see ``Backend.creator`` & co. in ``xbackend/_backend.py``).
+
+Each hook hands the core a callable with the native dtype already converted, so ``xb.zeros(100)`` and
+``xb.astype(x, xb.float32)`` cost one small call over the raw NumPy call. A hook is used only while the
+backend's class still runs NumPy's general method (CuPy and Dask subclass the NumPy backend and override
+some): otherwise the base class's hook calls the subclass's method.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable
+
+from .._backend import Backend
+from .._devices import Device
+from .._dtypes import DType
+
+
+def _runs_numpys(be: Backend, name: str) -> bool:
+    from .numpy import NumpyBackend  # late: numpy.py imports this module
+
+    return getattr(type(be), name) is getattr(NumpyBackend, name)
+
+
+class NumpyFastPathsMixin(Backend):
+    xp: Any
+    to_np: dict[DType, Any]
+
+    def creator(self, method: str, dt: DType, dev: Device) -> Callable[[Any], Any]:
+        """``xp.empty/zeros/ones(shape, native dtype)``: what ``empty``/``zeros``/``ones`` do (NumPy has one
+        device, so ``dev`` is not passed)."""
+        nd = self.to_np.get(dt)
+        if nd is None or not _runs_numpys(self, method):
+            return super().creator(method, dt, dev)
+        fn = getattr(self.xp, method)
+        return lambda shape: fn(shape, nd)
+
+    def caster(self, dt: DType) -> Callable[[Any], Any]:
+        """``x.astype(native dtype)`` (a C callable: no Python frame), as ``astype(x, dt, copy=True)``."""
+        nd = self.to_np.get(dt)
+        if nd is None or not _runs_numpys(self, "astype"):
+            return super().caster(dt)
+        return operator.methodcaller("astype", nd)
