@@ -43,7 +43,14 @@ if TYPE_CHECKING:  # annotations only: _devices imports the registry (_dispatch)
 
     from ._devices import Device
 
-__all__ = ["Backend", "BackendInfo"]
+__all__ = ["Backend", "BackendInfo", "runs_own"]
+
+
+def runs_own(be: "Backend", mixin: type, name: str) -> bool:
+    """True when ``be``'s class runs the method ``name`` of the backend class that mixes in ``mixin`` (no
+    subclass overrides it): a fast-path hook written for that method must not bypass a subclass's own."""
+    owner = next(c for c in type(be).__mro__ if mixin in c.__bases__)
+    return getattr(type(be), name) is getattr(owner, name)
 
 
 @dataclass(frozen=True)

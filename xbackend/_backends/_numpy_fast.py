@@ -11,15 +11,9 @@ from __future__ import annotations
 import operator
 from typing import Any, Callable
 
-from .._backend import Backend
+from .._backend import Backend, runs_own
 from .._devices import Device
 from .._dtypes import DType
-
-
-def _runs_numpys(be: Backend, name: str) -> bool:
-    from .numpy import NumpyBackend  # late: numpy.py imports this module
-
-    return getattr(type(be), name) is getattr(NumpyBackend, name)
 
 
 class NumpyFastPathsMixin(Backend):
@@ -30,7 +24,7 @@ class NumpyFastPathsMixin(Backend):
         """``xp.empty/zeros/ones(shape, native dtype)``: what ``empty``/``zeros``/``ones`` do (NumPy has one
         device, so ``dev`` is not passed)."""
         nd = self.to_np.get(dt)
-        if nd is None or not _runs_numpys(self, method):
+        if nd is None or not runs_own(self, NumpyFastPathsMixin, method):
             return super().creator(method, dt, dev)
         fn = getattr(self.xp, method)
         return lambda shape: fn(shape, nd)
@@ -38,6 +32,6 @@ class NumpyFastPathsMixin(Backend):
     def caster(self, dt: DType) -> Callable[[Any], Any]:
         """``x.astype(native dtype)`` (a C callable: no Python frame), as ``astype(x, dt, copy=True)``."""
         nd = self.to_np.get(dt)
-        if nd is None or not _runs_numpys(self, "astype"):
+        if nd is None or not runs_own(self, NumpyFastPathsMixin, "astype"):
             return super().caster(dt)
         return operator.methodcaller("astype", nd)

@@ -11,17 +11,11 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any, Callable
 
-from .._backend import Backend
+from .._backend import Backend, runs_own
 from .._devices import Device
 from .._dtypes import DType
 
 torch: Any = None  # bound by torch.py when it imports torch
-
-
-def _runs_torchs(be: Backend, name: str) -> bool:
-    from .torch import TorchBackend  # late: torch.py imports this module
-
-    return getattr(type(be), name) is getattr(TorchBackend, name)
 
 
 class TorchFastPathsMixin(Backend):
@@ -34,7 +28,7 @@ class TorchFastPathsMixin(Backend):
     def creator(self, method: str, dt: DType, dev: Device) -> Callable[[Any], Any]:
         """``torch.empty/zeros/ones(shape, dtype=..., device=...)``, as ``empty``/``zeros``/``ones``."""
         nd = self.to_t.get(dt)
-        if nd is None or not _runs_torchs(self, method):
+        if nd is None or not runs_own(self, TorchFastPathsMixin, method):
             return super().creator(method, dt, dev)
         fn = getattr(torch, method)
         tdev = torch.device(str(dev))
@@ -44,13 +38,14 @@ class TorchFastPathsMixin(Backend):
         """``x.to(native dtype)`` (a C callable), as ``astype(x, dt, copy=True)`` for ``x`` of another dtype:
         only where no other xbackend dtype shares ``dt``'s torch dtype (then ``astype`` would clone)."""
         nd = self.to_t.get(dt)
-        if nd is None or list(self.to_t.values()).count(nd) != 1 or not _runs_torchs(self, "astype"):
+        shared = list(self.to_t.values()).count(nd) != 1
+        if nd is None or shared or not runs_own(self, TorchFastPathsMixin, "astype"):
             return super().caster(dt)
         return operator.methodcaller("to", nd)
 
     def full_reducer(self, name: str, dt: DType) -> Callable[[Any], Any]:
         """The no-dim torch reduction ``reduce`` picks for a full reduction (``torch.sum`` & co.), itself."""
         fn = self._full_reducers.get((name, self.to_t.get(dt)))
-        if fn is None or not _runs_torchs(self, "reduce"):
+        if fn is None or not runs_own(self, TorchFastPathsMixin, "reduce"):
             return super().full_reducer(name, dt)
         return fn
