@@ -52,7 +52,11 @@ def test_creators_match_the_backend_methods(xb_target, method, dt):
         general = getattr(be, method)((2, 3), dt, dev)
     except (xb.XBackendError, TypeError) as exc:
         pytest.skip(f"{xb_target} has no {dt}: {exc}")
-    fast = be.creator(method, dt, dev)((2, 3))
+    fn, arg = be.creator(method, dt, dev)
+    fast = fn((2, 3), arg)
+    fn, arg = be.creator(method, dt, None)  # on the default device
+    on_default = fn((2, 3), arg)
+    assert be.dtype_of(on_default) is dt and be.device_of(on_default) is be.default_device()
     assert be.dtype_of(fast) is be.dtype_of(general) is dt
     assert be.device_of(fast) is be.device_of(general) and tuple(fast.shape) == tuple(general.shape) == (2, 3)
     if method != "empty":
@@ -183,8 +187,10 @@ def test_a_subclass_override_is_never_bypassed():
     be, plain = Logged(), NumpyBackend()
     a = np.arange(3.0)
     assert be.caster(xb.float32)(a).dtype == np.float32 and calls == [("astype", xb.float32)]
-    assert be.creator("zeros", xb.int8, xb.asarray(a)._dev)(2).dtype == np.int8 and calls[-1] == ("zeros", xb.int8)
-    assert be.creator("ones", xb.int8, xb.asarray(a)._dev)(2).tolist() == [1, 1] and len(calls) == 2  # not overridden
+    fn, arg = be.creator("zeros", xb.int8, xb.asarray(a)._dev)
+    assert fn(2, arg).dtype == np.int8 and calls[-1] == ("zeros", xb.int8)
+    fn, arg = be.creator("ones", xb.int8, xb.asarray(a)._dev)
+    assert fn(2, arg).tolist() == [1, 1] and len(calls) == 2  # ones is not overridden: NumPy's own
     assert plain.caster(xb.float32)(a).dtype == np.float32 and len(calls) == 2
 
 

@@ -20,7 +20,7 @@ Optional (defaults here raise a typed error or fall back to a generic implementa
     None, the default, runs eagerly).
 
 Fast-path hooks (optional; the defaults below call the general methods, so overriding them only buys speed)
-    ``creator(method, dt, dev)`` (``empty/zeros/ones`` with dtype and device converted once),
+    ``creator(method, dt, dev)`` (``empty/zeros/ones`` with dtype and device converted once: ``(fn, arg)``),
     ``caster(dt)`` (``astype`` to ``dt`` from another dtype), ``full_reducer(name, dt)`` (``reduce`` over every
     axis of an array with at least one), and the flags ``native_basic_indexing`` and ``native_reshape``. Each
     must give exactly what the general method gives; ``tests/test_fast_paths.py`` compares them.
@@ -154,10 +154,15 @@ class Backend:
         return fn
 
     # -- fast-path hooks: each returns a callable that does what the general method does ----------------
-    def creator(self, method: str, dt: DType, dev: Device) -> Callable[[Any], Any]:
-        """``shape -> getattr(self, method)(shape, dt, dev)`` for ``method`` in empty, zeros, ones."""
+    def creator(self, method: str, dt: DType, dev: Device | None) -> tuple[Callable[[Any, Any], Any], Any]:
+        """``(fn, arg)`` such that ``fn(shape, arg)`` is ``getattr(self, method)(shape, dt, dev)``, for ``method``
+        in empty, zeros, ones (a pair, so that a library function taking the dtype second needs no wrapper).
+        ``dev=None``: on ``default_device()`` as it is at the call."""
         fn = getattr(self, method)
-        return lambda shape: fn(shape, dt, dev)
+        if dev is None:
+            default = self.default_device
+            return (lambda shape, _: fn(shape, dt, default())), None
+        return (lambda shape, _: fn(shape, dt, dev)), None
 
     def caster(self, dt: DType) -> Callable[[Any], Any]:
         """``x -> self.astype(x, dt, True)`` for ``x`` of another dtype than ``dt`` (cached by ``xb.astype``)."""

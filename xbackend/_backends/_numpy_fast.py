@@ -20,14 +20,13 @@ class NumpyFastPathsMixin(Backend):
     xp: Any
     to_np: dict[DType, Any]
 
-    def creator(self, method: str, dt: DType, dev: Device) -> Callable[[Any], Any]:
-        """``xp.empty/zeros/ones(shape, native dtype)``: what ``empty``/``zeros``/``ones`` do (NumPy has one
-        device, so ``dev`` is not passed)."""
+    def creator(self, method: str, dt: DType, dev: Device | None) -> tuple[Callable[[Any, Any], Any], Any]:
+        """``(xp.empty/zeros/ones, native dtype)``: ``xp.zeros(shape, dtype)`` is what ``zeros`` does (NumPy
+        has one device, so ``dev`` is not passed), with no Python frame in between."""
         nd = self.to_np.get(dt)
         if nd is None or not runs_own(self, NumpyFastPathsMixin, method):
             return super().creator(method, dt, dev)
-        fn = getattr(self.xp, method)
-        return lambda shape: fn(shape, nd)
+        return getattr(self.xp, method), nd
 
     def caster(self, dt: DType) -> Callable[[Any], Any]:
         """``x.astype(native dtype)`` (a C callable: no Python frame), as ``astype(x, dt, copy=True)``."""

@@ -25,14 +25,16 @@ class TorchFastPathsMixin(Backend):
         @property
         def _full_reducers(self) -> dict[tuple[str, Any], Any]: ...  # torch.py: (name, torch dtype) -> function
 
-    def creator(self, method: str, dt: DType, dev: Device) -> Callable[[Any], Any]:
-        """``torch.empty/zeros/ones(shape, dtype=..., device=...)``, as ``empty``/``zeros``/``ones``."""
+    def creator(self, method: str, dt: DType, dev: Device | None) -> tuple[Callable[[Any, Any], Any], Any]:
+        """``torch.empty/zeros/ones(shape, dtype=..., device=...)``, as ``empty``/``zeros``/``ones``; no
+        ``device=`` for ``dev=None`` (torch's default device is what ``default_device()`` reports)."""
         nd = self.to_t.get(dt)
         if nd is None or not runs_own(self, TorchFastPathsMixin, method):
             return super().creator(method, dt, dev)
         fn = getattr(torch, method)
-        tdev = torch.device(str(dev))
-        return lambda shape: fn(shape, dtype=nd, device=tdev)
+        if dev is None:
+            return (lambda shape, _: fn(shape, dtype=nd)), None
+        return (lambda shape, tdev: fn(shape, dtype=nd, device=tdev)), torch.device(str(dev))
 
     def caster(self, dt: DType) -> Callable[[Any], Any]:
         """``x.to(native dtype)`` (a C callable), as ``astype(x, dt, copy=True)`` for ``x`` of another dtype:
