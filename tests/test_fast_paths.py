@@ -118,6 +118,16 @@ def test_full_sums_match_the_general_reduction(xb_target, dt):
                        be.reduce("sum", y.native, dt, tuple(range(y.ndim)), False))  # fmt: skip
 
 
+@pytest.mark.parametrize("dt", [D.float16, D.float32, D.float64, D.complex128], ids=str)
+@pytest.mark.parametrize("value", [-0.0, 0.0, math.nan, -math.inf, 1.5, 65504.0])
+def test_full_sums_of_0d_arrays_match_the_general_reduction(xb_target, dt, value):
+    """The general path reduces a 0-d Array as its one-element reshape; the fast path's hook must agree."""
+    x = xb.reshape(_array(xb_target, dt, [value]), ())
+    fast, general = xb.sum(x), xb.sum(x, axis=())  # axis=() on a 0-d Array: every axis, the general path
+    assert fast.dtype is general.dtype is dt and fast.ndim == general.ndim == 0
+    _identical(fast, general)
+
+
 def test_sums_off_the_fast_path_keep_their_table(xb_target):
     """Integer, bool and 0-d inputs and ``keepdims`` take the general path: the dtype table still holds."""
     x = _array(xb_target, D.int8, [1.0, 2.0, 3.0])

@@ -22,7 +22,7 @@ Optional (defaults here raise a typed error or fall back to a generic implementa
 Fast-path hooks (optional; the defaults below call the general methods, so overriding them only buys speed)
     ``creator(method, dt, dev)`` (``empty/zeros/ones`` with dtype and device converted once: ``(fn, arg)``),
     ``caster(dt)`` (``astype`` to ``dt`` from another dtype), ``full_reducer(name, dt)`` (``reduce`` over every
-    axis of an array with at least one), and the flags ``native_basic_indexing`` and ``native_reshape``. Each
+    axis), and the flags ``native_basic_indexing`` and ``native_reshape``. Each
     must give exactly what the general method gives; ``tests/test_fast_paths.py`` compares them.
 
 Kernels are looked up through ``backend.kernels[name][dtype]`` (plain dicts; on a miss,
@@ -170,9 +170,17 @@ class Backend:
         return lambda x: astype(x, dt, True)
 
     def full_reducer(self, name: str, dt: DType) -> Callable[[Any], Any]:
-        """``x -> self.reduce(name, x, dt, every axis, False)`` for ``x`` of dtype ``dt`` and ``ndim >= 1``."""
-        reduce = self.reduce
-        return lambda x: reduce(name, x, dt, tuple(range(x.ndim)), False)
+        """``x -> self.reduce(name, x, dt, every axis, False)`` for ``x`` of dtype ``dt``; a 0-d ``x`` is reduced
+        as its one-element 1-d reshape (``reduce`` never sees an empty axis tuple)."""
+        reduce, reshape = self.reduce, self.reshape
+
+        def full(x: Any) -> Any:
+            n = x.ndim
+            if n == 0:
+                x, n = reshape(x, (1,)), 1
+            return reduce(name, x, dt, tuple(range(n)), False)
+
+        return full
 
     def __repr__(self) -> str:
         return f"<xbackend backend {self.name!r}>"

@@ -218,6 +218,7 @@ def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
 
 # --- shape -----------------------------------------------------------------------------------------
 _SHAPES_OK: set[tuple[Any, ...]] = set()  # shapes seen with no entry below -1 (``min()`` costs ~0.15 µs a call)
+_last_ok: list[Any] = [None]  # the shape _shape_ok last accepted (a hint: validity depends on the shape alone)
 
 
 def _shape_ok(shape: tuple[Any, ...]) -> bool:
@@ -226,6 +227,7 @@ def _shape_ok(shape: tuple[Any, ...]) -> bool:
     if len(_SHAPES_OK) >= 512:  # bounded: programs with many shapes start over
         _SHAPES_OK.clear()
     _SHAPES_OK.add(shape)
+    _last_ok[0] = shape
     return True
 
 
@@ -241,8 +243,11 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
         x = _arr(x, "reshape")
     if copy is None and type(shape) is tuple:
         be = x._be
-        try:  # fast path: with no entry below -1 (NumPy takes -2 as -1) the native reshape accepts exactly the
-            if shape in _SHAPES_OK or _shape_ok(shape):  # valid shapes; the rest falls through to the checks
+        # fast path: with no entry below -1 (NumPy takes -2 as -1) the native reshape accepts exactly the valid
+        # shapes; the rest falls through to the checks. The tuple last accepted (often a constant of the caller)
+        # needs no hash; an unhashable one never gets into the set (TypeError: the checks below)
+        try:
+            if shape is _last_ok[0] or shape in _SHAPES_OK or _shape_ok(shape):
                 data = x._data.reshape(shape) if be.native_reshape else be.reshape(x._data, shape)
             else:
                 data = None

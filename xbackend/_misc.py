@@ -25,7 +25,7 @@ def astype(x: Array, dtype: D.DType, /, *, copy: bool = True, device: Any = None
     if type(x) is not Array:
         raise TypeError(f"astype() takes an xbackend Array, got {type(x).__name__}; use xb.asarray(x, dtype=...)")
     d = x._dt
-    if dtype is not d and device is None and type(dtype) is DType and (dtype.kind == "c" or d.kind != "c"):
+    if dtype is not d and device is None and type(dtype) is DType and (d.kind != "c" or dtype.kind == "c"):
         be = x._be  # fast path: a cast to another dtype always copies; the backend's cached caster does it
         try:
             fn = be.casters[dtype]

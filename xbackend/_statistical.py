@@ -102,7 +102,7 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType 
     """
     if axis is None and dtype is None and not keepdims and type(x) is Array:
         d = x._dt
-        if d in _SAME_SUM and x._data.ndim:  # fast path: a full sum of a float/complex Array (same dtype)
+        if d in _SAME_SUM:  # fast path: a full sum of a float/complex Array (its own dtype)
             be = x._be
             try:
                 fn = be.full_reducers["sum"][d]

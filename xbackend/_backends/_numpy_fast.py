@@ -8,7 +8,6 @@ some): otherwise the base class's hook calls the subclass's method.
 
 from __future__ import annotations
 
-import operator
 from typing import Any, Callable
 
 from .._backend import Backend, runs_own
@@ -29,8 +28,9 @@ class NumpyFastPathsMixin(Backend):
         return getattr(self.xp, method), nd
 
     def caster(self, dt: DType) -> Callable[[Any], Any]:
-        """``x.astype(native dtype)`` (a C callable: no Python frame), as ``astype(x, dt, copy=True)``."""
+        """``x.astype(native dtype)``, as ``astype(x, dt, copy=True)`` (a lambda: ``operator.methodcaller``
+        costs ~0.05 µs more, ``ndarray.astype`` unbound would skip a subclass's own ``astype``)."""
         nd = self.to_np.get(dt)
         if nd is None or not runs_own(self, NumpyFastPathsMixin, "astype"):
             return super().caster(dt)
-        return operator.methodcaller("astype", nd)
+        return lambda x: x.astype(nd)

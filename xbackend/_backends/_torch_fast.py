@@ -8,7 +8,6 @@ general method; a subclass that overrides the method gets the base class's hook,
 
 from __future__ import annotations
 
-import operator
 from typing import TYPE_CHECKING, Any, Callable
 
 from .._backend import Backend, runs_own
@@ -37,16 +36,17 @@ class TorchFastPathsMixin(Backend):
         return (lambda shape, tdev: fn(shape, dtype=nd, device=tdev)), torch.device(str(dev))
 
     def caster(self, dt: DType) -> Callable[[Any], Any]:
-        """``x.to(native dtype)`` (a C callable), as ``astype(x, dt, copy=True)`` for ``x`` of another dtype:
+        """``x.to(native dtype)``, as ``astype(x, dt, copy=True)`` for ``x`` of another dtype:
         only where no other xbackend dtype shares ``dt``'s torch dtype (then ``astype`` would clone)."""
         nd = self.to_t.get(dt)
         shared = list(self.to_t.values()).count(nd) != 1
         if nd is None or shared or not runs_own(self, TorchFastPathsMixin, "astype"):
             return super().caster(dt)
-        return operator.methodcaller("to", nd)
+        return lambda x: x.to(nd)
 
     def full_reducer(self, name: str, dt: DType) -> Callable[[Any], Any]:
-        """The no-dim torch reduction ``reduce`` picks for a full reduction (``torch.sum`` & co.), itself."""
+        """The no-dim torch reduction ``reduce`` picks for a full reduction (``torch.sum`` & co.), itself: on a
+        0-d tensor it gives what it gives on the one-element 1-d reshape ``reduce`` would see."""
         fn = self._full_reducers.get((name, self.to_t.get(dt)))
         if fn is None or not runs_own(self, TorchFastPathsMixin, "reduce"):
             return super().full_reducer(name, dt)
