@@ -1,7 +1,7 @@
 """Per-call overhead of xbackend against the raw backend and its peers, side by side in one run.
 
 Usage: ``python benchmarks/overhead.py [--quick] [--backends numpy,torch] [--gpu] [--no-import] [--no-peers]
-[--out FILE] [--json FILE]``
+[--note TEXT] [--out FILE] [--json FILE]``
 
 For every operation and size it times the raw native call, the xbackend call and, on the CPU, the same op
 through each installed peer (array-api-compat's namespace, autoray's ``do``, EagerPy's tensors: optional
@@ -151,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--gpu", action="store_true", help="time torch-CUDA and CuPy instead of the CPU backends")
     p.add_argument("--no-import", action="store_true", help="skip the import-time measurement")
     p.add_argument("--no-peers", action="store_true", help="skip array-api-compat, autoray and EagerPy")
+    p.add_argument("--note", default=None, help="a '# ' comment line on top of the table (e.g. how quiet the machine was)")
     p.add_argument("--out", default=None, help="also write the table to this file")
     p.add_argument("--json", default=None, help="also write the table's rows as JSON records (for benchmarks/plots.py)")
     args = p.parse_args(argv)
@@ -160,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     wanted = set(args.backends.split(",")) if not args.gpu else {"torch", "cupy"}
     targets = [t for t in available_targets() if t.backend in wanted and t.is_gpu == args.gpu]
     peers = () if args.gpu or args.no_peers else tuple(_peers.installed())
-    lines = [f"xbackend {xb.__version__}, numpy {np.__version__}; medians of {repeats} repeats"
+    lines = [f"# {args.note}"] if args.note else []
+    lines += [f"xbackend {xb.__version__}, numpy {np.__version__}; medians of {repeats} repeats"
              + (f"; peers: {', '.join(f'{p} {_peers.version(p)}' for p in peers)}" if peers else ""),
              f"{'target':<12}{'op':<16}{'n':>9}{'raw µs':>11}{'xb µs':>11}{'added µs':>10}{'ratio':>8}"
              + "".join(f"{p + ' µs':>12}" for p in peers)

@@ -21,7 +21,7 @@ Optional (defaults here raise a typed error or fall back to a generic implementa
 
 Fast-path hooks (optional; the defaults below call the general methods, so overriding them only buys speed)
     ``creator(method, dt, dev)`` (``empty/zeros/ones`` with dtype and device converted once: ``(fn, arg)``),
-    ``caster(dt)`` (``astype`` to ``dt`` from another dtype), ``full_reducer(name, dt)`` (``reduce`` over every
+    ``caster(dt)`` (``astype`` to ``dt`` from another dtype), ``default_device_probe()``, ``full_reducer(name, dt)`` (``reduce`` over every
     axis), and the flags ``native_basic_indexing`` and ``native_reshape``. Each
     must give exactly what the general method gives; ``tests/test_fast_paths.py`` compares them.
 
@@ -163,6 +163,12 @@ class Backend:
             default = self.default_device
             return (lambda shape, _: fn(shape, dt, default())), None
         return (lambda shape, _: fn(shape, dt, dev)), None
+
+    def default_device_probe(self) -> tuple[Callable[[], Any], Any]:
+        """``(probe, token)``: while ``probe() is token``, ``default_device()`` answers what it answers now
+        (creation reuses a cached entry for the default device under that condition). Default:
+        ``default_device`` itself and its answer."""
+        return self.default_device, self.default_device()
 
     def caster(self, dt: DType) -> Callable[[Any], Any]:
         """``x -> self.astype(x, dt, True)`` for ``x`` of another dtype than ``dt`` (cached by ``xb.astype``)."""

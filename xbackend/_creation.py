@@ -289,13 +289,16 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None, back
     return import_dlpack(x, device=device, copy=copy, backend=backend)
 
 
+_NO_CALL = (None, None, None, None, None)
+
+
 def _filled(method: str, doc: str) -> Any:
     """empty/zeros/ones. These are hot (``xb.zeros(100)`` should cost little more than ``np.zeros(100)``), so
     a call whose (backend, device, dtype) arguments were seen before under the same config takes one cached
     entry: the backend, the device, the dtype and the backend's ``creator`` for them (a native call with the
     dtype and device already converted). An entry whose device is the backend's *default* creates on the
-    library's default device, and is used only while ``default_device()`` still answers the device it was
-    made for (torch's follows ``torch.set_default_device``)."""
+    library's default device, and is used only while the backend's ``default_device_probe()`` says that the
+    default is still the device it was made for (torch's follows ``torch.set_default_device``)."""
 
     def general(shape: Any, dtype: Any, device: Any, backend: Any) -> Array:
         be, dev, cfg = _resolve(backend, device)
@@ -310,11 +313,11 @@ def _filled(method: str, doc: str) -> Any:
         except TypeError:
             place = None
         if place is not None and (dtype is None or type(dtype) is DType or type(dtype) is str):
-            check = None if place[1] is not None else be.default_device  # None: the device cannot change
-            cfg.places[method, backend, device, dtype] = (be, dev, dt, *be.creator(method, dt, place[1]), check)
+            probe = (None, None) if place[1] is not None else be.default_device_probe()  # None: cannot change
+            cfg.places[method, backend, device, dtype] = (be, dev, dt, *be.creator(method, dt, place[1]), *probe)
         return out
 
-    last: list[Any] = [(None, None, None, None, None)]  # (backend, device, dtype, config, entry) of the last hit
+    last: list[Any] = [_NO_CALL]  # (backend, device, dtype, config, entry) of the last hit
 
     def fill(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
         c = _ctx_get()
@@ -330,7 +333,8 @@ def _filled(method: str, doc: str) -> Any:
             if hit is None:
                 return general(shape, dtype, device, backend)
             last[0] = (backend, device, dtype, cfg, hit)  # one tuple: threads never see half an update
-        if hit[5] is not None and hit[5]() is not hit[1]:
+        if hit[5] is not None and hit[5]() is not hit[6]:  # the default device changed: make a new entry
+            last[0] = _NO_CALL
             return general(shape, dtype, device, backend)
         out = _alloc()
         out._data = hit[3](shape if type(shape) is int and shape >= 0 else _shape(shape), hit[4])

@@ -35,6 +35,15 @@ class TorchFastPathsMixin(Backend):
             return (lambda shape, _: fn(shape, dtype=nd)), None
         return (lambda shape, tdev: fn(shape, dtype=nd, device=tdev)), torch.device(str(dev))
 
+    def default_device_probe(self) -> tuple[Callable[[], Any], Any]:
+        """``(torch._C._len_torch_function_stack, 0)`` while no torch function mode is active: the default device
+        is then the CPU (``set_default_device`` and ``with torch.device(...)`` each push a mode), and the probe
+        is one C call (``0`` is a cached small int: ``is`` holds)."""
+        probe = getattr(torch._C, "_len_torch_function_stack", None)
+        if probe is None or probe() != 0 or not runs_own(self, TorchFastPathsMixin, "default_device"):
+            return super().default_device_probe()
+        return probe, 0
+
     def caster(self, dt: DType) -> Callable[[Any], Any]:
         """``x.to(native dtype)``, as ``astype(x, dt, copy=True)`` for ``x`` of another dtype:
         only where no other xbackend dtype shares ``dt``'s torch dtype (then ``astype`` would clone)."""
