@@ -248,18 +248,14 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
         # needs no hash; an unhashable one never gets into the set (TypeError: the checks below)
         try:
             if shape is _last_ok[0] or shape in _SHAPES_OK or _shape_ok(shape):
-                data = x._data.reshape(shape) if be.native_reshape else be.reshape(x._data, shape)
-            else:
-                data = None
+                out = _alloc()
+                out._data = x._data.reshape(shape) if be.native_reshape else be.reshape(x._data, shape)
+                out._dt = x._dt
+                out._dev = x._dev
+                out._be = be
+                return out
         except (RuntimeError, ValueError, TypeError):
-            data = None
-        if data is not None:
-            out = _alloc()
-            out._data = data
-            out._dt = x._dt
-            out._dev = x._dev
-            out._be = be
-            return out
+            pass  # the checks and their messages below
     shape = _shape_tuple(shape, "reshape")
     known = 1
     unknown = 0
