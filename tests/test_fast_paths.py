@@ -17,7 +17,7 @@ import pytest
 import xbackend as xb
 from xbackend import _dtypes as D
 from xbackend._dispatch import get_backend
-from xbackend.testing import to_host
+from xbackend.testing import available_targets, to_host
 
 DTYPES = [D.bool, D.int8, D.int64, D.uint8, D.uint16, D.uint64, D.float16, D.bfloat16, D.float32, D.float64,
           D.complex64, D.complex128]  # fmt: skip
@@ -202,6 +202,17 @@ def test_a_subclass_override_is_never_bypassed():
     fn, arg = be.creator("ones", xb.int8, xb.asarray(a)._dev)
     assert fn(2, arg).tolist() == [1, 1] and len(calls) == 2  # ones is not overridden: NumPy's own
     assert plain.caster(xb.float32)(a).dtype == np.float32 and len(calls) == 2
+
+
+def test_every_backend_has_its_own_flags_and_caches(xb_target):
+    """The hot paths read the flags as instance attributes: they must be the backend class's, and the caches
+    the backend's own (Dask builds itself from a NumPy backend instance: it must not inherit NumPy's)."""
+    be = get_backend(xb_target.backend)
+    for flag in ("native_basic_indexing", "native_reshape"):
+        assert getattr(be, flag) is getattr(type(be), flag), flag
+    others = [get_backend(t.backend) for t in available_targets() if t.backend != xb_target.backend]
+    assert all(be.casters is not o.casters and be.full_reducers is not o.full_reducers and be.kernels is not o.kernels
+               for o in others)  # fmt: skip
 
 
 def test_unary_functions_take_native_and_python_data(xb_target):
