@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--gpu", action="store_true", help="time torch-CUDA and CuPy instead of the CPU backends")
     p.add_argument("--no-import", action="store_true", help="skip the import-time measurement")
     p.add_argument("--no-peers", action="store_true", help="skip array-api-compat, autoray and EagerPy")
-    p.add_argument("--note", default=None, help="a '# ' comment line on top of the table (e.g. how quiet the machine was)")
+    p.add_argument("--note", default=None, help="a '# ' comment line on top of the table (how quiet the machine was)")
     p.add_argument("--out", default=None, help="also write the table to this file")
     p.add_argument("--json", default=None, help="also write the table's rows as JSON records (for benchmarks/plots.py)")
     args = p.parse_args(argv)

@@ -21,8 +21,8 @@ Optional (defaults here raise a typed error or fall back to a generic implementa
 
 Fast-path hooks (optional; the defaults below call the general methods, so overriding them only buys speed)
     ``creator(method, dt, dev)`` (``empty/zeros/ones`` with dtype and device converted once: ``(fn, arg)``),
-    ``caster(dt)`` (``astype`` to ``dt`` from another dtype), ``default_device_probe()``, ``full_reducer(name, dt)`` (``reduce`` over every
-    axis), and the flags ``native_basic_indexing`` and ``native_reshape``. Each
+    ``caster(dt)`` (``astype`` to ``dt`` from another dtype), ``default_device_probe()``,
+    ``full_reducer(name, dt)`` (``reduce`` over every axis), and the flags ``native_basic_indexing`` and ``native_reshape``. Each
     must give exactly what the general method gives; ``tests/test_fast_paths.py`` compares them.
 
 Kernels are looked up through ``backend.kernels[name][dtype]`` (plain dicts; on a miss,
