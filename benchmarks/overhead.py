@@ -18,6 +18,10 @@ of array-api-compat's namespace wherever compat is not itself slower than raw (m
 differences are noise. Issue 2: at 1e6 elements <= 1.02x (``ratio`` in ``goals`` when missed); import <=
 NumPy's + 20 ms. With ``--gpu`` (issue 8): torch-CUDA and CuPy, each call CUDA-synchronised, elementwise
 ops and reductions <= 1.15x raw (the ``goal`` column); no peers.
+
+The raw column spells each call as users write it. On torch 2.13, xbackend calls ``torch.reshape(x, shape)``
+and ``x.to(dtype=...)``, ~0.7 µs faster than the method spellings ``x.reshape(shape)`` and ``x.to(dtype)``
+of the raw column, so those rows can show xbackend below raw.
 """
 
 from __future__ import annotations
