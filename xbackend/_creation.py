@@ -10,12 +10,12 @@ from __future__ import annotations
 import contextlib
 import math
 import operator
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from . import _config, _dtypes as D
-from ._array import Array, _Late, _check_partner, _new, _onew
+from ._array import Array, _Late, _alloc, _check_partner, _new
 from ._devices import Device, device as _device, split as _split
 from ._dispatch import _instances, backend_for_type, get_backend
 from ._dtypes import DType
@@ -42,8 +42,9 @@ def _resolve(backend: Any, device: Any) -> tuple[Any, Device, _config.Config]:
     """(backend object, concrete device, config in force), from arguments and context.
 
     Resolutions are cached per Config object (configs are immutable; ``using``/``set_default`` make new
-    ones) whenever the result cannot change behind our back: an explicit device, or a backend whose
-    default device is fixed (NumPy's cpu).
+    ones): the backend always, the device when it cannot change behind our back (an explicit device, or a
+    backend whose default device is fixed, NumPy's cpu); otherwise the cache says ``None`` and the backend's
+    ``default_device()`` is asked on every call (torch's follows ``torch.set_default_device``).
     """
     c = _ctx_get()
     cfg = _config._base if c is None else c
@@ -52,7 +53,8 @@ def _resolve(backend: Any, device: Any) -> tuple[Any, Device, _config.Config]:
     except TypeError:  # an unhashable device argument (never cached)
         hit = None
     if hit is not None:
-        return hit[0], hit[1], cfg
+        dev = hit[1]
+        return hit[0], hit[0].default_device() if dev is None else dev, cfg
     bk, dev = _split(backend, device)  # a device bound to a backend (x.device) decides the backend
     if bk is None:
         name = cfg.backend
@@ -68,7 +70,9 @@ def _resolve(backend: Any, device: Any) -> tuple[Any, Device, _config.Config]:
         raise
     if dev is None:
         dev = be.default_device()
-        if not be.fixed_default_device:
+        if not be.fixed_default_device:  # cache the backend; the device is asked for on every call
+            with contextlib.suppress(TypeError):
+                cfg.places[backend, device] = (be, None)
             return be, dev, cfg
     else:
         try:
@@ -285,54 +289,89 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None, back
     return import_dlpack(x, device=device, copy=copy, backend=backend)
 
 
-def _filled(method: str) -> Any:
-    """The body of empty/zeros/ones: resolve place and dtype, ask the backend's ``method``, build the Array
-    inline (these are hot: xb.zeros(100) should cost little more than np.zeros(100))."""
+_NO_CALL = (None, None, None, None, None)
 
-    def make(shape: Any, dtype: Any, device: Any, backend: Any) -> Array:
+
+def _filled(method: str, doc: str) -> Any:
+    """empty/zeros/ones. These are hot (``xb.zeros(100)`` should cost little more than ``np.zeros(100)``), so
+    a call whose (backend, device, dtype) arguments were seen before under the same config takes one cached
+    entry: the backend, the device, the dtype and the backend's ``creator`` for them (a native call with the
+    dtype and device already converted). An entry whose device is the backend's *default* creates on the
+    library's default device, and is used only while the backend's ``default_device_probe()`` says that the
+    default is still the device it was made for (torch's follows ``torch.set_default_device``)."""
+
+    def general(shape: Any, dtype: Any, device: Any, backend: Any) -> Array:
         be, dev, cfg = _resolve(backend, device)
         dt = cfg.default_float if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
-        out = _onew(Array)
+        out = _alloc()
         out._data = getattr(be, method)(shape if type(shape) is int and shape >= 0 else _shape(shape), dt, dev)
         out._dt = dt
         out._dev = dev
         out._be = be
+        try:
+            place = cfg.places.get((backend, device))  # what _resolve cached: None if it could not
+        except TypeError:
+            place = None
+        if place is not None and (dtype is None or type(dtype) is DType or type(dtype) is str):
+            probe = (None, None) if place[1] is not None else be.default_device_probe()  # None: cannot change
+            cfg.places[method, backend, device, dtype] = (be, dev, dt, *be.creator(method, dt, place[1]), *probe)
         return out
 
-    return make
+    last: list[Any] = [_NO_CALL]  # (backend, device, dtype, config, entry) of the last hit
+
+    def fill(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
+        c = _ctx_get()
+        cfg = _config._base if c is None else c
+        m = last[0]  # the same arguments (same objects) as last time: no key to build and hash (~60 ns)
+        if m[3] is cfg and m[0] is backend and m[1] is device and m[2] is dtype:
+            hit = m[4]
+        else:
+            try:
+                hit = cfg.places.get((method, backend, device, dtype))
+            except TypeError:  # an unhashable argument: never cached
+                hit = None
+            if hit is None:
+                return general(shape, dtype, device, backend)
+            last[0] = (backend, device, dtype, cfg, hit)  # one tuple: threads never see half an update
+        if hit[5] is not None and hit[5]() is not hit[6]:  # the default device changed: make a new entry
+            last[0] = _NO_CALL
+            return general(shape, dtype, device, backend)
+        out = _alloc()
+        out._data = hit[3](shape if type(shape) is int and shape >= 0 else _shape(shape), hit[4])
+        out._dt = hit[2]
+        out._dev = hit[1]
+        out._be = hit[0]
+        return out
+
+    fill.__name__ = fill.__qualname__ = method
+    fill.__doc__ = doc
+    fill.__module__ = __name__
+    return fill
 
 
-_empty, _zeros, _ones = _filled("empty"), _filled("zeros"), _filled("ones")
-
-
-def empty(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
-    """An uninitialised Array (default dtype: the default float).
+if TYPE_CHECKING:  # as type checkers see the three functions _filled builds
+    def empty(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array: ...
+    def zeros(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array: ...
+    def ones(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array: ...
+else:
+    empty = _filled("empty", """An uninitialised Array (default dtype: the default float).
 
     >>> import xbackend as xb
     >>> xb.empty((2, 3)).shape
     (2, 3)
-    """
-    return _empty(shape, dtype, device, backend)
-
-
-def zeros(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
-    """An Array of zeros.
+    """)
+    zeros = _filled("zeros", """An Array of zeros.
 
     >>> import xbackend as xb
     >>> xb.zeros(3).tolist(), xb.zeros((1, 2), dtype=xb.int8).dtype
     ([0.0, 0.0, 0.0], xb.int8)
-    """
-    return _zeros(shape, dtype, device, backend)
-
-
-def ones(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
-    """An Array of ones.
+    """)
+    ones = _filled("ones", """An Array of ones.
 
     >>> import xbackend as xb
     >>> xb.ones(2, dtype=xb.bool).tolist()
     [True, True]
-    """
-    return _ones(shape, dtype, device, backend)
+    """)
 
 
 def _fill_dtype(fill_value: Any, dtype: Any) -> DType:

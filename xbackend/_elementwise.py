@@ -67,12 +67,9 @@ def _make_binary(name: str) -> Callable[..., Array]:
 
 
 def _make_unary(name: str) -> Callable[..., Array]:
-    op = unary(name)
-
-    def fn(x: Any, /) -> Array:
-        return op(x if type(x) is Array else _as_array(x))
-
+    fn = unary(name)  # takes non-Arrays too (through asarray): one call, not two, on the hot path
     fn.__name__ = fn.__qualname__ = name
+    fn.__module__ = __name__
     fn.__doc__ = f"Elementwise ``{name}`` of the Array API standard."
     return fn
 

@@ -19,7 +19,7 @@ import operator
 from typing import Any, Sequence
 
 from . import _dtypes as D
-from ._array import Array, _check_partner, _new
+from ._array import Array, _alloc, _check_partner, _new
 from ._creation import asarray
 from ._errors import AxisError, ShapeError
 
@@ -217,6 +217,20 @@ def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
 
 
 # --- shape -----------------------------------------------------------------------------------------
+_SHAPES_OK: set[tuple[Any, ...]] = set()  # shapes seen with no entry below -1 (``min()`` costs ~0.15 µs a call)
+_last_ok: list[Any] = [None]  # the shape _shape_ok last accepted (a hint: validity depends on the shape alone)
+
+
+def _shape_ok(shape: tuple[Any, ...]) -> bool:
+    if shape and min(shape) < -1:
+        return False
+    if len(_SHAPES_OK) >= 512:  # bounded: programs with many shapes start over
+        _SHAPES_OK.clear()
+    _SHAPES_OK.add(shape)
+    _last_ok[0] = shape
+    return True
+
+
 def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Array:
     """``x`` with a new shape (one entry may be ``-1``). ``copy=False`` raises ``ValueError`` where a
     view is impossible; ``copy=True`` always copies.
@@ -225,13 +239,23 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
     >>> xb.reshape(xb.arange(6), (2, -1)).tolist()
     [[0, 1, 2], [3, 4, 5]]
     """
-    x = _arr(x, "reshape")
+    if type(x) is not Array:
+        x = _arr(x, "reshape")
     if copy is None and type(shape) is tuple:
-        try:  # fast path: with no entry below -1 the native reshape accepts exactly the valid shapes; anything
-            if not shape or min(shape) >= -1:  # else falls through to the checks and messages below
-                return _new(x._be.reshape(x._data, shape), x._dt, x._dev, x._be)
+        be = x._be
+        # fast path: with no entry below -1 (NumPy takes -2 as -1) the native reshape accepts exactly the valid
+        # shapes; the rest falls through to the checks. The tuple last accepted (often a constant of the caller)
+        # needs no hash; an unhashable one never gets into the set (TypeError: the checks below)
+        try:
+            if shape is _last_ok[0] or shape in _SHAPES_OK or _shape_ok(shape):
+                out = _alloc()
+                out._data = x._data.reshape(shape) if be.native_reshape else be.reshape(x._data, shape)
+                out._dt = x._dt
+                out._dev = x._dev
+                out._be = be
+                return out
         except (RuntimeError, ValueError, TypeError):
-            pass
+            pass  # the checks and their messages below
     shape = _shape_tuple(shape, "reshape")
     known = 1
     unknown = 0

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from . import _dtypes as D
-from ._array import Array, matmul as _matmul
+from ._array import Array, _alloc, matmul as _matmul
 from ._config import current
 from ._creation import asarray
 from ._devices import Device, bind
+from ._dtypes import DType
 from ._dispatch import get_backend
 
 __all__ = ["astype", "devices", "matmul", "preferred_device"]
@@ -23,6 +24,19 @@ def astype(x: Array, dtype: D.DType, /, *, copy: bool = True, device: Any = None
     """
     if type(x) is not Array:
         raise TypeError(f"astype() takes an xbackend Array, got {type(x).__name__}; use xb.asarray(x, dtype=...)")
+    d = x._dt
+    if dtype is not d and device is None and type(dtype) is DType and (d.kind != "c" or dtype.kind == "c"):
+        be = x._be  # fast path: a cast to another dtype always copies; the backend's cached caster does it
+        try:
+            fn = be.casters[dtype]
+        except KeyError:
+            fn = be.casters[dtype] = be.caster(dtype)
+        out = _alloc()
+        out._data = fn(x._data)
+        out._dt = dtype
+        out._dev = x._dev
+        out._be = be
+        return out
     out = x.astype(dtype, copy=copy)
     return out if device is None else out.to_device(device)
 

@@ -26,7 +26,7 @@ import functools
 import inspect
 from typing import Any, Callable, TypeVar, overload
 
-from ._array import Array
+from ._array import Array, _alloc
 from ._dispatch import _by_type, backend_for_type
 from ._errors import BackendMismatchError, DeviceMismatchError, mismatch
 
@@ -34,7 +34,6 @@ __all__ = ["portable"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_onew = object.__new__
 _MISS: Any = object()  # "not looked up yet" (Any: it stands in for a backend in the same slot)
 _CONTAINERS = (tuple, list, dict)
 # types that are certainly not arrays: skip them without a dict lookup in the backend registry
@@ -60,7 +59,7 @@ class _Seen:
 
 
 def _wrap(x: Any, be: Any) -> Array:
-    a = _onew(Array)
+    a = _alloc()
     a._data = x
     a._dt = be.dtype_of(x)
     a._dev = be.device_of(x)
@@ -191,7 +190,7 @@ def portable(fn: F | None = None, /) -> F | Callable[[F], F]:
     names, star = _parameter_names(fn)
     n_named = len(names)
     fname = getattr(fn, "__qualname__", getattr(fn, "__name__", "function"))
-    by_type_get, plain, array_t, onew = _by_type.get, _PLAIN, Array, _onew
+    by_type_get, plain, array_t, alloc = _by_type.get, _PLAIN, Array, _alloc
 
     def where(args: tuple[Any, ...], x: Any) -> str:  # the parameter name of argument x (error messages only)
         i = next((j for j, y in enumerate(args) if y is x), 0)
@@ -222,7 +221,7 @@ def portable(fn: F | None = None, /) -> F | Callable[[F], F]:
                         append(x)
                         continue
                 elif be is not _MISS and slow is None:
-                    a = onew(array_t)
+                    a = alloc()
                     a._data = x
                     a._dt = be.dtype_of(x)
                     dev = a._dev = be.device_of(x)

@@ -32,7 +32,7 @@ import math
 from typing import Any
 
 from . import _dtypes as D
-from ._array import Array, _new
+from ._array import Array, _alloc, _new
 from ._config import current
 from ._dtypes import DType
 from ._errors import UnsupportedDTypeError
@@ -41,6 +41,7 @@ from ._utility import as_array, normalize_axis, normalize_axes, reduce_native, r
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
 
 _UINT_OF_BITS = {8: D.uint8, 16: D.uint16, 32: D.uint32, 64: D.uint64}
+_SAME_SUM = frozenset(D.FLOATING)  # input dtypes whose sum has their own dtype whatever the config
 
 
 def _accumulator(fname: str, dt: DType, dtype: Any) -> DType:
@@ -99,6 +100,20 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType 
     >>> xb.sum(x, axis=0, dtype=xb.float32).tolist()
     [4.0, 6.0]
     """
+    if axis is None and dtype is None and not keepdims and type(x) is Array:
+        d = x._dt
+        if d in _SAME_SUM:  # fast path: a full sum of a float/complex Array (its own dtype)
+            be = x._be
+            try:
+                fn = be.full_reducers["sum"][d]
+            except KeyError:
+                fn = be.full_reducers.setdefault("sum", {})[d] = be.full_reducer("sum", d)
+            out = _alloc()
+            out._data = fn(x._data)
+            out._dt = d
+            out._dev = x._dev
+            out._be = be
+            return out
     x = as_array(x, "sum")
     cd = _accumulator("sum", x._dt, dtype)
     return _reduce("sum", x, axis, keepdims, cd, cd)

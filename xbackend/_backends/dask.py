@@ -29,7 +29,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import _dtypes as D
-from .._backend import BackendInfo
+from .._backend import Backend, BackendInfo
 from .._devices import CPU, Device, device as _device
 from .._dtypes import DType
 from .._errors import (
@@ -168,6 +168,7 @@ class DaskBackend(NumpyBackend):
     module = "dask"
     fixed_default_device = True
     native_basic_indexing = False
+    native_reshape = False  # reshape checks unknown sizes and merges chunks
     index_checks = False
     #: ``x.shape`` may hold ``None`` (sizes that depend on values)
     unknown_shapes = True
@@ -179,8 +180,8 @@ class DaskBackend(NumpyBackend):
     def __init__(self) -> None:
         self.xp = _import()
         base = NumpyBackend()
-        self.__dict__.update({k: v for k, v in base.__dict__.items() if k != "kernels"})
-        self.kernels = {}
+        self.__dict__.update(base.__dict__)
+        Backend.__init__(self)  # Dask's own kernel tables, fast-path caches and flags, not NumPy's
         self._array_type = da.Array
         self._np = base
         self._out_dtypes: dict[tuple[str, DType], Any] = {}

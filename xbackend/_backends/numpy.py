@@ -21,6 +21,7 @@ from .._devices import CPU, Device
 from .._dtypes import DType
 from .._errors import UnknownDeviceError
 from ._keys import check_bounds
+from ._numpy_fast import NumpyFastPathsMixin
 
 # standard name -> NumPy ufunc name, where they differ
 NP_NAMES = {
@@ -72,11 +73,12 @@ def standard_floor_divide(xp: Any, x: Any, y: Any, native: Callable[..., Any]) -
         return xp.where(xp.isinf(q) | (q == 0), q, native(x, y))
 
 
-class NumpyBackend(Backend):
+class NumpyBackend(NumpyFastPathsMixin, Backend):
     name = "numpy"
     module = "numpy"
     fixed_default_device = True
     native_basic_indexing = True
+    native_reshape = True
     xp: Any = np
     index_checks = False  # NumPy raises IndexError for out-of-bounds indices itself (CuPy wraps: True there)
 

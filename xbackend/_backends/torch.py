@@ -44,6 +44,8 @@ from . import _torch_linalg
 from ._torch_linalg import TorchLinalgMixin
 from . import _torch_special
 from ._torch_special import TorchSpecialCasesMixin
+from . import _torch_fast
+from ._torch_fast import TorchFastPathsMixin
 
 _NULL = contextlib.nullcontext()  # reusable
 _CUDA_OK: set[Device] = set()  # concrete CUDA devices already checked
@@ -54,16 +56,18 @@ def _one_cuda_device() -> bool:
     return torch.cuda.device_count() == 1
 
 torch: Any = None  # bound on first use
+_tf_stack_len: Callable[[], int] = lambda: 1  # torch._C._len_torch_function_stack once torch is imported
 
 
 def _import_torch() -> Any:
-    global torch
+    global torch, _tf_stack_len
     if torch is None:
         import torch as _torch
 
         torch = _torch
+        _tf_stack_len = getattr(_torch._C, "_len_torch_function_stack", _tf_stack_len)
         # the moved emulations' global, too
-        _torch_uint.torch = _torch_index.torch = _torch_linalg.torch = _torch_special.torch = _torch
+        _torch_uint.torch = _torch_index.torch = _torch_linalg.torch = _torch_special.torch = _torch_fast.torch = _torch
     return torch
 
 
@@ -93,10 +97,13 @@ def _host_dtype(nd: Any) -> DType | None:
         return dt
 
 
-class TorchBackend(TorchUintMixin, TorchIndexMixin, TorchLinalgMixin, TorchSpecialCasesMixin, Backend):
+class TorchBackend(TorchFastPathsMixin, TorchUintMixin, TorchIndexMixin, TorchLinalgMixin, TorchSpecialCasesMixin,
+                   Backend):  # fmt: skip
     name = "torch"
     module = "torch"
     native_basic_indexing = True  # ints and step-less slices; negative steps go through getitem below
+    # native_reshape stays False: reshape() below calls torch.reshape(x, shape), ~0.7 µs faster than the method
+    # x.reshape(shape) (torch 2.13, 100 elements), which pays for the Python frame it costs
     # pickle.dumps of a uint16/32/64 tensor succeeds but pickle.loads fails ("UntypedStorage has no attribute
     # 'dtype'", torch 2.13): Array.__reduce__ sends those as NumPy host copies
     pickle_via_host = frozenset({D.uint16, D.uint32, D.uint64})
@@ -164,6 +171,10 @@ class TorchBackend(TorchUintMixin, TorchIndexMixin, TorchLinalgMixin, TorchSpeci
             return dev
 
     def default_device(self) -> Device:
+        # torch.get_default_device() costs ~7 µs; with no torch function mode active (set_default_device and
+        # `with torch.device(...)` each push one) it can only answer the CPU, so ask it only when a mode is on
+        if not _tf_stack_len():
+            return CPU
         get = getattr(torch, "get_default_device", None)
         return self.check_device(_device(str(get()))) if get else CPU
 
@@ -381,7 +392,7 @@ class TorchBackend(TorchUintMixin, TorchIndexMixin, TorchLinalgMixin, TorchSpeci
         nd = self.native_dtype(dt)
         if x.dtype == nd:
             return x.clone() if copy else x
-        return x.to(nd)
+        return x.to(dtype=nd)  # the keyword form: ~0.7 µs faster than x.to(nd) (torch 2.13)
 
     def requires_grad(self, x: Any) -> bool:
         return x.requires_grad
@@ -507,7 +518,7 @@ class TorchBackend(TorchUintMixin, TorchIndexMixin, TorchLinalgMixin, TorchSpeci
             return x.reshape(shape).clone()
         if copy is False:
             return x.view(shape)
-        return x.reshape(shape)
+        return torch.reshape(x, shape)
 
     def permute(self, x: Any, axes: tuple[int, ...]) -> Any:
         return x.permute(axes)
