@@ -11,6 +11,9 @@ import pytest
 # refuses to run without it: set it before anything can import either (tests/test_consumers.py checks
 # that it took effect, and fails with the fix if some plugin imported SciPy earlier).
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
+# JAX (a target when installed) runs the suite with 64-bit dtypes, xbackend's defaults; without x64 the jax
+# backend refuses them with the fix (tests/test_generic.py checks that in a subprocess). Read at JAX's import.
+os.environ.setdefault("JAX_ENABLE_X64", "1")
 
 from hypothesis import HealthCheck, settings
 

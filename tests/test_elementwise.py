@@ -290,7 +290,7 @@ def _tol(name, dt):
 
 @st.composite
 def _unary_case(draw, name):
-    dt = draw(st.sampled_from(sorted((d for d in ACCEPTS[name] if d is not D.bfloat16), key=lambda d: d.name)))
+    dt = draw(xst.dtypes(sorted((d for d in ACCEPTS[name] if d is not D.bfloat16), key=lambda d: d.name)))
     return dt, _drawn(draw, name, dt, xst.shapes(max_dims=2, max_side=4))
 
 
@@ -311,9 +311,9 @@ def test_unary_values_against_oracle(name):
 @st.composite
 def _binary_case(draw, name):
     dts = sorted((d for d in ACCEPTS[name] if d is not D.bfloat16), key=lambda d: d.name)
-    d1 = draw(st.sampled_from(dts))
+    d1 = draw(xst.dtypes(dts))
     # mostly equal dtypes (the kernels), sometimes a promotable partner (the table)
-    d2 = draw(st.sampled_from([d1] * 3 + [d for d in dts if (d1, d) in D.PROMOTION]))
+    d2 = draw(st.just(d1) | xst.dtypes([d for d in dts if (d1, d) in D.PROMOTION] or [d1]))
     s1 = draw(xst.shapes(max_dims=2, max_side=4))
     s2 = draw(xst.broadcastable_shapes(s1, max_dims=2, max_side=4))
     e1 = draw(hnp.arrays(np.dtype(d1.name), s1, elements=_elements(name, d1, 0)))
@@ -399,13 +399,14 @@ def test_python_scalars_are_weak_and_range_checked(xb_target):
     assert (x + 1.5).dtype is xb.float64  # a float with an int Array: the default float
     with xb.using(default_float=xb.float32):
         assert (x / 2).dtype is xb.float32
-    f = xb_target.asarray(np.array([1.0], dtype=np.float16))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        assert (f + 1e10).dtype is xb.float16  # weak: stays float16 (and overflows to inf like the dtype does)
-        assert math.isinf((f + 1e10).item())
-    assert (f * 2).dtype is xb.float16
-    assert (f + 1j).dtype is xb.complex64
+    if xb_target.holds(xb.float16):  # (array-api-strict has no float16)
+        f = xb_target.asarray(np.array([1.0], dtype=np.float16))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert (f + 1e10).dtype is xb.float16  # weak: stays float16 (and overflows to inf like the dtype does)
+            assert math.isinf((f + 1e10).item())
+        assert (f * 2).dtype is xb.float16
+        assert (f + 1j).dtype is xb.complex64
     b = xb_target.asarray(np.array([True, False]))
     assert (b + 1).dtype is xb.int64 and (b * 1.5).dtype is xb.float64
     assert (b & True).dtype is xb.bool
@@ -535,7 +536,7 @@ def _check_special(r, expected, ctx):
 @pytest.mark.parametrize("name", sorted(UNARY_SPECIAL))
 def test_unary_special_cases(xb_target, name):
     cases = UNARY_SPECIAL[name]
-    for dt in FLOATS:
+    for dt in filter(xb_target.holds, FLOATS):
         x = xb_target.asarray(np.array([c[0] for c in cases], dtype=dt.name))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -546,7 +547,7 @@ def test_unary_special_cases(xb_target, name):
 @pytest.mark.parametrize("name", sorted(BINARY_SPECIAL))
 def test_binary_special_cases(xb_target, name):
     cases = BINARY_SPECIAL[name]
-    for dt in FLOATS:
+    for dt in filter(xb_target.holds, FLOATS):
         x = xb_target.asarray(np.array([c[0] for c in cases], dtype=dt.name))
         y = xb_target.asarray(np.array([c[1] for c in cases], dtype=dt.name))
         with warnings.catch_warnings():
@@ -800,7 +801,7 @@ def test_int_min_floor_divide_minus_one_in_subprocess(xb_target):
 # ---------------------------------------------------------------------------------------------
 @st.composite
 def _clip_case(draw):
-    dt = draw(st.sampled_from([D.int8, D.uint8, D.int64, D.uint16, D.uint32, D.uint64, D.float16, D.float32,
+    dt = draw(xst.dtypes([D.int8, D.uint8, D.int64, D.uint16, D.uint32, D.uint64, D.float16, D.float32,
                                D.float64]))  # fmt: skip
     a = _drawn(draw, "clip", dt, xst.shapes(max_dims=2, max_side=4))
     if dt.kind == "f":
