@@ -36,7 +36,8 @@ _PROFILE = settings.default
 # Lazy targets (Dask) cost ~10x per example (graph building, a scheduler per compute): their hypothesis
 # tests draw a quarter of the examples; every test still runs on them (the CI time budget, issue 10).
 settings.register_profile("lazy", parent=_PROFILE, max_examples=max(5, _PROFILE.max_examples // 4))
-LAZY_BACKENDS = ("dask",)
+# JAX compiles every operation per shape and dtype on first sight (~10x a NumPy example too): the same profile.
+LAZY_BACKENDS = ("dask", "jax")
 
 
 # The plugin is registered by its pytest11 entry point once xbackend is installed; run from the tree

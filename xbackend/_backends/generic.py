@@ -290,13 +290,11 @@ class GenericBackend(Backend):
         items = self.normalize_key(x, key)
         self._check_ints(x, items)
         zero_d = [k for k in items if is_array(k) and k.dtype == xp.bool and k.ndim == 0]
-        if zero_d:  # x[True] = v writes everything, x[False] = v nothing
-            if not all(bool(k) for k in zero_d):
-                return None
-            items = tuple(k for k in items if not (is_array(k) and k.dtype == xp.bool and k.ndim == 0))
-        if any(k is None for k in items):  # strict libraries refuse new axes in a write: they select nothing more
-            value = xp.broadcast_to(value, self.getitem(x, items).shape)
-            items = tuple(k for k in items if k is not None)
+        if zero_d and not all(bool(k) for k in zero_d):  # x[False] = v writes nothing
+            return None
+        if zero_d or any(k is None for k in items):  # new axes (None, x[True]) select nothing more: dropped, as
+            value = xp.broadcast_to(value, self.getitem(x, items).shape)  # strict libraries refuse them in a write
+            items = tuple(k for k in items if k is not None and not (is_array(k) and k.dtype == xp.bool and k.ndim == 0))
             value = xp.reshape(value, self.getitem(x, items).shape)
         if not any(is_array(k) for k in items):
             return self._put(x, items or Ellipsis, value)

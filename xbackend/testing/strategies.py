@@ -218,6 +218,10 @@ def arrays(*, dtype: DType | st.SearchStrategy[DType] | None = None, shape: Any 
             dt = draw(dtypes(backend=be) if be is not None else dtypes())
         elif isinstance(dtype, st.SearchStrategy):
             dt = draw(dtype)
+            if be is not None and not _holds(be, dt):  # a drawn backend without the drawn dtype: another draw
+                from hypothesis import reject
+
+                reject()
         else:
             dt = D.dtype(dtype)
         host = draw(host_arrays(dt, shape, elements=elements, finite=finite))
