@@ -653,7 +653,7 @@ class JaxBackend(GenericBackend):
 def _jax_x64() -> bool:
     import jax
 
-    return bool(jax.config.jax_enable_x64)
+    return bool(jax.config.read("jax_enable_x64"))
 
 
 _CLASSES.update({"array_api_strict": ArrayApiStrictBackend, "jax": JaxBackend})
