@@ -302,7 +302,8 @@ def test_unary_values_against_oracle(name):
         want = expected_dtype(name, dt)
         exp = oracle(name, [a], want if name in FLOAT_FUNCS else dt, want)
         rtol, atol = _tol(name, want)
-        got = {_check_target(t, name, getattr(xb, name), [a], [dt], want, exp, rtol, atol) for t in TARGETS}
+        got = {_check_target(t, name, getattr(xb, name), [a], [dt], want, exp, rtol, atol)
+               for t in TARGETS if t.holds(dt)}  # fmt: skip
         assert len(got - {None}) <= 1
 
     check()
@@ -356,7 +357,8 @@ def test_binary_values_against_oracle(name):
         if name == "pow" and p.kind == "c" and ((np.abs(a) == 0).any() or not np.isfinite(exp).all()
                                                or not (np.isfinite(a).all() and np.isfinite(b).all())):
             return  # 0 ** z, inf ** z and complex overflow are left to the implementation (exp(x2*log(x1)))
-        got = {_check_target(t, name, getattr(xb, name), [a, b], [d1, d2], want, exp, rtol, atol) for t in TARGETS}
+        got = {_check_target(t, name, getattr(xb, name), [a, b], [d1, d2], want, exp, rtol, atol)
+               for t in TARGETS if t.holds(d1) and t.holds(d2)}  # fmt: skip
         assert len(got - {None}) <= 1
 
     check()
@@ -825,7 +827,7 @@ def test_clip_values(case, as_array):
         if hi is not None:
             exp = np.minimum(exp, np.array(hi, dt.name))
         exp = exp.astype(dt.name)
-    for t in TARGETS:
+    for t in filter(lambda t: t.holds(dt), TARGETS):
         x = t.asarray(a)
         bl = t.asarray(np.array(lo, dtype=dt.name)) if as_array and lo is not None else lo
         bh = t.asarray(np.array(hi, dtype=dt.name)) if as_array and hi is not None else hi
@@ -975,9 +977,13 @@ def _classes(v: np.ndarray):
 def test_complex_special_grid_is_the_same_on_every_target(name):
     """Every pair of {0, -0, 1, -1, inf, -inf, NaN} as (real, imag): the same kind of result everywhere
     (the standard leaves many of these to the implementation; xbackend promises one answer)."""
+    from known_failures import known_failure
+
     z = np.array([complex(a, b) for a in GRID for b in GRID])
     results = []
     for t in TARGETS:
+        if known_failure(t.backend, "tests/test_elementwise.py::test_complex_special_grid_is_the_same_on_every_target"):
+            continue  # a listed difference of that library (tests/known_failures.py)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             r = getattr(xb, name)(t.asarray(z))

@@ -167,6 +167,8 @@ def test_jax_writes_rebind_the_array_and_keep_values_like_numpy():
     assert x.backend == "jax" and x.native is not before  # JAX arrays are immutable: the Array holds a new one
     assert_equal(x, a)
     assert xb.asarray(before).tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    caps = xb.__array_namespace_info__(backend="jax").capabilities()
+    assert caps["views"] is False and caps["64-bit dtypes"] is True  # (the suite runs JAX with x64 on)
 
 
 @pytest.mark.skipif(not xb.backends()["jax"].usable, reason="jax not installed")

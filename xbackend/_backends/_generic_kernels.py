@@ -119,7 +119,7 @@ def _special(xp: Any, name: str, dt: DType) -> Callable[..., Any] | None:  # noq
     if k == "f" and name in ("maximum", "minimum"):
         return _zero_tie(xp, getattr(xp, name))
     if k == "c" and name == "sign":
-        return lambda x: xp.where(xp.abs(x) == 0, xp.zeros_like(x), xp.sign(x))
+        return _csign(xp)
     if k == "c" and name == "expm1":
         return _cexpm1(xp)
     if name == "clip":
@@ -170,6 +170,26 @@ def _clip(xp: Any, dt: DType) -> Callable[..., Any]:
         return out if out is not x else xp.asarray(x, copy=True)
 
     return clip
+
+
+def _csign(xp: Any) -> Callable[..., Any]:
+    """``x / |x|`` per component, as the NumPy backend computes it: 0 at 0; with an infinite part, that part
+    is NaN and a finite one 0 (a complex division would make both NaN)."""
+
+    def csign(x: Any) -> Any:
+        a = xp.abs(x)
+        re_inf, im_inf = ~xp.isfinite(xp.real(x)), ~xp.isfinite(xp.imag(x))  # (inf or NaN: NaN after / |x|)
+        nan = float("nan")
+
+        def c(v: complex) -> Any:
+            return xp.asarray(v, dtype=x.dtype)
+
+        inf_case = xp.where(re_inf & im_inf, c(complex(nan, nan)),
+                            xp.where(re_inf, c(complex(nan, 0.0)), c(complex(0.0, nan))))  # fmt: skip
+        with np.errstate(all="ignore"):
+            return xp.where(a == 0, xp.zeros_like(x), xp.where(xp.isinf(a), inf_case, xp.sign(x)))
+
+    return csign
 
 
 def _cexpm1(xp: Any) -> Callable[..., Any]:

@@ -643,6 +643,10 @@ class JaxBackend(GenericBackend):
     def _put(self, x: Any, key: Any, value: Any) -> Any:
         return x.at[key].set(value)
 
+    def capabilities(self) -> dict[str, Any]:
+        """What the inspection API adds for JAX: no views (writes rebind the Array), whether 64-bit dtypes are on."""
+        return {"views": False, "64-bit dtypes": _jax_x64()}
+
     def compile(self, fn: Callable[..., Any], example: list[Any], options: dict[str, Any]) -> Callable[..., Any] | None:
         from ._jax_jit import compile_jax
 
