@@ -11,6 +11,9 @@ import pytest
 # refuses to run without it: set it before anything can import either (tests/test_consumers.py checks
 # that it took effect, and fails with the fix if some plugin imported SciPy earlier).
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
+# JAX (a target when installed) runs the suite with 64-bit dtypes, xbackend's defaults; without x64 the jax
+# backend refuses them with the fix (tests/test_generic.py checks that in a subprocess). Read at JAX's import.
+os.environ.setdefault("JAX_ENABLE_X64", "1")
 
 from hypothesis import HealthCheck, settings
 
@@ -33,7 +36,8 @@ _PROFILE = settings.default
 # Lazy targets (Dask) cost ~10x per example (graph building, a scheduler per compute): their hypothesis
 # tests draw a quarter of the examples; every test still runs on them (the CI time budget, issue 10).
 settings.register_profile("lazy", parent=_PROFILE, max_examples=max(5, _PROFILE.max_examples // 4))
-LAZY_BACKENDS = ("dask",)
+# JAX compiles every operation per shape and dtype on first sight (~10x a NumPy example too): the same profile.
+LAZY_BACKENDS = ("dask", "jax")
 
 
 # The plugin is registered by its pytest11 entry point once xbackend is installed; run from the tree

@@ -66,7 +66,7 @@ def test_asarray_from_numpy_keeps_values_and_dtype(a, dtype):
         return  # complex -> real casts are not what this test is about
     with np.errstate(all="ignore"):
         want = a.astype(want_dt.name)
-    for t in TARGETS:
+    for t in filter(lambda t: t.holds(want_dt) and t.holds(xb.dtype(a.dtype.name)), TARGETS):
         x = xb.asarray(a, dtype=dtype, **_kw(t))
         assert x.dtype is want_dt and x.shape == a.shape
         _native_dtype_ok(x)
@@ -131,7 +131,7 @@ SHAPES = hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)
 @pytest.mark.parametrize("fn, value", [(xb.zeros, 0), (xb.ones, 1)])
 def test_zeros_ones(xb_target, fn, value):
     for shape in [(), 3, (2, 0), (2, 3)]:
-        for dt in (None, xb.int8, xb.bool, xb.complex64, xb.float16):
+        for dt in (None, xb.int8, xb.bool, xb.complex64, *filter(xb_target.holds, [xb.float16])):
             x = fn(shape, dtype=dt, **_kw(xb_target))
             s = (shape,) if isinstance(shape, int) else shape
             assert x.shape == s and x.dtype is (dt or xb.float64)

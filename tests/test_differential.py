@@ -38,6 +38,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import xbackend as xb
 from xbackend import _dtypes as D
 from xbackend._rules import ELEMENTWISE
+import xbackend.testing.strategies as xst
 from xbackend.testing import Target, available_targets
 
 OTHERS = [t for t in available_targets() if t.backend != "numpy"]
@@ -85,7 +86,7 @@ def _specials(dt: D.DType) -> list[Any]:
 
 @st.composite
 def host_array(draw: Any, dt: D.DType | None = None, shape: tuple[int, ...] | None = None) -> np.ndarray:
-    dt = dt if dt is not None else draw(st.sampled_from(DTYPES))
+    dt = dt if dt is not None else draw(xst.dtypes(DTYPES))
     if shape is None:
         shape = tuple(draw(st.lists(st.integers(0, 3), max_size=3)))
     n = int(np.prod(shape))
@@ -143,7 +144,7 @@ def step(draw: Any, pool: list[np.ndarray]) -> tuple:
     if name in ("concat", "stack", "where"):
         extra = draw(st.sampled_from([j for j, b in enumerate(pool) if b.shape == a.shape]))
     elif name == "astype":
-        extra = draw(st.sampled_from(DTYPES))
+        extra = draw(xst.dtypes(DTYPES))
     elif name == "clip":
         extra = (draw(st.sampled_from([None, -1, 0, 1.5])), draw(st.sampled_from([None, 2, 100, 0.5])))
     elif name in ("roll", "repeat"):

@@ -290,7 +290,7 @@ def _tol(name, dt):
 
 @st.composite
 def _unary_case(draw, name):
-    dt = draw(st.sampled_from(sorted((d for d in ACCEPTS[name] if d is not D.bfloat16), key=lambda d: d.name)))
+    dt = draw(xst.dtypes(sorted((d for d in ACCEPTS[name] if d is not D.bfloat16), key=lambda d: d.name)))
     return dt, _drawn(draw, name, dt, xst.shapes(max_dims=2, max_side=4))
 
 
@@ -302,7 +302,8 @@ def test_unary_values_against_oracle(name):
         want = expected_dtype(name, dt)
         exp = oracle(name, [a], want if name in FLOAT_FUNCS else dt, want)
         rtol, atol = _tol(name, want)
-        got = {_check_target(t, name, getattr(xb, name), [a], [dt], want, exp, rtol, atol) for t in TARGETS}
+        got = {_check_target(t, name, getattr(xb, name), [a], [dt], want, exp, rtol, atol)
+               for t in TARGETS if t.holds(dt)}  # fmt: skip
         assert len(got - {None}) <= 1
 
     check()
@@ -311,9 +312,9 @@ def test_unary_values_against_oracle(name):
 @st.composite
 def _binary_case(draw, name):
     dts = sorted((d for d in ACCEPTS[name] if d is not D.bfloat16), key=lambda d: d.name)
-    d1 = draw(st.sampled_from(dts))
+    d1 = draw(xst.dtypes(dts))
     # mostly equal dtypes (the kernels), sometimes a promotable partner (the table)
-    d2 = draw(st.sampled_from([d1] * 3 + [d for d in dts if (d1, d) in D.PROMOTION]))
+    d2 = draw(st.just(d1) | xst.dtypes([d for d in dts if (d1, d) in D.PROMOTION] or [d1]))
     s1 = draw(xst.shapes(max_dims=2, max_side=4))
     s2 = draw(xst.broadcastable_shapes(s1, max_dims=2, max_side=4))
     e1 = draw(hnp.arrays(np.dtype(d1.name), s1, elements=_elements(name, d1, 0)))
@@ -356,7 +357,8 @@ def test_binary_values_against_oracle(name):
         if name == "pow" and p.kind == "c" and ((np.abs(a) == 0).any() or not np.isfinite(exp).all()
                                                or not (np.isfinite(a).all() and np.isfinite(b).all())):
             return  # 0 ** z, inf ** z and complex overflow are left to the implementation (exp(x2*log(x1)))
-        got = {_check_target(t, name, getattr(xb, name), [a, b], [d1, d2], want, exp, rtol, atol) for t in TARGETS}
+        got = {_check_target(t, name, getattr(xb, name), [a, b], [d1, d2], want, exp, rtol, atol)
+               for t in TARGETS if t.holds(d1) and t.holds(d2)}  # fmt: skip
         assert len(got - {None}) <= 1
 
     check()
@@ -399,13 +401,14 @@ def test_python_scalars_are_weak_and_range_checked(xb_target):
     assert (x + 1.5).dtype is xb.float64  # a float with an int Array: the default float
     with xb.using(default_float=xb.float32):
         assert (x / 2).dtype is xb.float32
-    f = xb_target.asarray(np.array([1.0], dtype=np.float16))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        assert (f + 1e10).dtype is xb.float16  # weak: stays float16 (and overflows to inf like the dtype does)
-        assert math.isinf((f + 1e10).item())
-    assert (f * 2).dtype is xb.float16
-    assert (f + 1j).dtype is xb.complex64
+    if xb_target.holds(xb.float16):  # (array-api-strict has no float16)
+        f = xb_target.asarray(np.array([1.0], dtype=np.float16))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert (f + 1e10).dtype is xb.float16  # weak: stays float16 (and overflows to inf like the dtype does)
+            assert math.isinf((f + 1e10).item())
+        assert (f * 2).dtype is xb.float16
+        assert (f + 1j).dtype is xb.complex64
     b = xb_target.asarray(np.array([True, False]))
     assert (b + 1).dtype is xb.int64 and (b * 1.5).dtype is xb.float64
     assert (b & True).dtype is xb.bool
@@ -535,7 +538,7 @@ def _check_special(r, expected, ctx):
 @pytest.mark.parametrize("name", sorted(UNARY_SPECIAL))
 def test_unary_special_cases(xb_target, name):
     cases = UNARY_SPECIAL[name]
-    for dt in FLOATS:
+    for dt in filter(xb_target.holds, FLOATS):
         x = xb_target.asarray(np.array([c[0] for c in cases], dtype=dt.name))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -546,7 +549,7 @@ def test_unary_special_cases(xb_target, name):
 @pytest.mark.parametrize("name", sorted(BINARY_SPECIAL))
 def test_binary_special_cases(xb_target, name):
     cases = BINARY_SPECIAL[name]
-    for dt in FLOATS:
+    for dt in filter(xb_target.holds, FLOATS):
         x = xb_target.asarray(np.array([c[0] for c in cases], dtype=dt.name))
         y = xb_target.asarray(np.array([c[1] for c in cases], dtype=dt.name))
         with warnings.catch_warnings():
@@ -800,7 +803,7 @@ def test_int_min_floor_divide_minus_one_in_subprocess(xb_target):
 # ---------------------------------------------------------------------------------------------
 @st.composite
 def _clip_case(draw):
-    dt = draw(st.sampled_from([D.int8, D.uint8, D.int64, D.uint16, D.uint32, D.uint64, D.float16, D.float32,
+    dt = draw(xst.dtypes([D.int8, D.uint8, D.int64, D.uint16, D.uint32, D.uint64, D.float16, D.float32,
                                D.float64]))  # fmt: skip
     a = _drawn(draw, "clip", dt, xst.shapes(max_dims=2, max_side=4))
     if dt.kind == "f":
@@ -824,7 +827,7 @@ def test_clip_values(case, as_array):
         if hi is not None:
             exp = np.minimum(exp, np.array(hi, dt.name))
         exp = exp.astype(dt.name)
-    for t in TARGETS:
+    for t in filter(lambda t: t.holds(dt), TARGETS):
         x = t.asarray(a)
         bl = t.asarray(np.array(lo, dtype=dt.name)) if as_array and lo is not None else lo
         bh = t.asarray(np.array(hi, dtype=dt.name)) if as_array and hi is not None else hi
@@ -974,9 +977,13 @@ def _classes(v: np.ndarray):
 def test_complex_special_grid_is_the_same_on_every_target(name):
     """Every pair of {0, -0, 1, -1, inf, -inf, NaN} as (real, imag): the same kind of result everywhere
     (the standard leaves many of these to the implementation; xbackend promises one answer)."""
+    from known_failures import known_failure
+
     z = np.array([complex(a, b) for a in GRID for b in GRID])
     results = []
     for t in TARGETS:
+        if known_failure(t.backend, "tests/test_elementwise.py::test_complex_special_grid_is_the_same_on_every_target"):
+            continue  # a listed difference of that library (tests/known_failures.py)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             r = getattr(xb, name)(t.asarray(z))

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import xbackend as xb
+import xbackend.testing.strategies as xst
 from xbackend.testing import assert_close, to_host
 
 fixture_ok = settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
@@ -28,7 +29,7 @@ def tol(dt):
 
 @st.composite
 def signals(draw, dtypes, min_dims=1, max_dims=3):
-    dt = draw(st.sampled_from(dtypes))
+    dt = draw(xst.dtypes(dtypes))
     shape = draw(hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=1, max_side=6))
     width = 32 if dt in (xb.float32, xb.complex64) else 64
     el = st.floats(-1, 1, width=width, allow_subnormal=False)

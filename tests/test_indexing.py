@@ -106,7 +106,7 @@ def _keys(t, key):
 
 @st.composite
 def _case(draw, allow_arrays=True, unique=False, dtypes=DTYPES):
-    dt = draw(st.sampled_from(dtypes))
+    dt = draw(xst.dtypes(dtypes))
     a = draw(xst.host_arrays(dt, xst.shapes(max_dims=3, max_side=4)))
     return dt, a, draw(_key(a.shape, allow_arrays, unique))
 
@@ -296,7 +296,7 @@ def test_setitem_mixed_backends_raise(xb_target):
 
 # --- take / take_along_axis ------------------------------------------------------------------------
 def test_take(xb_target):
-    @given(dt=st.sampled_from(DTYPES), data=st.data())
+    @given(dt=xst.dtypes(DTYPES), data=st.data())
     def check(dt, data):
         a = data.draw(xst.host_arrays(dt, xst.shapes(min_dims=1, max_dims=3, max_side=4)))
         ax = data.draw(st.integers(-a.ndim, a.ndim - 1))
@@ -314,7 +314,7 @@ def test_take(xb_target):
 
 
 def test_take_along_axis(xb_target):
-    @given(dt=st.sampled_from(DTYPES), data=st.data())
+    @given(dt=xst.dtypes(DTYPES), data=st.data())
     def check(dt, data):
         a = data.draw(xst.host_arrays(dt, xst.shapes(min_dims=1, max_dims=3, min_side=1, max_side=4)))
         ax = data.draw(st.integers(-a.ndim, a.ndim - 1))

@@ -39,7 +39,7 @@ def _elements(dt):
 
 @st.composite
 def _array(draw, dtypes=DTYPES, min_dims=0):
-    dt = draw(st.sampled_from(dtypes))
+    dt = draw(xst.dtypes(dtypes))
     shape = draw(xst.shapes(min_dims=min_dims, max_dims=3, max_side=5))
     return draw(hnp.arrays(np.dtype(dt.name), shape, elements=_elements(dt)))
 

@@ -39,7 +39,7 @@ def _elements(dt):
 
 @st.composite
 def _case(draw):
-    dt = draw(st.sampled_from(REAL))
+    dt = draw(xst.dtypes(REAL))
     shape = draw(xst.shapes(min_dims=1, max_dims=3, max_side=6))
     a = draw(hnp.arrays(np.dtype(dt.name), shape, elements=_elements(dt)))
     axis = draw(st.integers(-a.ndim, a.ndim - 1))
@@ -66,7 +66,7 @@ def _oracle_indices(a: np.ndarray, axis: int, descending: bool) -> np.ndarray:
 @st.composite
 def _float_case_with_nans(draw):
     """Float data that always holds NaNs (the general property draws them rarely with descending=True)."""
-    dt = draw(st.sampled_from([D.float16, D.float32, D.float64]))
+    dt = draw(xst.dtypes([D.float16, D.float32, D.float64]))
     shape = draw(xst.shapes(min_dims=1, max_dims=2, min_side=2, max_side=6))
     a = draw(hnp.arrays(np.dtype(dt.name), shape, elements=_elements(dt)))
     flat = a.reshape(-1)

@@ -70,7 +70,7 @@ def _elements(dt, small=False):
 
 @st.composite
 def _case(draw, dtypes=ALL, small=False, max_side=5, max_dims=3, min_dims=0):
-    dt = draw(st.sampled_from(dtypes))
+    dt = draw(xst.dtypes(dtypes))
     shape = draw(xst.shapes(min_dims=min_dims, max_dims=max_dims, max_side=max_side))
     a = draw(hnp.arrays(np.dtype(dt.name), shape, elements=_elements(dt, small)))
     nd = a.ndim
@@ -183,7 +183,7 @@ def test_sum_and_prod_match_the_oracle(xb_target, name):
 
 
 def test_sum_dtype_table(xb_target):
-    for dt in ALL:
+    for dt in filter(xb_target.holds, ALL):
         x = xb_target.asarray(np.ones((2, 3), dtype=dt.name))
         for fn in (xb.sum, xb.prod, xb.cumulative_sum, xb.cumulative_prod):
             kw = {"axis": 1} if fn in (xb.cumulative_sum, xb.cumulative_prod) else {}
@@ -358,6 +358,8 @@ def test_mean_var_special_cases(xb_target):
 
 def test_half_precision_accumulates_in_float32(xb_target):
     """float16 accumulates in float32 and rounds once on every backend (NumPy's float16 cumsum stalls at 2048)."""
+    if not xb_target.holds(xb.float16):
+        pytest.skip(f"{xb_target} cannot hold float16 (Target.holds)")
     x = xb_target.asarray(np.ones(3000, dtype=np.float16))
     assert xb.cumulative_sum(x).dtype is xb.float16 and xb.cumulative_sum(x)[-1].item() == 3000.0
     assert xb.sum(x).item() == 3000.0 and xb.mean(x + 0.5).item() == 1.5

@@ -195,7 +195,7 @@ def test_across_backends_errors():
     with pytest.raises(AssertionError, match="returned a result, but the reference reference.. raised KeyError"):
         across_backends(lambda x: x, np.ones(2), reference=lambda x: {}["k"])
     with pytest.raises(ValueError, match="not usable here"):
-        across_backends(lambda x: x, np.ones(2), reference="jax")
+        across_backends(lambda x: x, np.ones(2), reference="no_such_backend")
 
 
 def test_across_backends_copies_inputs_per_target():
@@ -255,7 +255,7 @@ def test_arrays_never_hold_subnormals(x):
 def test_same_draw_gives_same_values_on_every_target(data):
     dt = data.draw(xst.dtypes("numeric"))
     host = data.draw(xst.host_arrays(dt, xst.shapes(max_dims=2)))
-    for t in CPU_TARGETS:
+    for t in filter(lambda t: t.holds(dt), CPU_TARGETS):
         x = xb.asarray(host, backend=t.backend, device=t.device)
         assert x.dtype is dt
         assert_equal(x, host)
@@ -277,6 +277,27 @@ def test_bfloat16_draws_are_exact(x):
     assert x.dtype is xb.bfloat16
     host = to_host(x)
     assert_equal(to_host(xb.asarray(host, dtype=xb.bfloat16, backend=x.backend)), host)
+
+
+def test_dtypes_draws_only_what_the_running_tests_target_holds(monkeypatch):
+    """A capability query (Target.holds), never a backend name: under a target without float16 it is never drawn."""
+    from hypothesis import find
+    from hypothesis.errors import NoSuchExample
+
+    import xbackend.testing._targets as T
+    from xbackend.testing import Target, current_target
+
+    assert current_target() is None  # a test without xb_target
+    assert find(xst.dtypes(["real floating"]), lambda d: d is xb.float16) is xb.float16
+    real = T.backend_holds
+    monkeypatch.setattr(T, "backend_holds", lambda b, d: d is not xb.float16 if b == "no_f16" else real(b, d))
+    token = T._CURRENT.set(Target("no_f16", "cpu"))
+    try:
+        with pytest.raises(NoSuchExample):
+            find(xst.dtypes("real floating"), lambda d: d is xb.float16)
+        assert find(xst.dtypes([xb.float16, xb.float32]), lambda d: True) is xb.float32
+    finally:
+        T._CURRENT.reset(token)
 
 
 def test_dtypes_kinds_and_backends():

@@ -372,7 +372,9 @@ class Array(metaclass=_NoDirectCalls):
     def __setitem__(self, key: Any, value: Any) -> None:
         nkey = _native_key(self, key)
         try:
-            self._be.setitem(self._data, nkey, _setitem_value(self, value))
+            new = self._be.setitem(self._data, nkey, _setitem_value(self, value))
+            if new is not None:  # a library of immutable arrays (JAX): the backend returns the updated one
+                self._data = new
         except IndexError as exc:
             _index_failed(self, key, exc)
             raise
@@ -846,7 +848,9 @@ def _install_operators() -> None:
         r = matmul(self, other)
         if r._dt is not self._dt or r.shape != self.shape:
             raise PromotionError("in-place @= must keep the left operand's dtype and shape; use x = x @ y")
-        self._be.setitem(self._data, Ellipsis, r._data)
+        new = self._be.setitem(self._data, Ellipsis, r._data)
+        if new is not None:
+            self._data = new
         return self
 
     Array.__imatmul__ = imatmul  # type: ignore[method-assign]

@@ -32,7 +32,8 @@ _paths: dict[str, str] = dict(_BUILTIN)
 _classes: dict[str, type[Backend]] = {}
 _instances: dict[str, Backend] = {}
 _by_module: dict[str, str] = {"numpy": "numpy", "torch": "torch", "cupy": "cupy", "cupyx": "cupy", "dask": "dask",
-                               "array_api_strict": "array_api_strict", "jax": "jax"}
+                               "array_api_strict": "array_api_strict", "jax": "jax",
+                               "jaxlib": "jax"}  # (JAX's array class lives in jaxlib)
 _by_type: dict[type, Backend | None] = {}
 _plugins_loaded = False
 

@@ -57,7 +57,8 @@ class Info:
 
     def capabilities(self) -> dict[str, Any]:
         """``"boolean indexing"``, ``"data-dependent shapes"`` and ``"max dimensions"``; the Dask backend adds
-        ``"lazy": True`` and ``"refusals"`` (what it refuses -> the alternative)."""
+        ``"lazy": True`` and ``"refusals"`` (what it refuses -> the alternative); the JAX backend ``"views": False``
+        (writes rebind the Array) and ``"64-bit dtypes"`` (JAX's ``jax_enable_x64``)."""
         caps = {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": self._be.info_max_dims()}
         extra = getattr(self._be, "capabilities", None)  # a lazy backend adds what it refuses, with the fix
         if extra is not None:

@@ -23,12 +23,12 @@ from typing import Any
 from ._across import across_backends
 from ._assert import assert_close, assert_equal, assert_same_dtype, default_tolerance, to_host
 from ._shapes import shapes_match
-from ._targets import Target, available_targets, gpu_unavailable_reason, selected_targets
+from ._targets import Target, available_targets, current_target, gpu_unavailable_reason, selected_targets
 
 __all__ = [
     "Target", "available_targets", "selected_targets", "gpu_unavailable_reason", "strategies",
     "assert_close", "assert_equal", "assert_same_dtype", "default_tolerance", "to_host", "across_backends",
-    "shapes_match",
+    "shapes_match", "current_target",
 ]  # fmt: skip
 
 

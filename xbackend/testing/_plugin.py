@@ -167,6 +167,35 @@ def xb_device(xb_target: Target) -> str:
     return xb_target.device
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: Any) -> Any:
+    """The test's target is :func:`~xbackend.testing.current_target` while it runs (strategies read it)."""
+    from ._targets import _CURRENT
+
+    target = getattr(getattr(item, "callspec", None), "params", {}).get("xb_target")
+    token = _CURRENT.set(target if isinstance(target, Target) else None)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    """A test parametrised with a dtype its target cannot hold (``Target.holds``: array-api-strict has no
+    float16) is skipped with that reason, never run to fail on a capability."""
+    from .._dtypes import DType
+
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        target = params.get("xb_target")
+        if not isinstance(target, Target):
+            continue
+        missing = [v for v in params.values() if isinstance(v, DType) and not target.holds(v)]
+        if missing:
+            item.add_marker(pytest.mark.skip(reason=f"{target.backend} cannot hold {missing[0]} "
+                                                    "(Target.holds, the backend's dtype table)"))  # fmt: skip
+
+
 def pytest_runtest_setup(item: Any) -> None:
     if item.get_closest_marker("gpu") is not None:
         reason = gpu_unavailable_reason()

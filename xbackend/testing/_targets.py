@@ -7,12 +7,45 @@ a device exists and carry the ``gpu`` marker.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import os
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Target", "available_targets", "selected_targets", "gpu_unavailable_reason"]
+__all__ = ["Target", "available_targets", "selected_targets", "gpu_unavailable_reason", "current_target"]
+
+_CURRENT: contextvars.ContextVar["Target | None"] = contextvars.ContextVar("xbackend_test_target", default=None)
+
+
+def current_target() -> "Target | None":
+    """The target of the test running now (set by the pytest plugin around a test parametrised by
+    ``xb_target``), else None; :func:`xbackend.testing.strategies.dtypes` draws only what it holds.
+
+    >>> from xbackend.testing import current_target
+    >>> current_target() is None
+    True
+    """
+    return _CURRENT.get()
+
+
+@functools.lru_cache(maxsize=None)
+def backend_holds(backend: str, dtype: Any) -> bool:
+    """Whether ``backend`` can hold ``dtype`` (asks the backend's dtype table; imports that backend).
+
+    >>> import xbackend as xb
+    >>> from xbackend.testing._targets import backend_holds
+    >>> backend_holds("numpy", xb.float16)
+    True
+    """
+    from .._dispatch import get_backend
+    from .._errors import XBackendError
+
+    try:
+        get_backend(backend).native_dtype(dtype)
+    except XBackendError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -44,6 +77,19 @@ class Target:
 
         return Device(self.backend, self.device)
 
+    def holds(self, dtype: Any) -> bool:
+        """Whether this target can hold ``dtype`` (array-api-strict and JAX have no float16/bfloat16): the
+        capability tests and strategies ask instead of naming backends.
+
+        >>> import xbackend as xb
+        >>> from xbackend.testing import Target
+        >>> Target("numpy", "cpu").holds(xb.float64)
+        True
+        """
+        from .._dtypes import dtype as _dtype
+
+        return backend_holds(self.backend, _dtype(dtype))
+
     @property
     def is_gpu(self) -> bool:
         return self.device.startswith("cuda")
@@ -66,7 +112,7 @@ class Target:
 @functools.lru_cache(maxsize=None)
 def available_targets() -> tuple[Target, ...]:
     """Every (backend, device) usable here, NumPy first (probes, and so imports, the installed backends);
-    the opt-in generic backends (:data:`OPT_IN`) only when selected by name.
+    the opt-in backends (:data:`OPT_IN`) only when selected by name.
 
     >>> from xbackend.testing import available_targets
     >>> available_targets()[0]
@@ -75,10 +121,9 @@ def available_targets() -> tuple[Target, ...]:
     return tuple(t for t in _usable_targets() if t.backend not in OPT_IN)
 
 
-#: backends tested only when asked for (``--xb-backends array_api_strict``): the generic Array-API backend
-#: wraps libraries whose dtype sets are smaller than the suite's (no float16/bfloat16), so their runs
-#: use the selection of tests/test_generic.py and CI's explicit array-api-strict job
-OPT_IN = ("array_api_strict", "jax")
+#: backends tested only when asked for (``--xb-backends NAME``); none at present: array-api-strict and JAX
+#: are default targets when installed (their missing dtypes are left out through :meth:`Target.holds`)
+OPT_IN: tuple[str, ...] = ()
 
 
 @functools.lru_cache(maxsize=None)

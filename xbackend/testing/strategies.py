@@ -43,23 +43,20 @@ _WITH_BF16 = ("real floating", "floating", "numeric", "real", "all")
 
 
 def _holds(backend: str, dt: DType) -> bool:
-    from .._dispatch import get_backend
-    from .._errors import XBackendError
+    from ._targets import backend_holds
 
-    try:
-        get_backend(backend).native_dtype(dt)
-    except XBackendError:
-        return False
-    return True
+    return backend_holds(backend, dt)
 
 
-def dtypes(kind: str | Sequence[str] = "all", *, backend: str | None = None, bfloat16: bool = False,
+def dtypes(kind: str | DType | Sequence[str | DType] = "all", *, backend: str | None = None, bfloat16: bool = False,
            wide_unsigned: bool = True) -> st.SearchStrategy[DType]:  # fmt: skip
     """xbackend dtypes of a kind: ``"bool"``, ``"signed"``, ``"unsigned"``, ``"integer"``,
     ``"real floating"``, ``"complex floating"``, ``"floating"``, ``"real"``, ``"numeric"``, ``"all"``
-    (or a list of kinds).
+    (or a list of kinds and dtypes, e.g. ``[xb.float16, xb.float32]``).
 
-    ``backend=`` leaves out the dtypes that backend cannot hold; ``bfloat16=True`` adds bfloat16 to the
+    Only dtypes the target can hold are drawn: ``backend=``'s, else the running test's target
+    (:func:`~xbackend.testing.current_target`, set by the pytest plugin), asked through
+    :meth:`~xbackend.testing.Target.holds` (array-api-strict has no float16). ``bfloat16=True`` adds bfloat16 to the
     floating kinds (left out by default: NumPy, the oracle, cannot hold it without ml_dtypes);
     ``wide_unsigned=False`` leaves out uint16/uint32/uint64, which torch holds but has few kernels for
     (xbackend emulates the common ones; use this for operations it does not emulate yet).
@@ -69,9 +66,12 @@ def dtypes(kind: str | Sequence[str] = "all", *, backend: str | None = None, bfl
     >>> find(dtypes("bool"), lambda d: True)
     xb.bool
     """
-    kinds = [kind] if isinstance(kind, str) else list(kind)
+    kinds = [kind] if isinstance(kind, (str, DType)) else list(kind)
     pool: list[DType] = []
     for k in kinds:
+        if isinstance(k, DType):
+            pool += [k] if k not in pool else []
+            continue
         if k not in _KINDS:
             raise ValueError(f"unknown dtype kind {k!r}; use one of {', '.join(_KINDS)}")
         extra = (D.bfloat16,) if bfloat16 and k in _WITH_BF16 else ()
@@ -82,7 +82,23 @@ def dtypes(kind: str | Sequence[str] = "all", *, backend: str | None = None, bfl
         pool = [d for d in pool if _holds(backend, d)]
     if not pool:
         raise ValueError(f"no dtype of kind {kind!r} can be held by backend {backend!r}")
-    return st.sampled_from(pool)
+    if backend is not None:
+        return st.sampled_from(pool)
+    return _for_current_target(tuple(pool))
+
+
+@st.composite
+def _for_current_target(draw: Any, pool: tuple[DType, ...]) -> DType:
+    """A dtype of ``pool`` that the running test's target holds (any of ``pool`` outside a target's test)."""
+    from ._targets import current_target
+
+    t = current_target()
+    held = pool if t is None else tuple(d for d in pool if t.holds(d))
+    if not held:
+        from hypothesis import reject
+
+        reject()  # pragma: no cover - a test whose whole dtype pool this target lacks draws nothing
+    return draw(st.sampled_from(held))
 
 
 def shapes(*, min_dims: int = 0, max_dims: int = 3, min_side: int = 0, max_side: int = 5) -> st.SearchStrategy:
@@ -202,6 +218,10 @@ def arrays(*, dtype: DType | st.SearchStrategy[DType] | None = None, shape: Any 
             dt = draw(dtypes(backend=be) if be is not None else dtypes())
         elif isinstance(dtype, st.SearchStrategy):
             dt = draw(dtype)
+            if be is not None and not _holds(be, dt):  # a drawn backend without the drawn dtype: another draw
+                from hypothesis import reject
+
+                reject()
         else:
             dt = D.dtype(dtype)
         host = draw(host_arrays(dt, shape, elements=elements, finite=finite))
