@@ -22,7 +22,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import _dtypes as D
-from ._array import Array, _check_partner, _scalar_dtype, binary, unary, _new
+from ._array import Array, _check_partner, _new, _scalar_dtype
+from ._operators import binary, unary
 from ._creation import asarray
 from ._errors import PromotionError
 from ._rules import ELEMENTWISE

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import _dtypes as D
-from ._array import Array, _alloc, matmul as _matmul
+from ._array import Array, _alloc
+from ._operators import matmul as _matmul
 from ._config import current
 from ._creation import asarray
 from ._devices import Device, bind

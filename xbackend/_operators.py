@@ -1,0 +1,307 @@
+"""The operators and elementwise functions of :class:`~xbackend.Array`, built from the category table in ``_rules``.
+
+One implementation per arity serves both the dunder (``x + y``) and the public function (``xb.add``): ``binary``,
+``inplace``, ``unary`` and ``matmul`` are factories and functions over the Array's four slots. Importing this
+module installs the dunders on :class:`Array` (``import xbackend`` does), so ``_array`` never imports it back.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from typing import Any, Callable, cast
+
+from . import _dtypes as D
+from ._array import (
+    _BOOL,
+    _PROMO,
+    _SCALARS,
+    Array,
+    _alloc,
+    _check_partner,
+    _coerce,
+    _current,
+    _failed,
+    _Late,
+    _matmul_failed,
+    _scalar_dtype,
+)
+from ._errors import PromotionError
+from ._rules import ELEMENTWISE, bool_result, resolve, same_ok
+
+__all__ = ["binary", "inplace", "matmul", "unary"]
+
+# --- operator and function factories -----------------------------------------------------------
+# The fast path of every binary operator, specialised per operation when the module loads (as
+# ``collections.namedtuple`` and ``dataclasses`` do): same backend, same device, same dtype in the
+# operation's pass-through set - or a float Array with a Python float. Everything else goes to the
+# operation's general path. Specialising saves ~0.1 µs per call over branching on ``reflected``/``to_bool``.
+_FAST_BINARY = """
+def {fname}(self, other):
+    if type(other) is Array:
+        be = self._be
+        dev = self._dev
+        d = self._dt
+        if other._be is be and other._dev is dev and d is other._dt and d in fast:
+            try:
+                fn = be.kernels[name][d]
+            except KeyError:
+                fn = be.kernel(name, d)
+            out = _alloc()
+            try:
+                out._data = fn({array_args})
+            except Exception as exc:  # no cost when nothing is raised (Python 3.11 zero-cost try)
+                failed(name, self, other, exc)
+                raise
+            out._dt = {result}
+            out._dev = dev
+            out._be = be
+            return out
+    elif type(other) is float:
+        d = self._dt
+        if d in fast_fc:
+            be = self._be
+            try:
+                fn = be.kernels[name][d]
+            except KeyError:
+                fn = be.kernel(name, d)
+            out = _alloc()
+            out._data = fn({scalar_args})
+            out._dt = {result}
+            out._dev = self._dev
+            out._be = be
+            return out
+    return general(self, other)
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def _fast_binary_code(reflected: bool, to_bool: bool) -> Any:
+    """The template compiled once per variant (4 in all): import stays fast."""
+    src = _FAST_BINARY.format(
+        fname="op",
+        array_args="other._data, self._data" if reflected else "self._data, other._data",
+        scalar_args="other, self._data" if reflected else "self._data, other",
+        result="_BOOL" if to_bool else "d",
+    )
+    return compile(src, f"<xbackend fast binary path reflected={reflected} to_bool={to_bool}>", "exec")
+
+
+def binary(name: str, reflected: bool = False) -> Any:
+    """The implementation of a two-argument elementwise operation, as a method of its first argument."""
+    category = ELEMENTWISE[name][1]
+    fast = same_ok(category)
+    fast_fc = frozenset(d for d in fast if d.kind in "fc")
+    to_bool = bool_result(category)
+
+    def general(self: Array, other: Any) -> Array:
+        be = self._be
+        d1 = self._dt
+        if type(other) is Array:
+            if other._be is not be or other._dev is not self._dev:
+                _check_partner(self, other)
+            d2 = other._dt
+            x = self._data
+            y = other._data
+            if d1 is d2 and d1 in fast:
+                cd = d1
+            else:
+                try:
+                    p = _PROMO[d1, d2]
+                except KeyError:
+                    p = D.promote(d1, d2)
+                cd, _ = resolve(name, category, p, _current().default_float)
+                if d1 is not cd:
+                    x = be.astype(x, cd)
+                if d2 is not cd:
+                    y = be.astype(y, cd)
+        elif (t := type(other)) is float and d1 in fast_fc:  # float Array (op) Python float: the common case
+            x = self._data
+            y = other
+            cd = d1
+        elif t is float or t is int or t is bool or t is complex:
+            p = _scalar_dtype(self, other)
+            x = self._data
+            y = other if t is not bool or d1 is _BOOL else int(other)  # with numbers, bools are the ints 0/1
+            if p is d1 and d1 in fast:
+                cd = d1
+            else:
+                cd, _ = resolve(name, category, p, _current().default_float)
+                if d1 is not cd:
+                    x = be.astype(x, cd)
+        else:
+            other = _coerce(self, other)
+            return general(self, other)
+        try:
+            fn = be.kernels[name][cd]
+        except KeyError:
+            fn = be.kernel(name, cd)
+        out = _alloc()
+        try:
+            out._data = fn(y, x) if reflected else fn(x, y)
+        except Exception as exc:
+            _failed(name, self, other, exc)
+            raise
+        out._dt = _BOOL if to_bool else cd
+        out._dev = self._dev
+        out._be = be
+        return out
+
+    namespace = {"Array": Array, "_alloc": _alloc, "_BOOL": _BOOL, "fast": fast, "fast_fc": fast_fc, "name": name,
+                 "general": general, "failed": _failed}  # fmt: skip
+    exec(_fast_binary_code(reflected, to_bool), namespace)  # noqa: S102 - a fixed template, no user input
+    op: Callable[..., Any] = cast(Callable[..., Any], namespace["op"])
+    op.__name__ = op.__qualname__ = ("__r" if reflected else "") + name
+    op.__module__ = __name__
+    return op
+
+
+def inplace(name: str) -> Any:
+    """``x op= y``: computes in x's dtype and writes into x; a result of another dtype raises."""
+    category = ELEMENTWISE[name][1]
+    native = getattr(operator, {"add": "iadd", "subtract": "isub", "multiply": "imul", "divide": "itruediv",
+                                "floor_divide": "ifloordiv", "remainder": "imod", "pow": "ipow",
+                                "bitwise_and": "iand", "bitwise_or": "ior", "bitwise_xor": "ixor",
+                                "bitwise_left_shift": "ilshift", "bitwise_right_shift": "irshift"}[name])  # fmt: skip
+
+    def iop(self: Array, other: Any) -> Array:
+        be = self._be
+        d1 = self._dt
+        if type(other) is Array:
+            if other._be is not be or other._dev is not self._dev:
+                _check_partner(self, other)
+            p = D.promote(d1, other._dt)
+            y = other._data
+        elif type(other) in _SCALARS:
+            p = _scalar_dtype(self, other)
+            y = other if type(other) is not bool or d1 is _BOOL else int(other)  # bools with numbers: 0/1
+        else:
+            return iop(self, _coerce(self, other))
+        cd, rd = resolve(name, category, p, _current().default_float)
+        if rd is not d1 or cd is not d1:
+            raise PromotionError(
+                f"in-place {name} would change {d1} into {rd}; in-place results keep the left operand's dtype. "
+                f"Fix: x = x {'+' if name == 'add' else 'op'} y (out of place), or cast y to {d1} first"
+            )
+        if type(other) is Array and other._dt is not d1:
+            y = be.astype(y, d1)
+        try:
+            self._data = be.inplace(native, name, self._data, y)
+        except Exception as exc:
+            _failed(name, self, other, exc, inplace=True)
+            raise
+        return self
+
+    iop.__name__ = "i" + name
+    return iop
+
+
+def unary(name: str) -> Any:
+    """A one-argument elementwise operation: the dunder (``-x``) and the public function (``xb.negative``)."""
+    category = ELEMENTWISE[name][1]
+    fast = same_ok(category)
+
+    def op(x: Any, /) -> Array:
+        if type(x) is not Array:  # xb.exp(native array or Python data): the public function is this one
+            x = _Late.asarray(x)
+        d = x._dt
+        be = x._be
+        data = x._data
+        if d in fast:
+            cd = rd = d
+        else:
+            cd, rd = resolve(name, category, d, _current().default_float)
+            if cd is not d:
+                data = be.astype(data, cd)
+        try:
+            fn = be.kernels[name][cd]
+        except KeyError:
+            fn = be.kernel(name, cd)
+        out = _alloc()
+        out._data = fn(data)
+        out._dt = rd
+        out._dev = x._dev
+        out._be = be
+        return out
+
+    op.__name__ = name
+    return op
+
+
+_NUMERIC = frozenset(D.NUMERIC)
+
+
+def matmul(a: Array, b: Any, reflected: bool = False) -> Array:
+    if type(b) is not Array:
+        b = _coerce(a, b)
+        if type(b) is not Array:
+            raise TypeError("matmul does not take Python scalars; use * for scaling")
+    be = a._be
+    if b._be is not be or b._dev is not a._dev:
+        _check_partner(a, b)
+    if reflected:
+        a, b = b, a
+    x = a._data
+    y = b._data
+    cd = a._dt
+    if cd is not b._dt or cd not in _NUMERIC:
+        cd, _ = resolve("matmul", "numeric", D.promote(a._dt, b._dt), _current().default_float)
+        if a._dt is not cd:
+            x = be.astype(x, cd)
+        if b._dt is not cd:
+            y = be.astype(y, cd)
+    if x.ndim == 0 or y.ndim == 0:
+        raise ValueError("matmul needs arrays with at least one dimension; use * for 0-d Arrays")
+    try:
+        fn = be.kernels["matmul"][cd]
+    except KeyError:
+        fn = be.kernel("matmul", cd)
+    out = _alloc()
+    try:
+        out._data = fn(x, y)
+    except Exception as exc:
+        _matmul_failed(a, b, exc)
+        raise
+    out._dt = cd
+    out._dev = a._dev
+    out._be = be
+    return out
+
+
+def _install_operators() -> None:
+    for dunder, name in (
+        ("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "divide"),
+        ("floordiv", "floor_divide"), ("mod", "remainder"), ("pow", "pow"), ("and", "bitwise_and"),
+        ("or", "bitwise_or"), ("xor", "bitwise_xor"), ("lshift", "bitwise_left_shift"),
+        ("rshift", "bitwise_right_shift"),
+    ):  # fmt: skip
+        setattr(Array, f"__{dunder}__", binary(name))
+        setattr(Array, f"__r{dunder}__", binary(name, reflected=True))
+        setattr(Array, f"__i{dunder}__", inplace(name))
+    for dunder, name in (("eq", "equal"), ("ne", "not_equal"), ("lt", "less"), ("le", "less_equal"),
+                         ("gt", "greater"), ("ge", "greater_equal")):  # fmt: skip
+        setattr(Array, f"__{dunder}__", binary(name))
+    for dunder, name in (("neg", "negative"), ("pos", "positive"), ("abs", "abs"), ("invert", "bitwise_invert")):
+        setattr(Array, f"__{dunder}__", unary(name))
+    Array.__matmul__ = matmul  # type: ignore[method-assign]
+
+    def rmatmul(self: Array, other: Any) -> Array:
+        return matmul(self, other, True)
+
+    Array.__rmatmul__ = rmatmul  # type: ignore[method-assign]
+
+    def imatmul(self: Array, other: Any) -> Array:
+        r = matmul(self, other)
+        if r._dt is not self._dt or r.shape != self.shape:
+            raise PromotionError("in-place @= must keep the left operand's dtype and shape; use x = x @ y")
+        new = self._be.setitem(self._data, Ellipsis, r._data)
+        if new is not None:
+            self._data = new
+        return self
+
+    Array.__imatmul__ = imatmul  # type: ignore[method-assign]
+    Array.__hash__ = None  # type: ignore[assignment]
+
+
+_install_operators()
+ELEMENTWISE.setdefault("matmul", (2, "numeric"))
