@@ -147,6 +147,14 @@ def test_inplace_that_would_change_dtype_raises(xb_target):
     assert x.tolist() == [1, 2]
 
 
+def test_matmul_of_a_0d_operand_raises_the_same_error_everywhere(xb_target):
+    """Either side 0-d, operator or function: one ValueError naming the fix, whatever the library raises."""
+    s, v = xb_target.asarray(np.float64(2.0)), xb_target.asarray(np.ones(3))
+    for call in (lambda: s @ v, lambda: v @ s, lambda: xb.matmul(s, v), lambda: xb.matmul(v, s)):
+        with pytest.raises(ValueError, match="at least one dimension; use \\* for 0-d"):
+            call()
+
+
 def test_matmul_operators(xb_target):
     a = np.arange(6.0).reshape(2, 3)
     b = np.arange(12.0).reshape(3, 4)

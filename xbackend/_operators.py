@@ -250,8 +250,6 @@ def matmul(a: Array, b: Any, reflected: bool = False) -> Array:
             x = be.astype(x, cd)
         if b._dt is not cd:
             y = be.astype(y, cd)
-    if x.ndim == 0 or y.ndim == 0:
-        raise ValueError("matmul needs arrays with at least one dimension; use * for 0-d Arrays")
     try:
         fn = be.kernels["matmul"][cd]
     except KeyError:
@@ -259,7 +257,9 @@ def matmul(a: Array, b: Any, reflected: bool = False) -> Array:
     out = _alloc()
     try:
         out._data = fn(x, y)
-    except Exception as exc:
+    except Exception as exc:  # every library refuses 0-d operands; the check costs nothing until then
+        if x.ndim == 0 or y.ndim == 0:
+            raise ValueError("matmul needs arrays with at least one dimension; use * for 0-d Arrays") from None
         _matmul_failed(a, b, exc)
         raise
     out._dt = cd
