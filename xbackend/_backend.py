@@ -21,7 +21,9 @@ Optional (defaults here raise a typed error or fall back to a generic implementa
     None, the default, runs eagerly).
 
 Fast-path hooks (optional; the defaults below call the general methods, so overriding them only buys speed)
-    ``creator(method, dt, dev)`` (``empty/zeros/ones`` with dtype and device converted once: ``(fn, arg)``),
+    ``forward_kernel(name, dt)`` (the kernel when the first argument is a native array),
+    ``creator(method, dt, dev)`` (``empty/zeros/ones`` with dtype and device converted once: ``(fn, arg)``,
+    called ``fn(shape)`` when ``arg`` is None, else ``fn(shape, arg)``),
     ``caster(dt)`` (``astype`` to ``dt`` from another dtype), ``default_device_probe()``,
     ``full_reducer(name, dt)`` (``reduce`` over every axis), and the flags ``native_basic_indexing`` and ``native_reshape``. Each
     must give exactly what the general method gives; ``tests/test_fast_paths.py`` compares them.
@@ -107,6 +109,12 @@ def dlpack_kwargs(stream: Any, max_version: Any, dl_device: Any, copy: bool | No
 _lookup: list[Callable[[str], "Backend"]] = []
 
 
+def call_creator(pair: tuple[Callable[..., Any], Any], shape: Any) -> Any:
+    """Call a :meth:`Backend.creator` pair as the core does: ``fn(shape)``, or ``fn(shape, arg)``."""
+    fn, arg = pair
+    return fn(shape) if arg is None else fn(shape, arg)
+
+
 def _registered(name: str) -> "Backend":
     """The registry's instance of backend ``name`` (what a pickled backend unpickles to)."""
     return _lookup[0](name)
@@ -140,9 +148,9 @@ class Backend:
         # class attributes)
         for flag in ("native_basic_indexing", "native_reshape"):
             setattr(self, flag, getattr(type(self), flag))
-        #: the fast-path hooks' results, cached by the core: ``casters[dt]``, ``full_reducers[name][dt]``
+        #: the ``caster`` hook's results, cached by ``xb.astype``: ``casters[dt]`` (the operators, ``xb.matmul``
+        #: and ``xb.sum`` keep their own tables, keyed by backend)
         self.casters: dict[DType, Callable[[Any], Any]] = {}
-        self.full_reducers: dict[str, dict[DType, Callable[[Any], Any]]] = {}
 
     def kernel(self, name: str, dt: DType) -> Callable[..., Any]:
         """The kernel for ``name`` on inputs of dtype ``dt`` (built by ``make_kernel`` once, then cached)."""
@@ -155,15 +163,24 @@ class Backend:
         return fn
 
     # -- fast-path hooks: each returns a callable that does what the general method does ----------------
-    def creator(self, method: str, dt: DType, dev: Device | None) -> tuple[Callable[[Any, Any], Any], Any]:
-        """``(fn, arg)`` such that ``fn(shape, arg)`` is ``getattr(self, method)(shape, dt, dev)``, for ``method``
-        in empty, zeros, ones (a pair, so that a library function taking the dtype second needs no wrapper).
-        ``dev=None``: on ``default_device()`` as it is at the call."""
+    def forward_kernel(self, name: str, dt: DType) -> Callable[..., Any]:
+        """``kernel(name, dt)`` for calls whose first argument is a native array of this backend (the second:
+        a native array or a Python scalar); the binary operators' fast paths use it. A library function can
+        be cheaper there than the operator the general kernel calls (torch: ``torch.add`` skips the
+        ``Tensor.__add__`` slot lookup)."""
+        return self.kernel(name, dt)
+
+    def creator(self, method: str, dt: DType, dev: Device | None) -> tuple[Callable[..., Any], Any]:
+        """``(fn, arg)`` such that ``fn(shape)`` (``arg`` None) or ``fn(shape, arg)`` (otherwise) is
+        ``getattr(self, method)(shape, dt, dev)``, for ``method`` in empty, zeros, ones: a pair, so that a
+        library function taking the dtype second needs no wrapper, and one taking the shape alone (a bound
+        method of a prototype array) no second argument. ``dev=None``: on ``default_device()`` as it is at
+        the call."""
         fn = getattr(self, method)
         if dev is None:
             default = self.default_device
-            return (lambda shape, _: fn(shape, dt, default())), None
-        return (lambda shape, _: fn(shape, dt, dev)), None
+            return (lambda shape: fn(shape, dt, default())), None
+        return (lambda shape: fn(shape, dt, dev)), None
 
     def default_device_probe(self) -> tuple[Callable[[], Any], Any]:
         """``(probe, token)``: while ``probe() is token``, ``default_device()`` answers what it answers now

@@ -20,7 +20,7 @@ import contextlib
 import contextvars
 import os
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from . import _dtypes
 from ._devices import Device, device as _parse_device, split as _split
@@ -118,6 +118,9 @@ def _from_environment() -> Config:
 
 
 _base = _from_environment()
+#: called after every ``set_default``: caches that key on the context's config (None outside ``xb.config``)
+#: rather than on the config itself forget what they hold
+BASE_CHANGED: list[Callable[[], None]] = []
 _ctx: contextvars.ContextVar[Config | None] = contextvars.ContextVar("xbackend_config", default=None)
 
 
@@ -157,4 +160,6 @@ def set_default(**settings: Any) -> Config:
     global _base
     old = _base
     _base = replace(_base, **_check(settings))
+    for forget in BASE_CHANGED:
+        forget()
     return old

@@ -289,7 +289,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None, back
     return import_dlpack(x, device=device, copy=copy, backend=backend)
 
 
-_NO_CALL = (None, None, None, None, None)
+_NO_CALL = (_config, _config, _config, _config, None)  # matches no call: _config is never an argument
 
 
 def _filled(method: str, doc: str) -> Any:
@@ -317,30 +317,34 @@ def _filled(method: str, doc: str) -> Any:
             cfg.places[method, backend, device, dtype] = (be, dev, dt, *be.creator(method, dt, place[1]), *probe)
         return out
 
-    last: list[Any] = [_NO_CALL]  # (backend, device, dtype, config, entry) of the last hit
+    # (backend, device, dtype, context config, entry) of the last hit; the context config is None outside
+    # ``xb.using(...)``, so a ``set_default`` (which replaces the base config) forgets it
+    last: list[Any] = [_NO_CALL]
+    _config.BASE_CHANGED.append(lambda: last.__setitem__(0, _NO_CALL))
 
     def fill(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
         c = _ctx_get()
-        cfg = _config._base if c is None else c
-        m = last[0]  # the same arguments (same objects) as last time: no key to build and hash (~60 ns)
-        if m[3] is cfg and m[0] is backend and m[1] is device and m[2] is dtype:
-            hit = m[4]
-        else:
+        b, v, d, f, hit = last[0]  # the same arguments (same objects) as last time: no key to build and hash
+        if f is not c or b is not backend or v is not device or d is not dtype:
+            cfg = _config._base if c is None else c
             try:
                 hit = cfg.places.get((method, backend, device, dtype))
             except TypeError:  # an unhashable argument: never cached
                 hit = None
             if hit is None:
                 return general(shape, dtype, device, backend)
-            last[0] = (backend, device, dtype, cfg, hit)  # one tuple: threads never see half an update
-        if hit[5] is not None and hit[5]() is not hit[6]:  # the default device changed: make a new entry
+            last[0] = (backend, device, dtype, c, hit)  # one tuple: threads never see half an update
+        be, dev, dt, fn, arg, probe, token = hit
+        if probe is not None and probe() is not token:  # the default device changed: make a new entry
             last[0] = _NO_CALL
             return general(shape, dtype, device, backend)
+        if type(shape) is not int or shape < 0:
+            shape = _shape(shape)
         out = _alloc()
-        out._data = hit[3](shape if type(shape) is int and shape >= 0 else _shape(shape), hit[4])
-        out._dt = hit[2]
-        out._dev = hit[1]
-        out._be = hit[0]
+        out._data = fn(shape) if arg is None else fn(shape, arg)
+        out._dt = dt
+        out._dev = dev
+        out._be = be
         return out
 
     fill.__name__ = fill.__qualname__ = method

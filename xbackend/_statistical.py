@@ -42,6 +42,7 @@ __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "s
 
 _UINT_OF_BITS = {8: D.uint8, 16: D.uint16, 32: D.uint32, 64: D.uint64}
 _SAME_SUM = frozenset(D.FLOATING)  # input dtypes whose sum has their own dtype whatever the config
+_FULL_SUM: dict[Any, dict[DType, Any]] = {}  # backend -> dtype -> its full sum (``Backend.full_reducer``) or None
 
 
 def _accumulator(fname: str, dt: DType, dtype: Any) -> DType:
@@ -101,13 +102,13 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType 
     [4.0, 6.0]
     """
     if axis is None and dtype is None and not keepdims and type(x) is Array:
+        be = x._be
         d = x._dt
-        if d in _SAME_SUM:  # fast path: a full sum of a float/complex Array (its own dtype)
-            be = x._be
-            try:
-                fn = be.full_reducers["sum"][d]
-            except KeyError:
-                fn = be.full_reducers.setdefault("sum", {})[d] = be.full_reducer("sum", d)
+        try:  # fast path: a full sum of a float/complex Array (its own dtype); None for other dtypes
+            fn = _FULL_SUM[be][d]
+        except KeyError:
+            fn = _FULL_SUM.setdefault(be, {})[d] = be.full_reducer("sum", d) if d in _SAME_SUM else None
+        if fn is not None:
             out = _alloc()
             out._data = fn(x._data)
             out._dt = d

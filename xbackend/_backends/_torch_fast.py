@@ -8,6 +8,7 @@ general method; a subclass that overrides the method gets the base class's hook,
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any, Callable
 
 from .._backend import Backend, runs_own
@@ -15,6 +16,15 @@ from .._devices import Device
 from .._dtypes import DType
 
 torch: Any = None  # bound by torch.py when it imports torch
+
+# operator function -> the torch function it ends in, by name (looked up once torch is loaded)
+_FORWARD = {
+    operator.add: "add", operator.sub: "sub", operator.mul: "mul", operator.truediv: "div",
+    operator.floordiv: "floor_divide", operator.mod: "remainder", operator.pow: "pow",
+    operator.and_: "bitwise_and", operator.or_: "bitwise_or", operator.xor: "bitwise_xor",
+    operator.lshift: "bitwise_left_shift", operator.rshift: "bitwise_right_shift",
+    operator.eq: "eq", operator.ne: "ne", operator.lt: "lt", operator.le: "le", operator.gt: "gt", operator.ge: "ge",
+}  # fmt: skip
 
 
 class TorchFastPathsMixin(Backend):
@@ -24,16 +34,25 @@ class TorchFastPathsMixin(Backend):
         @property
         def _full_reducers(self) -> dict[tuple[str, Any], Any]: ...  # torch.py: (name, torch dtype) -> function
 
-    def creator(self, method: str, dt: DType, dev: Device | None) -> tuple[Callable[[Any, Any], Any], Any]:
-        """``torch.empty/zeros/ones(shape, dtype=..., device=...)``, as ``empty``/``zeros``/``ones``; no
-        ``device=`` for ``dev=None`` (torch's default device is what ``default_device()`` reports)."""
+    def creator(self, method: str, dt: DType, dev: Device | None) -> tuple[Callable[..., Any], Any]:
+        """``(proto.new_empty/new_zeros/new_ones, None)``: the bound method of an empty prototype tensor of the
+        dtype on the device, called with the shape alone; it gives ``torch.zeros(shape, dtype=..., device=...)``
+        with no keyword parsing (~0.15 µs less than ``torch.zeros`` with a dtype, ~0.2 µs less than with a
+        device too). ``dev=None``: the prototype sits on torch's default device of now; the core re-asks
+        whenever ``default_device_probe`` says that default changed."""
         nd = self.to_t.get(dt)
         if nd is None or not runs_own(self, TorchFastPathsMixin, method):
             return super().creator(method, dt, dev)
-        fn = getattr(torch, method)
-        if dev is None:
-            return (lambda shape, _: fn(shape, dtype=nd)), None
-        return (lambda shape, tdev: fn(shape, dtype=nd, device=tdev)), torch.device(str(dev))
+        proto = torch.empty(0, dtype=nd) if dev is None else torch.empty(0, dtype=nd, device=str(dev))
+        return getattr(proto, "new_" + method), None
+
+    def forward_kernel(self, name: str, dt: DType) -> Callable[..., Any]:
+        """``torch.add`` & co. where the kernel is the plain operator (``operator.add``): with a tensor first,
+        ``Tensor.__add__`` ends in the same function, but the operator reaches it through a slot lookup on
+        the ``Tensor`` class (~0.1 µs). Emulated and corrected kernels stay as they are."""
+        fn = self.kernel(name, dt)
+        native = _FORWARD.get(fn) if type(fn) is type(operator.add) else None
+        return fn if native is None else getattr(torch, native)
 
     def default_device_probe(self) -> tuple[Callable[[], Any], Any]:
         """``(torch._C._len_torch_function_stack, 0)`` while no torch function mode is active: the default device
