@@ -348,7 +348,8 @@ class Array(metaclass=_NoDirectCalls):
     # -- indexing -------------------------------------------------------------------------------
     def __getitem__(self, key: Any) -> "Array":
         be = self._be
-        if be.native_basic_indexing and ((t := type(key)) is int or (t is slice and key.step is None)):  # x[1:-1]
+        t = type(key)  # a step-less slice first: x[1:-1] is the commonest key
+        if (t is slice and key.step is None or t is int) and be.native_basic_indexing:
             out = _alloc()
             try:
                 out._data = self._data[key]

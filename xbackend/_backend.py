@@ -25,7 +25,7 @@ Fast-path hooks (optional; the defaults below call the general methods, so overr
     ``creator(method, dt, dev)`` (``empty/zeros/ones`` with dtype and device converted once: ``(fn, arg)``,
     called ``fn(shape)`` when ``arg`` is None, else ``fn(shape, arg)``),
     ``caster(dt)`` (``astype`` to ``dt`` from another dtype), ``default_device_probe()``,
-    ``full_reducer(name, dt)`` (``reduce`` over every axis), and the flags ``native_basic_indexing`` and ``native_reshape``. Each
+    ``full_reducer(name, dt)`` (``reduce`` over every axis), ``reshaper()``, and the flags ``native_basic_indexing`` and ``native_reshape``. Each
     must give exactly what the general method gives; ``tests/test_fast_paths.py`` compares them.
 
 Kernels are looked up through ``backend.kernels[name][dtype]`` (plain dicts; on a miss,
@@ -151,6 +151,8 @@ class Backend:
         #: the ``caster`` hook's results, cached by ``xb.astype``: ``casters[dt]`` (the operators, ``xb.matmul``
         #: and ``xb.sum`` keep their own tables, keyed by backend)
         self.casters: dict[DType, Callable[[Any], Any]] = {}
+        #: what ``xb.reshape``'s fast path calls (see :meth:`reshaper`)
+        self.reshape_fn = self.reshaper()
 
     def kernel(self, name: str, dt: DType) -> Callable[..., Any]:
         """The kernel for ``name`` on inputs of dtype ``dt`` (built by ``make_kernel`` once, then cached)."""
@@ -181,6 +183,12 @@ class Backend:
             default = self.default_device
             return (lambda shape: fn(shape, dt, default())), None
         return (lambda shape: fn(shape, dt, dev)), None
+
+    def reshaper(self) -> Callable[[Any, Any], Any] | None:
+        """``fn`` such that ``fn(x, shape)`` is ``self.reshape(x, shape)`` (``copy=None``) for shapes whose entries
+        are all ``>= -1``, or None where the native method ``x.reshape(shape)`` is (``native_reshape``): what
+        ``xb.reshape`` calls on its fast path. Default: ``self.reshape``."""
+        return None if self.native_reshape else self.reshape
 
     def default_device_probe(self) -> tuple[Callable[[], Any], Any]:
         """``(probe, token)``: while ``probe() is token``, ``default_device()`` answers what it answers now

@@ -54,6 +54,10 @@ class TorchFastPathsMixin(Backend):
         native = _FORWARD.get(fn) if type(fn) is type(operator.add) else None
         return fn if native is None else getattr(torch, native)
 
+    def reshaper(self) -> Callable[[Any, Any], Any] | None:
+        """``torch.reshape`` itself: what ``reshape(x, shape)`` calls with ``copy=None``, without its frame."""
+        return torch.reshape if runs_own(self, TorchFastPathsMixin, "reshape") else super().reshaper()
+
     def default_device_probe(self) -> tuple[Callable[[], Any], Any]:
         """``(torch._C._len_torch_function_stack, 0)`` while no torch function mode is active: the default device
         is then the CPU (``set_default_device`` and ``with torch.device(...)`` each push a mode), and the probe

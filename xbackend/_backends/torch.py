@@ -102,7 +102,7 @@ class TorchBackend(TorchFastPathsMixin, TorchUintMixin, TorchIndexMixin, TorchLi
     name = "torch"
     module = "torch"
     native_basic_indexing = True  # ints and step-less slices; negative steps go through getitem below
-    # native_reshape stays False: reshape() below calls torch.reshape(x, shape), ~0.7 µs faster than the method
+    # native_reshape stays False: xb.reshape calls torch.reshape(x, shape) (reshaper), ~0.7 µs faster than the method
     # x.reshape(shape) (torch 2.13, 100 elements), which pays for the Python frame it costs
     # pickle.dumps of a uint16/32/64 tensor succeeds but pickle.loads fails ("UntypedStorage has no attribute
     # 'dtype'", torch 2.13): Array.__reduce__ sends those as NumPy host copies
