@@ -93,7 +93,7 @@ def plot_overhead(recs: list[dict[str, Any]], path: Path) -> str:
     targets = sorted({r["target"] for r in recs}, key=lambda t: list(TARGET_COLORS).index(t) if t in TARGET_COLORS else 99)
     sizes = sorted({r["n"] for r in recs})
     series = ["raw_us", "xb_us"] + sorted(
-        {k for r in recs for k in r if k.endswith("_us") and k not in ("raw_us", "xb_us", "added_us", "best_us")}
+        {k for r in recs for k in r if k.endswith("_us") and k not in ("raw_us", "xb_us", "added_us", "quiet_us")}
     )
     names = {"raw_us": "raw call", "xb_us": "xbackend"}
     colors = ["#9a9a9a", "#4C72B0", "#DD8452", "#55A868", "#8172B3", "#937860"]

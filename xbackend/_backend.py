@@ -25,8 +25,8 @@ Fast-path hooks (optional; the defaults below call the general methods, so overr
     ``creator(method, dt, dev)`` (``empty/zeros/ones`` with dtype and device converted once: ``(fn, arg)``,
     called ``fn(shape)`` when ``arg`` is None, else ``fn(shape, arg)``),
     ``caster(dt)`` (``astype`` to ``dt`` from another dtype), ``default_device_probe()``,
-    ``full_reducer(name, dt)`` (``reduce`` over every axis), ``reshaper()``, and the flags ``native_basic_indexing`` and ``native_reshape``. Each
-    must give exactly what the general method gives; ``tests/test_fast_paths.py`` compares them.
+    ``full_reducer(name, dt)`` (``reduce`` over every axis), ``reshaper()``, and the flags
+    ``native_basic_indexing`` and ``native_reshape``. Each must give exactly what the general method gives; ``tests/test_fast_paths.py`` compares them.
 
 Kernels are looked up through ``backend.kernels[name][dtype]`` (plain dicts; on a miss,
 ``backend.kernel(name, dtype)`` builds the kernel with ``make_kernel`` and caches it), so per-dtype emulation (torch's uint32 arithmetic, say) costs nothing on the
