@@ -10,7 +10,7 @@ block of every call of the row in turn (the order rotating from repeat to repeat
 columns see the same machine. It prints raw µs, xbackend µs and a µs column per peer (medians over the
 repeats; ``n/a`` where the peer has no such call: compat returns native arrays, so its operators and
 indexing are the raw ones), ``added µs`` (the median of the per-repeat differences xbackend - raw),
-``quiet+ µs`` (the same median over the quarter of the repeats in which the raw call ran fastest), the ratio of
+``quiet+ µs`` (the same median over the tenth of the repeats in which the raw call ran fastest), the ratio of
 the medians and a ``goals`` column. ``import xbackend`` time is measured in fresh subprocesses against ``import numpy``.
 
 Why ``quiet+``. On a shared virtual machine, a neighbour can slow every call by up to 2x for a second or
@@ -80,9 +80,9 @@ def interleaved(fns: list[Callable[[], Any]], repeats: int, budget: float) -> li
 
 
 def quiet_added(raw: list[float], ours: list[float]) -> float:
-    """The median of ``ours - raw`` over the quarter of the repeats in which the raw call ran fastest (each
+    """The median of ``ours - raw`` over the tenth of the repeats in which the raw call ran fastest (each
     repeat times the two back to back, so both saw the same machine)."""
-    k = max(1, len(raw) // 4)
+    k = max(1, len(raw) // 10)
     quiet = sorted(range(len(raw)), key=raw.__getitem__)[:k]
     return statistics.median(ours[i] - raw[i] for i in quiet)
 
@@ -191,16 +191,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=None, help="also write the table to this file")
     p.add_argument("--json", default=None, help="also write the table's rows as JSON records (for benchmarks/plots.py)")
     args = p.parse_args(argv)
-    repeats, budget = (15, 0.001) if args.quick else (201, 0.002)
+    repeats, budget = (15, 0.001) if args.quick else (801, 0.001)
     from xbackend.testing import available_targets
 
     wanted = set(args.backends.split(",")) if not args.gpu else {"torch", "cupy"}
     targets = [t for t in available_targets() if t.backend in wanted and t.is_gpu == args.gpu]
     peers = () if args.gpu or args.no_peers else tuple(_peers.installed())
     lines = [f"# {args.note}"] if args.note else []
-    lines += [f"xbackend {xb.__version__}, numpy {np.__version__}; {repeats} interleaved repeats of "
+    lines += [f"xbackend {xb.__version__}, numpy {np.__version__}; {repeats} interleaved repeats (1e6: "
+              f"{max(15, repeats // 8)}) of "
               f"~{budget * 1e3:g} ms "
-              "blocks per call: medians; quiet+ = median xbackend - raw over the quarter of repeats where raw was "
+              "blocks per call: medians; quiet+ = median xbackend - raw over the tenth of repeats where raw was "
               "fastest"
              + (f"; peers: {', '.join(f'{p} {_peers.version(p)}' for p in peers)}" if peers else ""),
              f"{'target':<12}{'op':<16}{'n':>9}{'raw µs':>11}{'xb µs':>11}{'added µs':>10}{'quiet+ µs':>11}{'ratio':>8}"
@@ -209,13 +210,14 @@ def main(argv: list[str] | None = None) -> int:
     gated = {"a + b", "a * 2.0", "exp", "sum"}  # elementwise ops and reductions (issue 8's per-call goal)
     for t in targets:
         for n in (100, 1_000_000):
+            rounds = repeats if n <= 1000 else max(15, repeats // 8)  # at 1e6 the work dominates: fewer rounds
             for name, raw, ours, peer_fns in cases(t.backend, t.device, n, peers):
                 if ours is None:
-                    r = statistics.median(interleaved([raw], repeats, budget)[0]) * 1e6
+                    r = statistics.median(interleaved([raw], rounds, budget)[0]) * 1e6
                     lines.append(f"{t.id:<12}{name:<16}{n:>9}{r:>11.3f}{'n/a':>11}{'':>10}{'':>11}{'':>8}")
                     continue
                 live = [p for p, f in peer_fns.items() if f is not None]
-                samples = interleaved([raw, ours] + [peer_fns[p] for p in live], repeats, budget)
+                samples = interleaved([raw, ours] + [peer_fns[p] for p in live], rounds, budget)
                 r, o = (statistics.median(v) * 1e6 for v in samples[:2])
                 added = statistics.median(b - a for a, b in zip(samples[0], samples[1])) * 1e6
                 quiet = quiet_added(samples[0], samples[1]) * 1e6
