@@ -5,22 +5,25 @@ Usage: ``python benchmarks/overhead.py [--quick] [--backends numpy,torch] [--gpu
 
 For every operation and size it times the raw native call, the xbackend call and, on the CPU, the same op
 through each installed peer (array-api-compat's namespace, autoray's ``do``, EagerPy's tensors: optional
-bench dependencies, ``pip install -r requirements/bench.txt``), **interleaved**: each repeat times a short
-block of every call of the row in turn (the order rotating from repeat to repeat), so that all of a row's
-columns see the same machine. It prints raw µs, xbackend µs and a µs column per peer (medians over the
-repeats; ``n/a`` where the peer has no such call: compat returns native arrays, so its operators and
-indexing are the raw ones), ``added µs`` (the median of the per-repeat differences xbackend - raw),
-``quiet+ µs`` (the same median over the tenth of the repeats in which the raw call ran fastest), the ratio of
-the medians and a ``goals`` column. ``import xbackend`` time is measured in fresh subprocesses against ``import numpy``.
+bench dependencies, ``pip install -r requirements/bench.txt``), **interleaved**: each round times a short
+block of every call of the row in turn (the order rotating from round to round), so that all of a row's
+columns see the same machine. At 100 elements a row is 25 short *sessions* (15 rounds of 0.5 ms blocks, a few
+tens of ms each) 0.1 s apart; the µs columns (raw, xbackend, each peer: ``n/a`` where the peer has no such call:
+compat returns native arrays, so its operators and indexing are the raw ones) are the medians of the quietest
+session, the one in which the raw call ran fastest. ``added µs`` is the median of xbackend - raw over the rounds of
+all sessions, ``best+ µs`` xbackend's fastest block minus raw's fastest (per call); then the ratio and a
+``goals`` column. At 1e6 elements, where the work dominates, a row is one session of 100 rounds of 1 ms blocks
+(the O(1) views ``a[1:-1]`` and ``reshape`` keep the sessions). ``import xbackend`` time
+is measured in fresh subprocesses against ``import numpy``.
 
-Why ``quiet+``. On a shared virtual machine, a neighbour can slow every call by up to 2x for a second or
-more at a time (measured here: ``np.zeros(100)`` alternates between 0.16 and 0.33 µs from one second to the
-next), which inflates the time a wrapper adds as much as it inflates the calls. The repeats in which the raw
-call ran fastest are the ones least disturbed by other processes (the ``timeit`` documentation advises to read
-the fastest), and each repeat times raw and xbackend back to back, so the +0.35 µs goal is judged on
-``quiet+``; the medians stay in the table to show how far a loaded machine moves them.
+Why sessions and best+. On a shared virtual machine, a neighbour can slow every call by up to 2x for a second or
+more at a time (measured here: ``np.zeros(100)`` alternates between 0.16 and 0.33 µs from one second to the next),
+and the time a wrapper adds grows with it. 25 short sessions spread over ~4 s sample the quiet stretches as well as
+the busy ones, and the fastest block of each call is the one least disturbed by other processes (what the
+``timeit`` documentation advises to read), so the +0.35 µs goal is judged on ``best+``; ``added`` shows how far
+a busy machine moves it.
 
-Targets. Issue 11: at 100 elements <= 0.35 µs added per call (``quiet+``) on NumPy and torch-CPU (``+µs``
+Targets. Issue 11: at 100 elements <= 0.35 µs added per call (``best+``) on NumPy and torch-CPU (``+µs``
 in ``goals`` when missed), xbackend (median) ahead of autoray and EagerPy (``autoray``/``eagerpy`` when not), and
 within 1.1x of array-api-compat's namespace wherever compat is not itself slower than raw (more than 5 % over
 it; ``compat`` when missed). Peer goals are judged at 100 elements only: at a million the work dominates and
@@ -41,6 +44,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 import timeit
 from typing import Any, Callable
 
@@ -79,12 +83,16 @@ def interleaved(fns: list[Callable[[], Any]], repeats: int, budget: float) -> li
     return samples
 
 
-def quiet_added(raw: list[float], ours: list[float]) -> float:
-    """The median of ``ours - raw`` over the tenth of the repeats in which the raw call ran fastest (each
-    repeat times the two back to back, so both saw the same machine)."""
-    k = max(1, len(raw) // 10)
-    quiet = sorted(range(len(raw)), key=raw.__getitem__)[:k]
-    return statistics.median(ours[i] - raw[i] for i in quiet)
+def sessions(fns: list[Callable[[], Any]], count: int, rounds: int, budget: float,
+             gap: float) -> list[list[list[float]]]:  # fmt: skip
+    """``count`` short :func:`interleaved` sessions, ``gap`` seconds apart: each is over before the machine's
+    speed is likely to change (tens of ms), and together they sample its quiet and busy stretches."""
+    out = []
+    for s in range(count):
+        if s:
+            time.sleep(gap)
+        out.append(interleaved(fns, rounds, budget))
+    return out
 
 
 def _sync_for(backend: str, device: str) -> Callable[[], None]:
@@ -149,11 +157,11 @@ def cases(backend: str, device: str, n: int, peers: tuple[str, ...] = ()) -> lis
     return out
 
 
-def goals(n: int, raw: float, ours: float, quiet_added_us: float, peer_us: dict[str, float | None]) -> str:
+def goals(n: int, raw: float, ours: float, best_added_us: float, peer_us: dict[str, float | None]) -> str:
     """The issue-11/issue-2 goals this row misses, comma-separated (``ok`` when none): see the module docstring."""
     missed = []
     if n <= 1000 or raw < 10:  # 100 elements, or an O(1) view at 1e6: no work that a ratio could hide behind
-        if quiet_added_us > 0.35:
+        if best_added_us > 0.35:
             missed.append("+µs")
     elif ours / raw > 1.02:
         missed.append("ratio")
@@ -191,44 +199,49 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=None, help="also write the table to this file")
     p.add_argument("--json", default=None, help="also write the table's rows as JSON records (for benchmarks/plots.py)")
     args = p.parse_args(argv)
-    repeats, budget = (15, 0.001) if args.quick else (801, 0.001)
+    repeats, budget, n_sessions = (15, 0.001, 3) if args.quick else (100, 0.001, 25)
     from xbackend.testing import available_targets
 
     wanted = set(args.backends.split(",")) if not args.gpu else {"torch", "cupy"}
     targets = [t for t in available_targets() if t.backend in wanted and t.is_gpu == args.gpu]
     peers = () if args.gpu or args.no_peers else tuple(_peers.installed())
     lines = [f"# {args.note}"] if args.note else []
-    lines += [f"xbackend {xb.__version__}, numpy {np.__version__}; {repeats} interleaved repeats (1e6: "
-              f"{max(15, repeats // 8)}) of "
-              f"~{budget * 1e3:g} ms "
-              "blocks per call: medians; quiet+ = median xbackend - raw over the tenth of repeats where raw was "
-              "fastest"
+    lines += [f"xbackend {xb.__version__}, numpy {np.__version__}; 100 elements: {n_sessions} sessions 0.1 s "
+              "apart, "
+              f"each 15 interleaved rounds of ~{budget * 500:g} ms blocks per call; the µs columns are the medians of "
+              "the quietest session (raw fastest), added = median xbackend - raw over all sessions, best+ = fastest "
+              f"xbackend block - fastest raw block; 1e6 (but views): one session of {repeats} rounds of "
+              f"~{budget * 1e3:g} ms"
              + (f"; peers: {', '.join(f'{p} {_peers.version(p)}' for p in peers)}" if peers else ""),
-             f"{'target':<12}{'op':<16}{'n':>9}{'raw µs':>11}{'xb µs':>11}{'added µs':>10}{'quiet+ µs':>11}{'ratio':>8}"
+             f"{'target':<12}{'op':<16}{'n':>9}{'raw µs':>11}{'xb µs':>11}{'added µs':>10}{'best+ µs':>11}"
+             f"{'ratio':>8}"
              + "".join(f"{p + ' µs':>12}" for p in peers)
              + ("  goal <= 1.15" if args.gpu else "  goals")]  # fmt: skip
     gated = {"a + b", "a * 2.0", "exp", "sum"}  # elementwise ops and reductions (issue 8's per-call goal)
     for t in targets:
         for n in (100, 1_000_000):
-            rounds = repeats if n <= 1000 else max(15, repeats // 8)  # at 1e6 the work dominates: fewer rounds
+            # 100 elements: 25 sessions of 15 rounds of 0.5 ms blocks, 0.1 s apart; 1e6: one session of 100 rounds
             for name, raw, ours, peer_fns in cases(t.backend, t.device, n, peers):
+                cheap = n <= 1000 or name in ("a[1:-1]", "reshape")  # O(1) views: cheap at every size
+                count, rounds, block = (n_sessions, 15, budget / 2) if cheap else (1, repeats, budget)
                 if ours is None:
-                    r = statistics.median(interleaved([raw], rounds, budget)[0]) * 1e6
+                    r = statistics.median(interleaved([raw], rounds, block)[0]) * 1e6
                     lines.append(f"{t.id:<12}{name:<16}{n:>9}{r:>11.3f}{'n/a':>11}{'':>10}{'':>11}{'':>8}")
                     continue
                 live = [p for p, f in peer_fns.items() if f is not None]
-                samples = interleaved([raw, ours] + [peer_fns[p] for p in live], rounds, budget)
-                r, o = (statistics.median(v) * 1e6 for v in samples[:2])
-                added = statistics.median(b - a for a, b in zip(samples[0], samples[1])) * 1e6
-                quiet = quiet_added(samples[0], samples[1]) * 1e6
+                runs = sessions([raw, ours] + [peer_fns[p] for p in live], count, rounds, block, 0.1)
+                added = statistics.median(b - a for run in runs for a, b in zip(run[0], run[1])) * 1e6
+                best = min(runs, key=lambda run: statistics.median(run[0]))  # the quietest session: raw fastest
+                r, o = (statistics.median(v) * 1e6 for v in best[:2])
+                best_added = (min(v for run in runs for v in run[1]) - min(v for run in runs for v in run[0])) * 1e6
                 peer_us: dict[str, float | None] = dict.fromkeys(peer_fns)
-                peer_us |= {p: statistics.median(v) * 1e6 for p, v in zip(live, samples[2:])}
+                peer_us |= {p: statistics.median(v) * 1e6 for p, v in zip(live, best[2:])}
                 cols = "".join(f"{'n/a':>12}" if v is None else f"{v:>12.3f}" for v in peer_us.values())
                 if args.gpu:
                     goal = ("  yes" if o / r <= 1.15 else "  NO") if name in gated else ""
                 else:
-                    goal = "  " + goals(n, r, o, quiet, peer_us)
-                lines.append(f"{t.id:<12}{name:<16}{n:>9}{r:>11.3f}{o:>11.3f}{added:>10.3f}{quiet:>11.3f}{o / r:>8.3f}"
+                    goal = "  " + goals(n, r, o, best_added, peer_us)
+                lines.append(f"{t.id:<12}{name:<16}{n:>9}{r:>11.3f}{o:>11.3f}{added:>10.3f}{best_added:>11.3f}{o / r:>8.3f}"
                              f"{cols}{goal}")
     if not targets:
         lines.append("(no target: " + ("no CUDA device here" if args.gpu else f"none of {sorted(wanted)} usable") + ")")
