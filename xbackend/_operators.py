@@ -91,12 +91,10 @@ def _fast_binary_code(reflected: bool, to_bool: bool) -> Any:
     return compile(src, f"<xbackend fast binary path reflected={reflected} to_bool={to_bool}>", "exec")
 
 
-def binary(name: str, reflected: bool = False) -> Any:
-    """The implementation of a two-argument elementwise operation, as a method of its first argument."""
-    category = ELEMENTWISE[name][1]
-    fast = same_ok(category)
-    fast_fc = frozenset(d for d in fast if d.kind in "fc")
-    to_bool = bool_result(category)
+def _specialise(name: str, reflected: bool, to_bool: bool, fast: frozenset[D.DType], fast_fc: frozenset[D.DType],
+                general: Callable[[Array, Any], Array], failed: Callable[..., None]) -> Any:  # fmt: skip
+    """The fast path of ``name`` from the template: ``fast`` dtypes pass through with an Array of the same
+    dtype, ``fast_fc`` ones with a Python float; ``failed(name, self, other, exc)`` raises the typed error."""
     table: dict[Any, dict[D.DType, Any]] = {}
     scalar_table: dict[Any, dict[D.DType, Any]] = {}
 
@@ -110,6 +108,23 @@ def binary(name: str, reflected: bool = False) -> Any:
         fn = None if d not in fast_fc else be.kernel(name, d) if reflected else be.forward_kernel(name, d)
         scalar_table.setdefault(be, {})[d] = fn
         return fn
+
+    namespace = {"Array": Array, "_alloc": _alloc, "_BOOL": _BOOL, "table": table, "scalar_table": scalar_table,
+                 "learn": learn, "learn_scalar": learn_scalar, "name": name, "general": general,
+                 "failed": failed}  # fmt: skip
+    exec(_fast_binary_code(reflected, to_bool), namespace)  # noqa: S102 - a fixed template, no user input
+    op: Callable[..., Any] = cast(Callable[..., Any], namespace["op"])
+    op.__name__ = op.__qualname__ = ("__r" if reflected else "") + name
+    op.__module__ = __name__
+    return op
+
+
+def binary(name: str, reflected: bool = False) -> Any:
+    """The implementation of a two-argument elementwise operation, as a method of its first argument."""
+    category = ELEMENTWISE[name][1]
+    fast = same_ok(category)
+    fast_fc = frozenset(d for d in fast if d.kind in "fc")
+    to_bool = bool_result(category)
 
     def general(self: Array, other: Any) -> Array:
         be = self._be
@@ -164,14 +179,7 @@ def binary(name: str, reflected: bool = False) -> Any:
         out._be = be
         return out
 
-    namespace = {"Array": Array, "_alloc": _alloc, "_BOOL": _BOOL, "table": table, "scalar_table": scalar_table,
-                 "learn": learn, "learn_scalar": learn_scalar, "name": name, "general": general,
-                 "failed": _failed}  # fmt: skip
-    exec(_fast_binary_code(reflected, to_bool), namespace)  # noqa: S102 - a fixed template, no user input
-    op: Callable[..., Any] = cast(Callable[..., Any], namespace["op"])
-    op.__name__ = op.__qualname__ = ("__r" if reflected else "") + name
-    op.__module__ = __name__
-    return op
+    return _specialise(name, reflected, to_bool, fast, fast_fc, general, _failed)
 
 
 def inplace(name: str) -> Any:
@@ -249,39 +257,6 @@ def unary(name: str) -> Any:
 _NUMERIC = frozenset(D.NUMERIC)
 
 
-_MATMUL: dict[Any, dict[D.DType, Any]] = {}  # backend -> numeric dtype -> its matmul kernel
-
-
-def matmul(a: Array, b: Any) -> Array:
-    """``a @ b``: ``Array.__matmul__`` and, through :func:`xbackend.matmul`, the public function."""
-    if type(b) is Array:
-        be = a._be
-        d = a._dt
-        if b._be is be and b._dev is a._dev and d is b._dt:  # the fast path: one backend, device and dtype
-            try:
-                fn = _MATMUL[be][d]
-            except KeyError:
-                fn = _learn_matmul(be, d)
-            if fn is not None:
-                out = _alloc()
-                try:
-                    out._data = fn(a._data, b._data)
-                except Exception as exc:
-                    _matmul_error(a, b, exc)
-                    raise
-                out._dt = d
-                out._dev = a._dev
-                out._be = be
-                return out
-    return _matmul_general(a, b)
-
-
-def _learn_matmul(be: Any, d: D.DType) -> Any:
-    fn = be.forward_kernel("matmul", d) if d in _NUMERIC else None
-    _MATMUL.setdefault(be, {})[d] = fn
-    return fn
-
-
 def _matmul_error(a: Array, b: Array, exc: BaseException) -> None:
     """Every library refuses 0-d operands; the check costs nothing until then."""
     if a._data.ndim == 0 or b._data.ndim == 0:
@@ -323,6 +298,12 @@ def _matmul_general(a: Array, b: Any, reflected: bool = False) -> Array:
     out._dev = a._dev
     out._be = be
     return out
+
+
+#: ``a @ b``: ``Array.__matmul__`` and, through :func:`xbackend.matmul`, the public function; the operators'
+#: fast path (numeric dtypes, no Python scalars), :func:`_matmul_general` for the rest
+matmul = _specialise("matmul", False, False, _NUMERIC, frozenset(), _matmul_general,
+                     lambda name, a, b, exc: _matmul_error(a, b, exc))  # fmt: skip
 
 
 def _install_operators() -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
+import numpy as np
+
 from .._backend import Backend, runs_own
 from .._devices import Device
 from .._dtypes import DType
@@ -30,9 +32,7 @@ class NumpyFastPathsMixin(Backend):
         nd = self.to_np.get(dt)
         if nd is None or not runs_own(self, NumpyFastPathsMixin, method):
             return super().creator(method, dt, dev)
-        fn = getattr(self.xp, method)
-        probe = fn(0)  # the library's default dtype (NumPy's and CuPy's: float64)
-        return fn, (None if probe.dtype == nd and dt.kind == "f" else nd)
+        return getattr(self.xp, method), (None if nd == np.float64 else nd)  # float64: NumPy's and CuPy's default
 
     def caster(self, dt: DType) -> Callable[[Any], Any]:
         """``x.astype(native dtype)``, as ``astype(x, dt, copy=True)`` (a lambda: ``operator.methodcaller``
