@@ -351,8 +351,8 @@ class Array(metaclass=_NoDirectCalls):
         t = type(key)  # a step-less slice first: x[1:-1] is the commonest key
         if (t is slice and key.step is None or t is int) and be.native_basic_indexing:
             out = _alloc()
-            try:
-                out._data = self._data[key]
+            try:  # x[i] of a 1-d NumPy array is a scalar; x[i, ...] the 0-d view every other library returns
+                out._data = self._data[key] if t is slice or be.int_key_view else self._data[key, ...]
             except IndexError as exc:
                 _index_failed(self, key, exc)
                 raise
@@ -410,6 +410,8 @@ def _computed(a: Array, native: Any) -> Array:
 
 
 def _new(data: Any, dt: DType, dev: Device, be: Any) -> Array:
+    if isinstance(data, _np.generic):  # 0-d Arrays are 0-d arrays: never a NumPy scalar inside (issue 19)
+        data = _np.asarray(data)
     a = _alloc()
     a._data = data
     a._dt = dt

@@ -343,6 +343,9 @@ class CupyBackend(NumpyBackend):
 
 
     # -- indexing, linalg: CuPy quirks (issue 8) ------------------------------------------------
+    def normalize_key(self, x: Any, key: Any) -> Any:
+        return key  # CuPy returns 0-d arrays itself (NumPy's backend adds a trailing ... for that)
+
     def getitem(self, x: Any, key: Any) -> Any:
         key = F.clamp_slices(key)  # CuPy overflows on slice values beyond ssize_t
         if self._multi:

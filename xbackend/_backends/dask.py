@@ -404,6 +404,9 @@ class DaskBackend(NumpyBackend):
         return da.empty_like(x)
 
     # -- access ---------------------------------------------------------------------------------
+    def normalize_key(self, x: Any, key: Any) -> Any:
+        return key  # Dask Arrays never hold scalars (NumPy's backend adds a trailing ... for that)
+
     def getitem(self, x: Any, key: Any) -> Any:
         key, falses = _bool_scalars(key)
         try:
