@@ -151,7 +151,7 @@ def test_matmul_of_a_0d_operand_raises_the_same_error_everywhere(xb_target):
     """Either side 0-d, operator or function: one ValueError naming the fix, whatever the library raises."""
     s, v = xb_target.asarray(np.float64(2.0)), xb_target.asarray(np.ones(3))
     for call in (lambda: s @ v, lambda: v @ s, lambda: xb.matmul(s, v), lambda: xb.matmul(v, s)):
-        with pytest.raises(ValueError, match="at least one dimension; use \\* for 0-d"):
+        with pytest.raises(ValueError, match="at least one dimension. Fix: use \\* for 0-d"):
             call()
 
 
@@ -194,9 +194,9 @@ def test_python_scalar_conversions(xb_target):
     assert operator.index(i) == 7 and [10, 20, 30, 40, 50, 60, 70, 80][i] == 80
     assert i.item() == 7 and type(i.item()) is int
     assert f.item() == 2.5 and type(b.item()) is bool and c.item() == 1 + 2j
-    with pytest.raises(TypeError, match="one element"):
+    with pytest.raises(ValueError, match=r"ambiguous. Fix: use xb.any\(x\) or xb.all\(x\)"):  # NumPy's class
         bool(xb_target.asarray(np.array([1.0, 2.0])))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="one element"):
         float(xb_target.asarray(np.zeros(0)))
     with pytest.raises(TypeError):
         xb_target.asarray(np.array([1, 2])).item()

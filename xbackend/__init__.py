@@ -34,6 +34,8 @@ from ._errors import (
     BackendMismatchError, BackendUnavailableError, CopyError, DeviceMismatchError, GradientError,
     HostTransferError, PromotionError, ScalarOverflowError, UnknownDeviceError, UnsupportedDTypeError,
     XBackendError, AxisError, LinAlgError, DomainError, ShapeError, IndexOutOfRangeError, ForeignArrayError,
+    ArgumentError, ArgumentTypeError, ArgumentValueError, BackendFailure, ChunkingError, InvalidIndexError,
+    OutOfMemoryError,
 )  # fmt: skip
 from ._jit import JitFallbackWarning, jit, jit_cache_info
 from ._rules import result_type
@@ -85,10 +87,19 @@ __all__ = [
     "XBackendError", "BackendUnavailableError", "BackendMismatchError", "UnknownDeviceError", "DeviceMismatchError",
     "HostTransferError", "UnsupportedDTypeError", "PromotionError", "ScalarOverflowError", "GradientError",
     "CopyError", "AxisError", "LinAlgError", "DomainError", "ShapeError", "IndexOutOfRangeError", "ForeignArrayError",
+    "ArgumentError", "ArgumentTypeError", "ArgumentValueError", "BackendFailure", "ChunkingError",
+    "InvalidIndexError", "OutOfMemoryError",
     "linalg", "fft",
     # compilation
     "jit", "jit_cache_info", "JitFallbackWarning",
 ] + list(_elementwise_all) + [n for m in _SECTIONS for n in m.__all__]  # fmt: skip
+
+from . import _boundary  # noqa: E402 - every public function behind the one way out for errors
+
+_boundary.install(_sys.modules[__name__], __all__)
+_boundary.install(linalg, linalg.__all__, "linalg.")
+_boundary.install(fft, fft.__all__, "fft.")
+_boundary.install_methods(Array)
 
 from . import _namespace  # noqa: E402 - last: the bound namespaces copy the names above
 

@@ -217,6 +217,12 @@ class Backend:
 
         return full
 
+    def adopt(self, x: Any) -> Any:
+        """``x`` (a native array of this library) as the array an Array holds: the library's plain array type.
+        Default: ``x``. NumPy views ``matrix`` and ``memmap`` as plain ndarrays (no copy) and refuses masked
+        arrays, whose mask would be dropped silently."""
+        return x
+
     def __repr__(self) -> str:
         return f"<xbackend backend {self.name!r}>"
 

@@ -135,6 +135,20 @@ class NumpyBackend(NumpyFastPathsMixin, Backend):
     def native_array_types(self) -> tuple[type, ...]:
         return (self._array_type,)
 
+    def adopt(self, x: Any) -> Any:
+        """Subclasses as plain arrays (a view: ``np.matrix`` would make ``*`` a matrix product and keep results
+        2-d; ``memmap`` stays mapped through the view's base). A masked array's mask has no place in an Array:
+        refused with the fix."""
+        if type(x) is self._array_type or not isinstance(x, self._array_type):
+            return x
+        if isinstance(x, np.ma.MaskedArray):
+            from .._errors import ArgumentTypeError
+
+            raise ArgumentTypeError("a NumPy masked array: its mask would be dropped silently. Fix: fill the masked "
+                                    "values first, e.g. xb.asarray(np.ma.filled(m, 0.0)), or pass m.data to ignore "
+                                    "the mask")  # fmt: skip
+        return x.view(self._array_type)
+
     # -- dtypes ---------------------------------------------------------------------------------
     def native_dtype(self, dt: DType) -> Any:
         try:
