@@ -311,47 +311,56 @@ class TorchBackend(TorchFastPathsMixin, TorchUintMixin, TorchIndexMixin, TorchLi
         buf = torch.empty(nbytes, dtype=torch.uint8, pin_memory=True)
         return buf, buf.numpy()
 
-    def _copy_stream(self, dev: Device) -> Any:
+    def pinned_release(self) -> None:
+        """Release the pinned blocks torch's host allocator caches (it keeps every block it pinned)."""
+        fn = getattr(getattr(torch, "accelerator", None), "empty_host_cache", None) or getattr(
+            torch._C, "_host_emptyCache", None)  # fmt: skip
+        if fn is not None:
+            fn()
+
+    # The staging protocol of xbackend/_transfer.py (its docstring says how the pieces fit).
+    def copy_stream(self, dev: Device) -> Any:
+        """The side stream staged copies run on (one per device, made once)."""
         streams = self.__dict__.setdefault("_copy_streams", {})
         s = streams.get(dev.index or 0)
         if s is None:
             s = streams[dev.index or 0] = torch.cuda.Stream(device=f"cuda:{dev.index or 0}")
         return s
 
-    def h2d_open(self, nbytes: int, dev: Device) -> Any:
-        """Start a staged host->device copy: a device buffer of ``nbytes`` (allocated in the current
-        stream's order) and the copy stream, which first waits for the current stream (the block may
-        still be in use by work queued there)."""
-        with torch.cuda.device(dev.index or 0):
-            cur = torch.cuda.current_stream()
-            out = torch.empty(nbytes, dtype=torch.uint8, device=f"cuda:{dev.index or 0}")
-            cs = self._copy_stream(dev)
-            cs.wait_stream(cur)
-        return out, cs, cur
+    def current_stream(self, dev: Device) -> Any:
+        return torch.cuda.current_stream(dev.index or 0)
 
-    def h2d_copy(self, session: Any, buf: Any, lo: int, n: int) -> Any:
-        """Queue ``buf[:n]`` (pinned) -> ``out[lo:lo + n]`` on the copy stream; the returned event says
-        when ``buf`` may be refilled."""
-        out, cs, _ = session
-        with torch.cuda.stream(cs):
-            out[lo : lo + n].copy_(buf[:n], non_blocking=True)
+    def alloc_on(self, nbytes: int, dev: Device, stream: Any) -> Any:
+        """``nbytes`` of device memory from ``stream``'s pool (the caching allocator allocates in the current
+        stream's order, and reuses a freed block only there, unless ``record_stream`` named other streams)."""
+        with torch.cuda.stream(stream):
+            return torch.empty(nbytes, dtype=torch.uint8, device=f"cuda:{dev.index or 0}")
+
+    def stream_scope(self, stream: Any) -> Any:
+        return torch.cuda.stream(stream)
+
+    def h2d_copy(self, raw: Any, lo: int, owner: Any, n: int, stream: Any) -> Any:
+        """Queue ``owner[:n]`` (pinned) -> ``raw[lo:lo + n]`` on ``stream``; the event says when ``owner`` may
+        be refilled (torch's host allocator also records it, so a freed pinned buffer waits for it)."""
+        with torch.cuda.stream(stream):
+            raw[lo : lo + n].copy_(owner[:n], non_blocking=True)
             ev = torch.cuda.Event()
-            ev.record(cs)
+            ev.record(stream)
         return ev
 
-    def h2d_close(self, session: Any, wait: bool = True) -> tuple[Any, Any]:
-        """(device buffer, event of the last copy); with ``wait`` the current stream waits for it."""
-        out, cs, cur = session
+    def record_event(self, stream: Any) -> Any:
         ev = torch.cuda.Event()
-        ev.record(cs)
-        if wait:
-            cur.wait_event(ev)
-        return out, ev
+        ev.record(stream)
+        return ev
 
-    def stream_wait(self, ev: Any, dev: Device) -> None:
-        """Order the current stream of ``dev`` after ``ev`` (without blocking the host)."""
-        with torch.cuda.device(dev.index or 0):
-            torch.cuda.current_stream().wait_event(ev)
+    def wait_event(self, stream: Any, ev: Any) -> None:
+        stream.wait_event(ev)  # the stream waits; the host does not
+
+    def record_stream(self, x: Any, stream: Any) -> Any:
+        """``x`` is used on ``stream`` too: its block is not reused before the work queued there when it is
+        freed has finished (a no-op when ``stream`` is the one it was allocated on)."""
+        x.record_stream(stream)
+        return x
 
     def bytes_as(self, raw: Any, dt: DType, shape: tuple[int, ...]) -> Any:
         return raw.view(self.native_dtype(dt)).reshape(shape)
@@ -404,6 +413,25 @@ class TorchBackend(TorchFastPathsMixin, TorchUintMixin, TorchIndexMixin, TorchLi
         if dev.type == "cuda":
             torch.cuda.synchronize(dev.index)
 
+    def gpu_devices_in_use(self) -> list[Device]:
+        """The CUDA devices torch has worked on in this process (what ``xb.synchronize()`` waits for):
+        none before CUDA is initialised; else the current device and those holding memory."""
+        if not torch.cuda.is_initialized():
+            return []
+        cur = torch.cuda.current_device()
+        return [_device(f"cuda:{i}") for i in range(torch.cuda.device_count())
+                if i == cur or torch.cuda.memory_reserved(i) > 0]  # fmt: skip
+
+    def restore_location(self, place: str) -> str:
+        """Where ``torch.load(..., map_location=...)`` puts data pickled on ``place`` (``place`` itself
+        outside ``torch.load`` or without a map_location; a callable map_location cannot be applied)."""
+        get = getattr(getattr(torch, "_utils", None), "_get_restore_location", None)
+        try:
+            where = place if get is None else get(place)
+        except RuntimeError:  # a callable map_location: torch applies it to storages only
+            return place
+        return str(where)
+
     def export_for_numpy(self, x: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         if x.requires_grad:
             from .._errors import GradientError
@@ -434,11 +462,11 @@ class TorchBackend(TorchFastPathsMixin, TorchUintMixin, TorchIndexMixin, TorchLi
         if name in _NEEDS_TENSORS:
             nd = self.native_dtype(dt)
 
-            def two_tensors(x: Any, y: Any) -> Any:
+            def two_tensors(x: Any, y: Any) -> Any:  # torch.full: torch.tensor(v, device="cuda") syncs the host
                 if not isinstance(x, torch.Tensor):
-                    x = torch.tensor(x, dtype=nd, device=y.device)
+                    x = torch.full((), x, dtype=nd, device=y.device)
                 elif not isinstance(y, torch.Tensor):
-                    y = torch.tensor(y, dtype=nd, device=x.device)
+                    y = torch.full((), y, dtype=nd, device=x.device)
                 return f(x, y)
 
             if name == "maximum" or name == "minimum":  # a tie (-0.0 vs +0.0) gives the second argument, as
