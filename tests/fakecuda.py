@@ -145,6 +145,18 @@ def handle_of(x: Any) -> _Handle | None:
     return b if isinstance(b, _Handle) else None
 
 
+def _weak(x: np.ndarray) -> Callable[[], np.ndarray]:
+    """What a queued op holds of an operand: like a device pointer, not the array. A view of fake memory is
+    rebuilt from its block when the op runs (the array may be gone by then, as a tensor freed right after
+    a launch is); other (host) arrays are kept."""
+    h = handle_of(x)
+    if h is None:
+        return lambda: x
+    mem, shape, strides, dtype = h.block.mem, x.shape, x.strides, x.dtype
+    off = x.__array_interface__["data"][0] - mem.ctypes.data
+    return lambda: np.ndarray(shape, dtype, buffer=mem, offset=off, strides=strides)
+
+
 def _span(x: np.ndarray, block: Block) -> tuple[int, int]:
     from numpy.lib.array_utils import byte_bounds
 
@@ -412,8 +424,10 @@ class CudaModel:
     # -- operations the backend and the tests launch ----------------------------------------------
     def copy(self, dst: np.ndarray, src: np.ndarray, s: Stream, name: str = "copy") -> Op:
         """``dst[...] = src`` on ``s`` when it runs (a DMA or a device-to-device copy)."""
+        d, r, shape = _weak(dst), _weak(src), dst.shape
+
         def fn() -> None:
-            np.copyto(dst, src.reshape(dst.shape), casting="unsafe")
+            np.copyto(d(), r().reshape(shape), casting="unsafe")
 
         return self.enqueue(s, name, fn, reads=(src,), writes=(dst,))
 
@@ -424,9 +438,10 @@ class CudaModel:
         proto = np.asarray(fn(*[np.zeros(i.shape, i.dtype) for i in inputs]))
         raw = self.malloc(proto.nbytes, s)
         out = raw.view(proto.dtype).reshape(proto.shape)
+        o, ins = _weak(out), [_weak(i) for i in inputs]
 
         def run() -> None:
-            out[...] = fn(*inputs)
+            o()[...] = fn(*[i() for i in ins])
 
         self.enqueue(s, name, run, duration, reads=inputs, writes=(out,))
         return out
@@ -439,7 +454,8 @@ class CudaModel:
         """What a consumer on the current stream reads: a copy to the host after the stream's earlier work."""
         s = self.current_stream()
         out = np.empty(x.shape, x.dtype)
-        self.enqueue(s, "read", lambda: np.copyto(out, x), reads=(x,))
+        src = _weak(x)
+        self.enqueue(s, "read", lambda: np.copyto(out, src()), reads=(x,))
         self.host_wait(self.record(s))
         return out
 
