@@ -184,6 +184,7 @@ class CudaModel:
         self.syncs: list[tuple[str, str, str]] = []
         self.log: list[str] = []  # ops in execution order
         self.allocations = 0
+        self.used: set[int] = set()
         self.realtime = True
 
     def _agent(self) -> int:
@@ -264,6 +265,7 @@ class CudaModel:
                 _join(s.vc, waits.vc)
             s.vc[s.id] = s.vc.get(s.id, 0) + 1
             op.vc, op.epoch = dict(s.vc), s.vc[s.id]
+            self.used.add(s.device)
             for arrs, w in ((reads, False), (writes, True)):
                 for a in arrs:
                     h = handle_of(a)
@@ -351,7 +353,8 @@ class CudaModel:
             self._host_block("device synchronize", f"cuda:{device}", until, vc)
 
     def busy_devices(self) -> list[int]:
-        return sorted({s.device for s in self.streams if s.vc.get(s.id, 0)})
+        """The devices this process has allocated on or launched on (torch: CUDA initialised there)."""
+        return sorted(self.used)
 
     # -- allocators -------------------------------------------------------------------------------
     def _sort_freed(self) -> None:
@@ -386,6 +389,7 @@ class CudaModel:
         with self.lock:
             self._sort_freed()
             size = max(512, -(-nbytes // 512) * 512)
+            self.used.add(s.device)
             pool = self.free[s]
             fit = [b for b in pool if b.nbytes >= size]
             if fit:
