@@ -187,7 +187,7 @@ def _global_state() -> Callable[[], bool]:
     try:
         from torch._C._dynamo.guards import GlobalStateGuard
 
-        return GlobalStateGuard().check  # type: ignore[no-any-return]
+        return GlobalStateGuard().check
     except Exception:  # noqa: BLE001  (an older or stripped build)
         import torch
 
