@@ -39,6 +39,8 @@ def cuda(monkeypatch):
     monkeypatch.setattr(T, "_target", target)
     monkeypatch.setattr(T, "_RINGS", {})
     monkeypatch.setattr(T, "_KEEP", [])
+    monkeypatch.setattr(T, "_RELEASE", set())
+    monkeypatch.setattr(T, "_TIMER", [])
     yield be
     assert not be.model.races, "\n".join(be.model.races[:5])
 
@@ -304,12 +306,15 @@ def test_a_dropped_pending_host_keeps_its_buffer_until_the_copy_completed(cuda, 
 def test_large_device_to_host_buffers_are_released_when_their_array_dies(cuda, monkeypatch):
     """Issue 20 item 6: the host allocator keeps what it pinned (torch: a power of two above the size)."""
     monkeypatch.setattr(T, "_RELEASE_FROM", 1 << 16)
+    monkeypatch.setattr(T, "_RELEASE_AFTER", 0.2)
     x = _on_device(cuda, np.ones(300_000))  # 2.4 MB -> a 4 MiB pinned block
-    h = xb.device_to_host(x)
-    assert h.sum() == 300_000
+    for _ in range(3):  # a loop of large copies: the cached block is reused, not released in between
+        h = xb.device_to_host(x)
+        assert h.sum() == 300_000
+    assert cuda.model.pinned_cached() > 0 and T._RELEASE
     del h
-    T._flush_releases()
-    assert cuda.model.pinned_cached() == 0
+    time.sleep(1.0)  # idle: the timer releases
+    assert cuda.model.pinned_cached() == 0 and not T._RELEASE
     small = xb.device_to_host(_on_device(cuda, np.ones(10)))
     del small  # below the threshold: the pool keeps it for the next copy
     assert cuda.model.pinned_cached() > 0

@@ -29,8 +29,9 @@ Stream safety (issue 20; each rule is a bug the fake shows without it):
   lists too), and nobody blocks the host.
 * Pinned memory a DMA may still read or write - the buffer of a dropped :class:`PendingHost`, ring slots
   dropped by :func:`staging_limit` - is kept alive until its event completed (CuPy's pinned pool would
-  hand it out again at once). A large device->host buffer is released when its array dies (torch's
-  host allocator would keep a power-of-two block pinned for good).
+  hand it out again at once). A large device->host buffer is released after its array died, once no
+  large copy happened for two seconds (torch's host allocator would keep a power-of-two block pinned
+  for good; a loop of large copies keeps reusing it).
 
 The library calls live in the backends; a backend with a staged path provides ``pinned_alloc(nbytes)``
 -> (owner, uint8 view), ``copy_stream(dev)``, ``current_stream(dev)``, ``alloc_on(nbytes, dev, stream)``,
@@ -46,6 +47,7 @@ import collections
 import contextvars
 import os
 import threading
+import time
 import weakref
 from typing import Any, Iterable, Iterator
 
@@ -67,7 +69,8 @@ _FIRST = 256 << 10  # the first chunk; chunks double up to _CHUNK so the first D
 _LIMIT = [256 << 20]  # pinned ring memory per (backend, device); see staging_limit()
 _THREADED_FROM = 4 << 20  # smaller transfers fill on the caller's thread (a hand-off costs more than it saves)
 _THREADS = max(1, min(int(os.environ.get("XBACKEND_STAGING_THREADS", 0)) or (os.cpu_count() or 1), 12))
-_RELEASE_FROM = 16 << 20  # device->host buffers from this size are released when their array dies
+_RELEASE_FROM = 16 << 20  # device->host buffers from this size are released after their array died ...
+_RELEASE_AFTER = 2.0  # ... once no such copy started for this many seconds (a loop reuses the cached block)
 
 
 def staging_limit(nbytes: int | None = None) -> int:
@@ -96,6 +99,8 @@ def staging_limit(nbytes: int | None = None) -> int:
 _KEEP: list[tuple[Any, Any, Any]] = []  # (backend, event, object): kept alive until the event completed
 _KEEP_LOCK = threading.Lock()
 _RELEASE: set[Any] = set()  # backends whose cached pinned memory should be released (pinned_release)
+_LAST_BIG = [0.0]  # time.monotonic() of the last large device->host copy
+_TIMER: list[Any] = []  # the one pending release timer, if any
 
 
 def _keep(be: Any, ev: Any, obj: Any) -> None:
@@ -116,6 +121,11 @@ def _drain() -> None:
 
 
 def _flush_releases() -> None:
+    """Release the pinned caches asked for, once no large device->host copy started for _RELEASE_AFTER
+    seconds (else try again later: a loop of large copies keeps reusing its cached block)."""
+    if time.monotonic() - _LAST_BIG[0] < _RELEASE_AFTER:
+        _schedule()
+        return
     while _RELEASE:
         try:
             be = _RELEASE.pop()
@@ -124,17 +134,29 @@ def _flush_releases() -> None:
         be.pinned_release()
 
 
-def _released(be: Any) -> None:
-    """A large device->host buffer died: release the backend's cached pinned memory soon - at the next
-    transfer, or from a timer thread (this runs in the array's finalizer, before the buffer itself has
-    gone back to the allocator, so releasing now would miss it)."""
-    _RELEASE.add(be)
+def _fire() -> None:
+    _TIMER.clear()
+    _flush_releases()
+
+
+def _schedule() -> None:
+    if _TIMER or not _RELEASE:
+        return
     try:
-        t = threading.Timer(0.05, _flush_releases)
+        t = threading.Timer(_RELEASE_AFTER, _fire)
         t.daemon = True
+        _TIMER.append(t)
         t.start()
     except RuntimeError:  # interpreter shutdown: nothing left to release for
-        pass
+        _TIMER.clear()
+
+
+def _released(be: Any) -> None:
+    """A large device->host buffer died: release the backend's cached pinned memory when no large copy
+    happened for a while (this runs in the array's finalizer, before the buffer itself has gone back to
+    the allocator; a timer thread, or the next transfer, does the release)."""
+    _RELEASE.add(be)
+    _schedule()
 
 
 class _Slot:
@@ -386,8 +408,8 @@ def device_to_host(x: Any, *, blocking: bool = True) -> np.ndarray | PendingHost
     ``blocking=True`` returns the NumPy array after the copy finished. ``blocking=False`` starts the copy
     on the current stream and returns a :class:`PendingHost`; its ``.result()`` waits, so unsynchronised
     memory is never handed out. CPU Arrays come back as :func:`to_numpy` gives them (shared where safe).
-    From 16 MiB, the pinned buffer is released when the array dies (pinned memory is scarce; the
-    allocator would otherwise keep it, rounded up to a power of two).
+    From 16 MiB, the pinned buffer is released once the array died and no such copy started for two
+    seconds (pinned memory is scarce; the allocator would keep it for good, rounded up to a power of two).
 
     >>> import xbackend as xb
     >>> xb.device_to_host(xb.asarray([1.0, 2.0]))
@@ -407,6 +429,7 @@ def device_to_host(x: Any, *, blocking: bool = True) -> np.ndarray | PendingHost
     _drain()
     raw, event = be.d2h_start(a._data)
     if raw.nbytes >= _RELEASE_FROM and hasattr(be, "pinned_release"):
+        _LAST_BIG[0] = time.monotonic()
         weakref.finalize(raw, _released, be)
     p = PendingHost(raw.view(hnp).reshape(a.shape), event, be)
     if blocking:
