@@ -212,8 +212,8 @@ _RINGS: dict[tuple[str, Device], _Ring] = {}
 def _ring(be: Any, dev: Device) -> _Ring:
     key = (be.name, dev)
     r = _RINGS.get(key)
-    if r is None:
-        r = _RINGS[key] = _Ring(be, _LIMIT[0])
+    if r is None:  # two threads may get here at once: one ring wins (a ring allocates its slots on first use)
+        r = _RINGS.setdefault(key, _Ring(be, _LIMIT[0]))
     return r
 
 
