@@ -129,21 +129,3 @@ def test_fork_started_workers_are_documented():
     assert "spawn" in _pickling.reduce_array.__doc__
     text = (__import__("pathlib").Path(__file__).parents[1] / "docs" / "interchange.md").read_text()
     assert "spawn" in text and "map_location" in text
-
-
-def test_cupy_free_after_orders_the_copy_stream_after_the_consumer():
-    """CuPy's record_stream stand-in: when the consumer's view dies, the copy stream waits for the work the
-    consumer queued, then the memory is let go."""
-    from fakecuda import CudaModel
-
-    from xbackend._backends._cupy_fixes import FreeAfter
-
-    model = CudaModel(1)
-    cs, s = model.new_stream(0, "copy"), model.new_stream(0, "consumer")
-    held = np.zeros(3)
-    keep = FreeAfter(held, s, cs, model.device(0))
-    model.sleep(0.0, stream=s)  # the consumer's kernels
-    assert not cs.queue
-    del keep
-    (wait,) = [op for op in cs.queue if op.name == "wait"]
-    assert wait.waits.stream is s and wait.vc[s.id] == s.vc[s.id]  # after everything queued on `s`
