@@ -7,8 +7,11 @@
 # Runs from the repository root with PYTHONPATH=. (no install, no network). Steps, each with its own timeout
 # (cut to what is left of the whole budget, GPU_CHECK_BUDGET_S, default 340 s):
 #   1. environment report (torch/CUDA/CuPy versions, device)                 5 s  -> gpu_env.txt
-#   2. pytest -m gpu tests/ (every GPU test; hypothesis profile "gpu")     <=130 s -> gpu_tests.txt, gpu_tests.xml
-#   3. the cross-target oracle tests on the CUDA targets only               <=80 s -> gpu_oracle_tests.txt, .xml
+#   2. issue 20's stream-safety checks first (side-stream prefetch consumers, memory reuse under queued kernels,
+#      fault injection mid-transfer, CuPy pinned-pool reuse, set_sync_debug_mode("error") on scalar operands,
+#      the timer on side streams): tests/test_gpu_checks.py tests/test_sync_free.py    <=60 s -> gpu_streams.txt
+#   2b. pytest -m gpu tests/ (every other GPU test; hypothesis profile "gpu") <=120 s -> gpu_tests.txt, gpu_tests.xml
+#   3. the cross-target oracle tests on the CUDA targets only               <=70 s -> gpu_oracle_tests.txt, .xml
 #      (test_elementwise/test_creation/test_array loop over every target; the CPU targets run in CI)
 #   4. benchmarks/interchange.py --gpu: zero-copy moves, H2D/D2H GB/s vs     <=80 s -> interchange.{md,json,txt},
 #      the pinned peak by size, prefetch overlap, torch<->CuPy vs raw                  interchange_bandwidth.png
@@ -88,11 +91,16 @@ elif [ -z "$GPU_TARGETS" ]; then
     echo "== no CUDA device (torch-CUDA or CuPy) here: GPU steps SKIPPED; nothing failed" | tee -a "$SUMMARY"
 else
     echo "== CUDA targets: $GPU_TARGETS" | tee -a "$SUMMARY"
-    step "pytest -m gpu tests/" 130 "$OUTDIR/gpu_tests.txt" \
-        "$PY" -m pytest -m gpu tests/ -q -p no:cacheprovider -rfEsx --durations=15 --junitxml="$OUTDIR/gpu_tests.xml"
+    # issue 20: each check slows the copy stream or the consumer with spin kernels, so a missing wait shows
+    step "stream-safety checks (issue 20)" 60 "$OUTDIR/gpu_streams.txt" \
+        "$PY" -m pytest -m gpu tests/test_gpu_checks.py tests/test_sync_free.py -q -p no:cacheprovider -rfEsx \
+        --durations=5 --junitxml="$OUTDIR/gpu_streams.xml"
+    step "pytest -m gpu tests/" 120 "$OUTDIR/gpu_tests.txt" \
+        "$PY" -m pytest -m gpu tests/ -q -p no:cacheprovider -rfEsx --durations=15 --junitxml="$OUTDIR/gpu_tests.xml" \
+        --ignore=tests/test_gpu_checks.py --ignore=tests/test_sync_free.py
     # Tests that loop over every target carry no gpu marker, yet include the CUDA targets when a device exists;
     # the CPU targets' cases run in CI, so only the CUDA ones (and the all-target grids) run here.
-    step "cross-target oracle tests (CUDA targets)" 80 "$OUTDIR/gpu_oracle_tests.txt" \
+    step "cross-target oracle tests (CUDA targets)" 70 "$OUTDIR/gpu_oracle_tests.txt" \
         "$PY" -m pytest tests/test_elementwise.py tests/test_creation.py tests/test_array.py -m "not gpu" -q \
         -k "not numpy-cpu and not torch-cpu" -p no:cacheprovider -rfEsx --junitxml="$OUTDIR/gpu_oracle_tests.xml"
     step "benchmarks/interchange.py --gpu" 80 "$OUTDIR/interchange.txt" \

@@ -82,12 +82,15 @@ def _resolve(backend: Any, device: Any) -> tuple[Any, Device, _config.Config]:
                 cfg.places[backend, device] = (be, None)
             return be, dev, cfg
     else:
+        current = dev.index is None  # "cuda": the backend's current device, which can change (set_device)
         try:
             dev = be.check_device(dev)
         except XBackendError as exc:
             if device is None:  # the configured device: maybe XBACKEND_DEVICE chose it
                 raise _config.blame_environment(exc, "device") from exc
             raise
+        if current and dev.index is not None:  # resolved from state: ask again next time, never cache it
+            return be, dev, cfg
     with contextlib.suppress(TypeError):  # an unhashable device argument: just don't cache
         cfg.places[backend, device] = (be, dev)
     return be, dev, cfg
