@@ -45,6 +45,7 @@ from ._version import __version__
 # one module per spec section; each owns its __all__
 from . import _constants, _indexing, _info, _linalg_main, _manipulation, _portable, _searching, _set, _sorting, _statistical
 from . import _pickling, _transfer, _utility, fft, linalg  # _pickling: Array.__reduce__ / __deepcopy__
+from . import random  # xb.random: imports no backend library until a generator draws
 from ._constants import *  # noqa: F403
 from ._indexing import *  # noqa: F403
 from ._info import *  # noqa: F403
@@ -85,7 +86,7 @@ __all__ = [
     "XBackendError", "BackendUnavailableError", "BackendMismatchError", "UnknownDeviceError", "DeviceMismatchError",
     "HostTransferError", "UnsupportedDTypeError", "PromotionError", "ScalarOverflowError", "GradientError",
     "CopyError", "AxisError", "LinAlgError", "DomainError", "ShapeError", "IndexOutOfRangeError", "ForeignArrayError",
-    "linalg", "fft",
+    "linalg", "fft", "random",
     # compilation
     "jit", "jit_cache_info", "JitFallbackWarning",
 ] + list(_elementwise_all) + [n for m in _SECTIONS for n in m.__all__]  # fmt: skip
