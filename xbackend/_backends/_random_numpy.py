@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _dtypes as D
+from .. import _config, _dtypes as D
 from .._array import Array, _new
 from .._devices import CPU, Device
 from .._dtypes import DType
@@ -86,23 +86,31 @@ class Source(PhiloxSource):
         return super().words_at(key, ctr, pos, width)
 
 
+def fast_random_of(rnd: Any, be: Any, dev: Device) -> Any:
+    """``fn(n, dtype)``: ``rnd(n)`` (a NumPy-like ``Generator.random``) as an Array for an int ``n`` and a float32
+    or float64 ``dtype`` (None: the default float), else None. What ``Generator.random`` calls first."""
+    f64, f32, alloc, ctx = D.float64, D.float32, _new, _config._ctx.get
+
+    def fast_random(n: int, dtype: Any) -> Array | None:
+        if dtype is None:
+            c = ctx()
+            dtype = (_config._base if c is None else c).default_float
+        if dtype is f64 and n >= 0:
+            return alloc(rnd(n), f64, dev, be)
+        if dtype is f32 and n >= 0:
+            return alloc(rnd(n, dtype=np.float32), f32, dev, be)
+        return None
+
+    return fast_random
+
+
 class Native(_NativeBase):
     """NumPy's own ``Generator(PCG64(seed_seq))``."""
 
     def __init__(self, be: Any, dev: Device, seed_seq: Any, chunks: Any = None) -> None:
         super().__init__(be, dev, seed_seq, chunks)
         self.gen = np.random.Generator(np.random.PCG64(seed_seq))
-        rnd, f32 = self.gen.random, np.float32
-        alloc = _new
-
-        def uniform(shape: Any, dt: DType, be: Any, dev: Any) -> Array:  # the hot path: one native call
-            if dt is D.float64:
-                return alloc(rnd(shape), dt, CPU, self.be)
-            if dt is D.float32:
-                return alloc(rnd(shape, f32), dt, CPU, self.be)
-            return self._float(self._uniform, shape, dt)
-
-        self.uniform = uniform  # type: ignore[method-assign]
+        self.fast_random = fast_random_of(self.gen.random, be, CPU)
 
     def _uniform(self, shape: tuple[int, ...], dt: DType) -> Any:
         return self.gen.random(shape, dtype=dt.name)

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import _dtypes as D
+from .. import _config, _dtypes as D
 from .._array import Array, _new
 from .._devices import Device
 from .._dispatch import get_backend
@@ -131,13 +131,20 @@ class Native(_NativeBase):
         self.tdev = torch.device(str(dev))
         self.gen = torch.Generator(device=self.tdev)
         self.gen.manual_seed(int(seed_seq.generate_state(1, np.uint64)[0]))
-        rand, g, tdev, to_t = torch.rand, self.gen, self.tdev, be.to_t
-        alloc, phys = _new, dev
+        rand, g, tdev, to_t, alloc, ctx, xbe = torch.rand, self.gen, self.tdev, be.to_t, _new, _config._ctx.get, be
+        on_cpu = tdev.type == "cpu"
 
-        def uniform(shape: Any, dt: DType, be: Any, dev: Any) -> Array:  # the hot path: one native call
-            return alloc(rand(shape, generator=g, dtype=to_t[dt], device=tdev), dt, phys, self.be)
+        def fast_random(n: int, dtype: Any) -> Array | None:  # what Generator.random calls first
+            if dtype is None:
+                c = ctx()
+                dtype = (_config._base if c is None else c).default_float
+            t = to_t.get(dtype)
+            if t is None or not t.is_floating_point or n < 0:
+                return None
+            x = rand(n, generator=g, dtype=t) if on_cpu else rand(n, generator=g, dtype=t, device=tdev)
+            return alloc(x, dtype, dev, xbe)
 
-        self.uniform = uniform  # type: ignore[method-assign]
+        self.fast_random = fast_random
 
     def _float(self, hook: Any, shape: tuple[int, ...], dt: DType) -> Array:
         return self._wrap(hook(shape, dt), dt)

@@ -14,6 +14,8 @@ import math
 import threading
 from typing import Any
 
+import numpy as np
+
 from .. import _dtypes as D
 from .._array import Array, _new
 from .._backend import Backend
@@ -73,7 +75,9 @@ class Portable:
         return self.draw("keys", shape, D.int64, be, dev, None, axis)
 
     def state(self) -> dict[str, Any]:
-        return {"key": self.key, "counter": self.counter}
+        """``{"key": uint64 NumPy array of 2, "counter": int}``: what ``numpy.random.Philox(key=, counter=)``
+        takes (a list of Python ints would lose bits: NumPy reads it as float64)."""
+        return {"key": np.array(self.key, dtype=np.uint64), "counter": self.counter}
 
 
 def shift_into(v: Array, low: int, r: int, dt: DType) -> Array:

@@ -89,8 +89,9 @@ class Generator:
     [2, 0, 4, 3, 1]
     """
 
-    __slots__ = ("_engine", "_ss", "_backend", "_device", "_place", "__weakref__")
+    __slots__ = ("_engine", "_ss", "_backend", "_device", "_place", "_fast", "__weakref__")
     _engine: Any
+    _fast: Any  # a native engine's ``fast_random(n, dtype)`` (None: the general path)
     _ss: np.random.SeedSequence
     _backend: Any  # the backend= and device= given (None: follow the context at each call)
     _device: Any
@@ -111,13 +112,15 @@ class Generator:
                 raise ValueError(f"chunks= applies to chunked (Dask) backends, not to {place[0].name}. "
                                  "Fix: drop chunks=, or use backend='dask'")  # fmt: skip
         g._place = place
+        g._fast = None
         native_cls = native_class_for(place[0]) if stream == "native" and place is not None else None
         if native_cls is not None:
             g._engine = native_cls(place[0], place[1], ss, chunks)
             if state is not None:
                 g._engine.set_state(state["native"])
+            g._fast = getattr(g._engine, "fast_random", None)
         else:
-            key = _philox.key_from_seed_sequence(ss) if state is None else tuple(state["key"])
+            key = _philox.key_from_seed_sequence(ss) if state is None else tuple(int(k) for k in state["key"])
             g._engine = Portable(key, 0 if state is None else int(state["counter"]), chunks)
         return g
 
@@ -150,8 +153,9 @@ class Generator:
 
     @property
     def state(self) -> dict[str, Any]:
-        """A snapshot of the state: ``{"key": (k0, k1), "counter": c}`` for the portable stream (the next
-        call's numbers are ``numpy.random.Philox(key=key, counter=c)``'s), ``{"native": ...}`` otherwise.
+        """A snapshot of the state: ``{"key": k, "counter": c}`` for the portable stream (``k`` a uint64 NumPy
+        array: the next call's numbers are ``numpy.random.Philox(key=k, counter=c)``'s), ``{"native": ...}``
+        (the library's own state) otherwise.
 
         >>> import numpy as np, xbackend as xb
         >>> rng = xb.random.default_rng(7)
@@ -193,6 +197,11 @@ class Generator:
         >>> xb.random.default_rng(3).random(2, dtype=xb.float32).tolist()
         [0.6386216878890991, 0.8843846321105957]
         """
+        fast = self._fast
+        if fast is not None and type(shape) is int:  # native streams: one library call (+0.35 µs goal)
+            out = fast(shape, dtype)
+            if out is not None:
+                return out  # type: ignore[no-any-return]
         be, dev = self._where()
         return self._engine.uniform(_shape_of(shape), _float_dtype(dtype, be), be, dev)
 
@@ -410,7 +419,8 @@ class Generator:
         if int(sum_(w > 0)) < k:
             raise ValueError(f"choice(): fewer than {k} entries of p are non-zero; cannot take {k} distinct samples")
         e = self._engine.exponential((n,), D.float64, be, dev)
-        return argsort(where(w > 0, e / w, math.inf), stable=True)[:k]
+        positive = w > 0
+        return argsort(where(positive, e / where(positive, w, 1.0), math.inf), stable=True)[:k]
 
 
 # -- helpers ----------------------------------------------------------------------------------------
