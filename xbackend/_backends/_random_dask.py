@@ -120,7 +120,7 @@ class Source(PhiloxSource):
         for idx in np.ndindex(*[len(c) for c in norm]):
             loc = [(bounds[k][i], bounds[k][i + 1]) for k, i in enumerate(idx)]
             dsk[(name,) + tuple(idx)] = (task, loc)
-        meta = get_backend(chunk_be).empty((0,) * len(shape), out_dt, dev.physical)
+        meta = get_backend(chunk_be).zeros((0,) * len(shape), out_dt, dev.physical)
         x = da.Array(HighLevelGraph.from_collections(name, dsk, dependencies=[]), name, norm, dtype=nd, meta=meta)
         return _new(x, out_dt, dev.physical, be)
 

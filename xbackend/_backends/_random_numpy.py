@@ -113,13 +113,13 @@ class Native(_NativeBase):
         self.fast_random = fast_random_of(self.gen.random, be, CPU)
 
     def _uniform(self, shape: tuple[int, ...], dt: DType) -> Any:
-        return self.gen.random(shape, dtype=dt.name)
+        return self.gen.random(shape, dtype=dt.name)  # type: ignore[call-overload]
 
     def _normal(self, shape: tuple[int, ...], dt: DType) -> Any:
-        return self.gen.standard_normal(shape, dtype=dt.name)
+        return self.gen.standard_normal(shape, dtype=dt.name)  # type: ignore[call-overload]
 
     def _exponential(self, shape: tuple[int, ...], dt: DType) -> Any:
-        return self.gen.standard_exponential(shape, dtype=dt.name)
+        return self.gen.standard_exponential(shape, dtype=dt.name)  # type: ignore[call-overload]
 
     def _integers(self, low: int, high: int, shape: tuple[int, ...], dt: DType) -> Any:
         return self.gen.integers(low, high, shape, dtype=dt.name)

@@ -32,8 +32,14 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .. import _dtypes as D
 from .._array import Array
+from .._creation import asarray
 from .._devices import Device
 from .._dtypes import DType
+from .._elementwise import cos, log1p, logical_not, sin, sqrt
+from .._manipulation import reshape, stack
+from .._misc import astype
+from .._searching import nonzero
+from .._utility import any as any_
 from . import _philox
 
 if TYPE_CHECKING:
@@ -54,7 +60,6 @@ MAX_RETRIES = 256  # each retry rejects with probability < 1/2 per variate: neve
 
 def uniform_from_words(w: Array, dt: DType) -> Array:
     """Uniform ``[0, 1)`` floats of dtype ``dt`` from words of :data:`UNIFORM_BITS`'s width (exact)."""
-    from .._misc import astype
 
     _, shift, scale = UNIFORM_BITS[dt]
     return astype(w >> shift, dt) * scale
@@ -70,9 +75,6 @@ def uniform(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, star
 
 def normal(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, start: int, n: int, dt: DType,
            arg: Any = None) -> Array:  # fmt: skip
-    from .._elementwise import cos, log1p, sin, sqrt
-    from .._manipulation import reshape, stack
-    from .._misc import astype
 
     s0 = start - start % 2
     pairs = (start + n - s0 + 1) // 2
@@ -87,8 +89,6 @@ def normal(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, start
 
 def exponential(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, start: int, n: int, dt: DType,
                 arg: Any = None) -> Array:  # fmt: skip
-    from .._elementwise import log1p
-    from .._misc import astype
 
     e = -log1p(-uniform(src, dev, key, ctr, start, n, D.float64))
     return e if dt is D.float64 else astype(e, dt)
@@ -96,7 +96,6 @@ def exponential(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, 
 
 def _accept(w: Array, r: int) -> tuple[Array, Array | None]:
     """Candidates in ``[0, r)`` from words, and which to keep (None: all)."""
-    from .._misc import astype
 
     if r <= 1 << 32:
         m = astype(w, D.uint64) * r
@@ -110,10 +109,6 @@ def _accept(w: Array, r: int) -> tuple[Array, Array | None]:
 def bounded(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, start: int, n: int, dt: DType,
             arg: Any = None) -> Array:  # fmt: skip
     """Unbiased integers in ``[0, arg)`` (``1 <= arg <= 2**64``) as uint64, by rejection (module table)."""
-    from .._creation import asarray
-    from .._elementwise import logical_not
-    from .._searching import nonzero
-    from .._utility import any as any_
 
     r = int(arg)
     width = 32 if r <= 1 << 32 else 64
@@ -137,7 +132,6 @@ def bounded(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, star
 def keys(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, start: int, n: int, dt: DType,
          arg: Any = None) -> Array:  # fmt: skip
     """int64 sort keys in ``[0, 2**63)``."""
-    from .._misc import astype
 
     return astype(src.words(key, ctr, start, n, 64, dev) & (_philox.M64 >> 1), D.int64)
 

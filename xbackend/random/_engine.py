@@ -22,6 +22,8 @@ from .._backend import Backend
 from .._devices import Device, bind
 from .._dtypes import DType
 from .._errors import XBackendError
+from .._misc import astype
+from .._searching import where
 from . import _philox
 from ._draws import WORDS
 from ._source import source_for
@@ -83,8 +85,6 @@ class Portable:
 def shift_into(v: Array, low: int, r: int, dt: DType) -> Array:
     """``low + v`` (``v`` uint64 in ``[0, r)``) as dtype ``dt``, exactly: the result lies in ``dt``'s range,
     intermediate values never leave int64/uint64 (no wrap-around a backend could treat differently)."""
-    from .._misc import astype
-    from .._searching import where
 
     if dt is D.uint64:
         return v + low if low else v
@@ -110,7 +110,7 @@ class Native:
     name = "native"
 
     def __init__(self, be: Backend, dev: Device, seed_seq: Any, chunks: Any = None) -> None:
-        self.be = be
+        self.be: Any = be  # (Any: an engine calls its own backend's methods beyond the Backend contract)
         self.dev = dev
         self.chunks = chunks
 
@@ -120,7 +120,6 @@ class Native:
     def _float(self, hook: Any, shape: tuple[int, ...], dt: DType) -> Array:
         if dt in (D.float32, D.float64):
             return self._wrap(hook(shape, dt), dt)
-        from .._misc import astype
 
         return astype(self._wrap(hook(shape, D.float32), D.float32), dt)
 

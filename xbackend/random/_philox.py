@@ -28,6 +28,10 @@ import numpy as np
 
 from .. import _dtypes as D
 from .._array import Array
+from .._creation import arange
+from .._manipulation import reshape, stack
+from .._misc import astype
+from .._searching import where
 
 __all__ = ["key_from_seed_sequence", "philox_blocks", "words_at", "words_range", "blocks_for", "M64", "RETRY_STRIDE"]
 
@@ -109,7 +113,6 @@ def philox_blocks(block: Array, ctr: int, key: tuple[int, int]) -> list[Array]:
 
 def _u64(x: Array) -> Array:
     """A bool Array as uint64 0/1."""
-    from .._misc import astype
 
     return astype(x, D.uint64)
 
@@ -123,8 +126,6 @@ def words_range(device: Any, ctr: int, key: tuple[int, int], start: int, n: int,
     >>> w.tolist() == np.random.Philox(key=[1, 2], counter=7).random_raw(4).view(np.uint32)[3:8].tolist()
     True
     """
-    from .._creation import arange
-    from .._manipulation import reshape, stack
 
     per = 4 if width == 64 else 8
     first, last = start // per, (start + n - 1) // per if n else start // per - 1
@@ -138,8 +139,6 @@ def words_range(device: Any, ctr: int, key: tuple[int, int], start: int, n: int,
 
 def _halves(w: Array) -> Array:
     """64-bit words -> their 32-bit halves, low first (uint32 Array twice as long)."""
-    from .._manipulation import reshape, stack
-    from .._misc import astype
 
     return astype(reshape(stack([w & M32, w >> 32], axis=1), (-1,)), D.uint32)
 
@@ -147,8 +146,6 @@ def _halves(w: Array) -> Array:
 def words_at(pos: Array, ctr: int, key: tuple[int, int], width: int) -> Array:
     """The words at positions ``pos`` (an int64 Array of word indices of a call) of the stream at state
     ``ctr``: uint64 (``width`` 64) or uint32 Array of ``pos``'s shape, on ``pos``'s backend and device."""
-    from .._misc import astype
-    from .._searching import where
 
     p = astype(pos, D.uint64)
     per = 4 if width == 64 else 8

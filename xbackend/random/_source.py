@@ -19,6 +19,7 @@ from .._array import Array
 from .._backend import Backend
 from .._devices import Device
 from .._dtypes import DType
+from .._manipulation import reshape
 from . import _philox
 
 __all__ = ["PhiloxSource", "source_for", "native_class_for"]
@@ -39,7 +40,7 @@ class PhiloxSource:
     lazy = False
 
     def __init__(self, be: Backend) -> None:
-        self.be = be
+        self.be: Any = be  # (Any: a subclass calls its own backend's methods beyond the Backend contract)
 
     def words(self, key: tuple[int, int], ctr: int, start: int, n: int, width: int, dev: Device) -> Array:
         """Words ``start .. start + n - 1`` (uint64 for ``width`` 64, else uint32), 1-D."""
@@ -59,7 +60,6 @@ class PhiloxSource:
         """The variates of a whole call, in ``shape`` (C order: variate ``i`` is element ``i`` of the flat
         result). Lazy backends only: ``chunks`` of the result (None: the backend's default), ``whole_axis``
         kept in one chunk (the result will be sorted along it)."""
-        from .._manipulation import reshape
         from ._draws import DRAWS
 
         n = math.prod(shape)
