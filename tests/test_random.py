@@ -394,3 +394,56 @@ def test_errors_say_what_and_how_to_fix():
         rng.permuted(xb.zeros((2, 2)), axis=2)
     assert rng.random(0).shape == (0,) and rng.integers(0, 1, (2, 0)).shape == (2, 0)
     assert rng.random().shape == () and rng.integers(0, 1, 3).tolist() == [0, 0, 0]
+
+
+# -- the testing kit draws the same data on every target ---------------------------------------------------
+def test_across_backends_hands_each_target_a_placed_copy_of_the_generator():
+    from xbackend.testing import across_backends
+
+    rng = xb.random.default_rng(21)
+    before = rng.state["counter"]
+    seen = []
+
+    def f(g):
+        x = g.normal(shape=(4, 3))
+        seen.append((g.device, x.backend))
+        return x @ xb.permute_dims(x, (1, 0))
+
+    if len(TARGETS) < 2:
+        pytest.skip("needs a second backend")
+    out = across_backends(f, rng)
+    assert rng.state["counter"] == before  # each target drew from its own copy
+    assert {b for _, b in seen} == {t.backend for t in TARGETS}
+    assert all(d is not None and d.backend == b for d, b in seen)
+    assert set(out) == {t.id for t in TARGETS}
+    with pytest.raises(TypeError, match="portable"):
+        across_backends(f, xb.random.default_rng(0, stream="native"))
+
+
+@settings(max_examples=5)
+@given(data=st.data())
+def test_random_strategies_draw_on_the_running_target(xb_target, data):
+    from xbackend.testing.strategies import random_arrays, rngs
+
+    g = data.draw(rngs())
+    assert g.device == xb_target.xb_device
+    twin = g._placed("numpy", "cpu")
+    assert g.integers(0, 2**64, 7, dtype=xb.uint64).numpy().tolist() == twin.integers(0, 2**64, 7,
+                                                                                     dtype=xb.uint64).numpy().tolist()
+    x = data.draw(random_arrays(xb.int16, (3, 2), low=-5, high=5))
+    assert x.backend == xb_target.backend and x.dtype is xb.int16 and x.shape == (3, 2)
+    assert -5 <= int(xb.min(x)) and int(xb.max(x)) <= 5
+    y = data.draw(random_arrays(xb.float32, 4, distribution="normal", low=10.0, high=0.01))
+    assert y.dtype is xb.float32 and abs(float(xb.mean(y)) - 10.0) < 0.1
+
+
+def test_import_xbackend_does_not_import_xb_random_or_a_backend():
+    import subprocess
+    import sys
+
+    code = ("import sys, xbackend as xb; assert 'xbackend.random' not in sys.modules; "
+            "x = xb.random.default_rng(0).normal(shape=3); "
+            "print(sorted(m for m in ('torch', 'cupy', 'dask', 'jax', 'array_api_strict') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

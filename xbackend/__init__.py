@@ -13,6 +13,7 @@ device (``xbackend._namespace``).
 from __future__ import annotations
 
 import sys as _sys
+from typing import TYPE_CHECKING as _TYPE_CHECKING, Any as _Any
 
 from ._array import Array
 from ._backend import Backend, BackendInfo
@@ -45,7 +46,6 @@ from ._version import __version__
 # one module per spec section; each owns its __all__
 from . import _constants, _indexing, _info, _linalg_main, _manipulation, _portable, _searching, _set, _sorting, _statistical
 from . import _pickling, _transfer, _utility, fft, linalg  # _pickling: Array.__reduce__ / __deepcopy__
-from . import random  # xb.random: imports no backend library until a generator draws
 from ._constants import *  # noqa: F403
 from ._indexing import *  # noqa: F403
 from ._info import *  # noqa: F403
@@ -90,6 +90,19 @@ __all__ = [
     # compilation
     "jit", "jit_cache_info", "JitFallbackWarning",
 ] + list(_elementwise_all) + [n for m in _SECTIONS for n in m.__all__]  # fmt: skip
+
+if _TYPE_CHECKING:
+    from . import random
+else:
+
+    def __getattr__(name: str) -> _Any:
+        """``xb.random`` is imported on first use: ``import xbackend`` pays nothing for it."""
+        if name == "random":
+            import importlib
+
+            return importlib.import_module(f"{__name__}.random")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 from . import _namespace  # noqa: E402 - last: the bound namespaces copy the names above
 

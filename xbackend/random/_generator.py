@@ -76,6 +76,12 @@ def _restore(ss: Any, backend: Any, device: Any, stream: str, chunks: Any, state
     return Generator._make(ss, backend, device, stream, chunks, state)
 
 
+def _copy_ss(ss: np.random.SeedSequence) -> np.random.SeedSequence:
+    """An equal, separate seed sequence (its count of spawned children is state)."""
+    return np.random.SeedSequence(ss.entropy, spawn_key=ss.spawn_key, pool_size=ss.pool_size,
+                                  n_children_spawned=ss.n_children_spawned)  # fmt: skip
+
+
 def _is_int(v: Any) -> bool:
     return not isinstance(v, (bool, np.bool_, float, Array)) and hasattr(v, "__index__")
 
@@ -181,7 +187,15 @@ class Generator:
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickles (and ``copy.copy``/``deepcopy``) make an independent generator with the same state."""
         chunks = getattr(self._engine, "chunks", None)
-        return (_restore, (self._ss, self._backend, self._device, self.stream, chunks, self._engine.state()))
+        return (_restore, (_copy_ss(self._ss), self._backend, self._device, self.stream, chunks, self._engine.state()))
+
+    def _placed(self, backend: Any, device: Any) -> "Generator":
+        """An independent portable generator in this one's state whose results go to ``backend``/``device``: it
+        draws the same numbers there (what ``xbackend.testing.across_backends`` hands each target)."""
+        if not isinstance(self._engine, Portable):
+            raise TypeError("a native-stream generator draws different numbers on each backend, so it cannot be "
+                            "placed on another one. Fix: use a portable generator, xb.random.default_rng(seed)")  # fmt: skip
+        return _restore(_copy_ss(self._ss), backend, device, "portable", None, self._engine.state())
 
     def spawn(self, n: int) -> list["Generator"]:
         """``n`` new generators with independent streams (keys from ``seed_seq.spawn(n)``, as NumPy's
