@@ -1,6 +1,7 @@
 """xb.random against each library's own generator, side by side in one run.
 
-Usage: ``python benchmarks/random.py [--quick] [--gpu] [--n N] [--note TEXT] [--out FILE] [--json FILE]``
+Usage: ``python benchmarks/random.py [--quick] [--gpu] [--n N] [--only throughput|percall] [--note TEXT] [--out FILE]
+[--json FILE]``
 
 Two parts, each a table row per (target, call):
 
@@ -113,6 +114,8 @@ def percall_rows(t: Any) -> list[tuple[str, Callable[[], Any] | None, Callable[[
     if t.backend == "numpy":
         g = np.random.default_rng(0)
         return [("random native", lambda: g.random(100), lambda: nat.random(100), 0.35),
+                ("normal native", lambda: g.normal(0.0, 2.0, 100), lambda: nat.normal(0.0, 2.0, 100), None),
+                ("integers native", lambda: g.integers(0, 10, 100), lambda: nat.integers(0, 10, 100), None),
                 ("random portable", lambda: g.random(100), lambda: port.random(100), None)]  # fmt: skip
     if t.backend == "torch":
         import torch
@@ -123,7 +126,12 @@ def percall_rows(t: Any) -> list[tuple[str, Callable[[], Any] | None, Callable[[
             raw = lambda: torch.rand(100, generator=gen, dtype=torch.float64)  # noqa: E731
         else:
             raw = lambda: torch.rand(100, generator=gen, dtype=torch.float64, device=t.device)  # noqa: E731
+        kw = {} if t.device == "cpu" else {"device": t.device}
         return [("random native", raw, lambda: nat.random(100), 0.35),
+                ("normal native", lambda: torch.normal(0.0, 2.0, (100,), generator=gen, dtype=torch.float64, **kw),
+                 lambda: nat.normal(0.0, 2.0, 100), None),
+                ("integers native", lambda: torch.randint(0, 10, (100,), generator=gen, **kw),
+                 lambda: nat.integers(0, 10, 100), None),
                 ("random portable", raw, lambda: port.random(100), None)]  # fmt: skip
     return []
 
@@ -147,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="fewer repeats (smoke run)")
     p.add_argument("--gpu", action="store_true", help="torch-CUDA and CuPy instead of the CPU targets")
     p.add_argument("--n", type=int, default=10**7, help="elements of the throughput rows (default 1e7)")
+    p.add_argument("--only", choices=("throughput", "percall"), default=None, help="one part of the table only")
     p.add_argument("--note", default=None, help="a '# ' comment line on top of the table")
     p.add_argument("--out", default=None, help="also write the table to this file")
     p.add_argument("--json", default=None, help="also write the rows as JSON records (for benchmarks/plots.py)")
@@ -159,10 +168,11 @@ def main(argv: list[str] | None = None) -> int:
     lines += [f"xbackend {xb.__version__}, numpy {np.__version__}; throughput: {rounds} interleaved rounds of one call "
               f"each, medians, ratio = fastest xb / fastest raw; 100 elements: {n_sessions} sessions of 15 rounds of "
               "0.5 ms blocks, µs = quietest session's medians, best+ = fastest xb block - fastest raw block",
-              f"{'target':<22}{'op':<22}{'n':>9}{'raw µs':>13}{'xb µs':>13}{'ratio':>8}{'best+ µs':>10}  goal"]  # fmt: skip
+              f"{'target':<22}{'op':<22}{'n':>9}{'raw µs':>13}{'xb µs':>13}{'ratio':>8}{'best+ µs':>10}"
+              "  goal"]  # fmt: skip
     for t in targets:
         sync = _sync(t)
-        for op, raw, ours, goal in throughput_rows(t, args.n):
+        for op, raw, ours, goal in throughput_rows(t, args.n) if args.only != "percall" else ():
             fns = [f for f in (_synced(raw, sync), _synced(ours, sync)) if f is not None]
             runs = _interleaved_calls(fns, rounds)
             o = statistics.median(runs[-1]) * 1e6
@@ -173,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
             ratio = min(runs[1]) / min(runs[0])
             verdict = "" if goal is None else (f"  ratio <= {goal:g}: " + ("yes" if ratio <= goal else "NO"))
             lines.append(f"{t.id:<22}{op:<22}{args.n:>9}{r:>13.0f}{o:>13.0f}{ratio:>8.3f}{'':>10}{verdict}")
-        for op, raw, ours, goal in percall_rows(t):
+        for op, raw, ours, goal in percall_rows(t) if args.only != "throughput" else ():
             if raw is None:
                 continue
             fns = [_synced(raw, sync), _synced(ours, sync)]

@@ -22,6 +22,7 @@ from xbackend.random import _philox
 from xbackend.testing import available_targets
 
 TARGETS = available_targets()
+_FEW = min(15, settings.default.max_examples)  # per target (the "gpu" profile of benchmarks/gpu_check.sh: fewer)
 INTS = (xb.int8, xb.int16, xb.int32, xb.int64, xb.uint8, xb.uint16, xb.uint32, xb.uint64)
 FLOATS = (xb.float16, xb.bfloat16, xb.float32, xb.float64)
 
@@ -61,7 +62,7 @@ def test_key_and_words_are_numpys_philox():
     assert _philox.reference_words(key, 0, 12) == ref  # NumPy == the Random123 definition in pure Python
 
 
-@settings(max_examples=15)  # x 4+ targets; the hand-picked counters are the lanes' carries
+@settings(max_examples=_FEW)  # x 4+ targets; the hand-picked counters are the lanes' carries
 @given(seed=st.integers(0, 2**64), counter=st.sampled_from([0, 1, 2**64 - 2, 2**64 - 1, 2**128 - 1, 2**256 - 3]),
        n=st.integers(0, 40))  # fmt: skip
 def test_raw_words_equal_numpys_philox(xb_target, seed, counter, n):
@@ -74,7 +75,7 @@ def test_raw_words_equal_numpys_philox(xb_target, seed, counter, n):
     assert rng.state["counter"] == (counter + -(-n // 4)) % 2**256  # whole blocks
 
 
-@settings(max_examples=15)
+@settings(max_examples=_FEW)
 @given(seed=st.integers(0, 2**32), n=st.integers(0, 40), dt=st.sampled_from([xb.float32, xb.float64]))
 def test_uniforms_equal_numpys_generator_on_philox(xb_target, seed, n, dt):
     rng = _rng(xb_target, seed)
@@ -295,7 +296,8 @@ def test_spawned_streams_are_numpys_children_and_independent():
     keys = [tuple(k.state["key"].tolist()) for k in kids + more]
     assert len(set(keys)) == 4 and tuple(parent.state["key"].tolist()) not in keys
     for kid, ss in zip(kids, np.random.SeedSequence(77).spawn(3)):
-        assert kid.integers(0, 2**64, 5, dtype=xb.uint64).numpy().tolist() == np.random.Philox(ss).random_raw(5).tolist()
+        want = np.random.Philox(ss).random_raw(5).tolist()
+        assert kid.integers(0, 2**64, 5, dtype=xb.uint64).numpy().tolist() == want
     a, b = (k.random(20_000).numpy() for k in kids[:2])
     assert abs(np.corrcoef(a, b)[0, 1]) < 4 / np.sqrt(a.size)  # uncorrelated (4 sigma)
 
@@ -447,3 +449,39 @@ def test_import_xbackend_does_not_import_xb_random_or_a_backend():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+# -- native streams: the library's own generator behind the same API ---------------------------------------
+def test_numpy_native_stream_is_numpys_own_generator():
+    rng, ref = xb.random.default_rng(12, stream="native", backend="numpy"), np.random.default_rng(12)
+    assert rng.stream == "native" and isinstance(rng, xb.random.Generator)
+    assert rng.random(4).tolist() == ref.random(4).tolist()
+    assert rng.normal(1.0, 2.0, 3).tolist() == ref.normal(1.0, 2.0, 3).tolist()
+    assert rng.integers(0, 50, 6).tolist() == ref.integers(0, 50, 6).tolist()
+    assert rng.standard_normal(2, dtype=xb.float32).tolist() == ref.standard_normal(2, dtype=np.float32).tolist()
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch", "dask"])
+def test_native_streams_take_every_call_the_portable_one_takes(backend):
+    """Fast one-call paths and the general path behind them: the same dtypes, shapes, places and errors."""
+    pytest.importorskip(backend)
+    nat, port = (xb.random.default_rng(0, backend=backend, stream=s) for s in ("native", "portable"))
+    assert nat.stream == "native"
+    x = xb.asarray([1.0, 2.0, 3.0], backend=backend)
+    calls = [
+        lambda r: r.random(5), lambda r: r.random((2, 3), dtype=xb.float32), lambda r: r.random(),
+        lambda r: r.standard_normal(4, dtype=xb.float16), lambda r: r.normal(1.0, 2.0, 5),
+        lambda r: r.normal(x, 0.5), lambda r: r.normal(0.0, 1.0, (2, 2), dtype=xb.float32),
+        lambda r: r.integers(0, 9, 7), lambda r: r.integers(-3, 3, (2, 2), dtype=xb.int8, endpoint=True),
+        lambda r: r.integers(5), lambda r: r.exponential(2.0, 3), lambda r: r.bernoulli(0.5, 4),
+        lambda r: r.permutation(6), lambda r: r.choice(x, 2, replace=False), lambda r: r.uniform(-1, 1, 3),
+    ]  # fmt: skip
+    for call in calls:
+        a, b = call(nat), call(port)
+        assert (a.dtype, a.shape, a.backend, a.device) == (b.dtype, b.shape, b.backend, b.device)
+    for bad, err in [(lambda r: r.integers(0, 300, 2, dtype=xb.int8), xb.ScalarOverflowError),
+                     (lambda r: r.integers(3, 3, 2), ValueError), (lambda r: r.random(2, dtype=xb.int32), TypeError),
+                     (lambda r: r.normal(0.0, -1.0, 2), ValueError), (lambda r: r.random(-1), ValueError)]:  # fmt: skip
+        for r in (nat, port):
+            with pytest.raises(err):
+                bad(r)

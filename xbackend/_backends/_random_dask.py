@@ -136,7 +136,8 @@ class Native(_NativeBase):
             from .._errors import UnknownDeviceError
 
             raise UnknownDeviceError("Dask's own generator makes NumPy chunks (device 'cpu'), not CuPy ones. Fix: "
-                                     "use the portable stream on 'cuda' (xb.random.default_rng(seed, ...))")  # fmt: skip
+                                     "use the portable stream on 'cuda' (xb.random.default_rng(seed, "
+                                     "backend='dask', device='cuda'))")  # fmt: skip
         self.gen = da.random.default_rng(seed_seq)
 
     def _kw(self) -> dict[str, Any]:

@@ -15,13 +15,13 @@ from typing import Any
 import numpy as np
 
 from .. import _config, _dtypes as D
-from .._array import Array, _new
+from .._array import Array, _alloc, _new
 from .._devices import CPU, Device
 from .._dtypes import DType
 from ..random._engine import Native as _NativeBase
 from ..random._source import PhiloxSource
 
-__all__ = ["Source", "Native", "philox_numpy"]
+__all__ = ["Source", "Native", "philox_numpy", "one_call_methods_of"]
 
 _M64 = (1 << 64) - 1
 _C256 = 1 << 256
@@ -86,22 +86,91 @@ class Source(PhiloxSource):
         return super().words_at(key, ctr, pos, width)
 
 
-def fast_random_of(rnd: Any, be: Any, dev: Device) -> Any:
-    """``fn(n, dtype)``: ``rnd(n)`` (a NumPy-like ``Generator.random``) as an Array for an int ``n`` and a float32
-    or float64 ``dtype`` (None: the default float), else None. What ``Generator.random`` calls first."""
-    f64, f32, alloc, ctx = D.float64, D.float32, _new, _config._ctx.get
+def one_call_methods_of(gen: Any, be: Any, dev: Device, general: dict[str, Any]) -> dict[str, Any]:
+    """``random``, ``standard_normal``, ``normal`` and ``integers`` of a native generator on a NumPy-like
+    ``Generator`` ``gen``: one library call and an Array for the common calls (an int shape, float32/float64
+    or int64, Python-number parameters); any other call goes to ``general[name]`` (the generator's general
+    path, which also raises xbackend's errors)."""
+    f64, f32, i64, f32_np = D.float64, D.float32, D.int64, np.float32
+    alloc, ctx, cfg = _alloc, _config._ctx.get, _config
+    rnd, std, nrm, ints = gen.random, gen.standard_normal, gen.normal, gen.integers
+    g_random, g_std, g_normal, g_ints = (general[k] for k in ("random", "standard_normal", "normal", "integers"))
+    num = (int, float)
 
-    def fast_random(n: int, dtype: Any) -> Array | None:
+    def random(shape: Any = None, dtype: Any = None) -> Array:
         if dtype is None:
             c = ctx()
-            dtype = (_config._base if c is None else c).default_float
-        if dtype is f64 and n >= 0:
-            return alloc(rnd(n), f64, dev, be)
-        if dtype is f32 and n >= 0:
-            return alloc(rnd(n, dtype=np.float32), f32, dev, be)
-        return None
+            dtype = (cfg._base if c is None else c).default_float
+        if type(shape) is int:  # (NumPy itself refuses a negative size)
+            if dtype is f64:
+                a = alloc()
+                a._data = rnd(shape)
+                a._dt = f64
+                a._dev = dev
+                a._be = be
+                return a
+            if dtype is f32:
+                a = alloc()
+                a._data = rnd(shape, f32_np)
+                a._dt = f32
+                a._dev = dev
+                a._be = be
+                return a
+        return g_random(shape, dtype)
 
-    return fast_random
+    def standard_normal(shape: Any = None, dtype: Any = None) -> Array:
+        if dtype is None:
+            c = ctx()
+            dtype = (cfg._base if c is None else c).default_float
+        if type(shape) is int:
+            if dtype is f64:
+                a = alloc()
+                a._data = std(shape)
+                a._dt = f64
+                a._dev = dev
+                a._be = be
+                return a
+            if dtype is f32:
+                a = alloc()
+                a._data = std(shape, f32_np)
+                a._dt = f32
+                a._dev = dev
+                a._be = be
+                return a
+        return g_std(shape, dtype)
+
+    def normal(loc: Any = 0.0, scale: Any = 1.0, shape: Any = None, dtype: Any = None) -> Array:
+        if dtype is None:
+            c = ctx()
+            dtype = (cfg._base if c is None else c).default_float
+        if dtype is f64 and type(shape) is int and type(loc) in num and type(scale) in num and scale >= 0:
+            a = alloc()
+            a._data = nrm(loc, scale, shape)
+            a._dt = f64
+            a._dev = dev
+            a._be = be
+            return a
+        return g_normal(loc, scale, shape, dtype)
+
+    def integers(low: Any, high: Any = None, shape: Any = None, dtype: Any = None, endpoint: bool = False) -> Array:
+        if dtype is None:
+            c = ctx()
+            dtype = (cfg._base if c is None else c).default_int
+        if (dtype is i64 and type(shape) is int and type(low) is int and type(high) is int and not endpoint
+                and -(1 << 63) <= low < high <= 1 << 63):  # fmt: skip
+            a = alloc()
+            a._data = ints(low, high, shape)
+            a._dt = i64
+            a._dev = dev
+            a._be = be
+            return a
+        return g_ints(low, high, shape, dtype, endpoint)
+
+    random.__doc__ = "Uniform floats in [0, 1) from NumPy's own generator (see Generator.random)."
+    standard_normal.__doc__ = "Standard normal floats from NumPy's own generator (see Generator.standard_normal)."
+    normal.__doc__ = "Normal floats from NumPy's own generator (see Generator.normal)."
+    integers.__doc__ = "Integers from NumPy's own generator (see Generator.integers)."
+    return {"random": random, "standard_normal": standard_normal, "normal": normal, "integers": integers}
 
 
 class Native(_NativeBase):
@@ -110,7 +179,10 @@ class Native(_NativeBase):
     def __init__(self, be: Any, dev: Device, seed_seq: Any, chunks: Any = None) -> None:
         super().__init__(be, dev, seed_seq, chunks)
         self.gen = np.random.Generator(np.random.PCG64(seed_seq))
-        self.fast_random = fast_random_of(self.gen.random, be, CPU)
+
+    def one_call_methods(self, general: dict[str, Any]) -> dict[str, Any]:
+        """The generator's one-call methods (:func:`one_call_methods_of`)."""
+        return one_call_methods_of(self.gen, self.be, CPU, general)
 
     def _uniform(self, shape: tuple[int, ...], dt: DType) -> Any:
         return self.gen.random(shape, dtype=dt.name)  # type: ignore[call-overload]

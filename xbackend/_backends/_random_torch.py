@@ -16,7 +16,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import _config, _dtypes as D
-from .._array import Array, _new
+from .._array import Array, _alloc, _new
 from .._devices import Device
 from .._dispatch import get_backend
 from .._dtypes import DType
@@ -131,20 +131,80 @@ class Native(_NativeBase):
         self.tdev = torch.device(str(dev))
         self.gen = torch.Generator(device=self.tdev)
         self.gen.manual_seed(int(seed_seq.generate_state(1, np.uint64)[0]))
-        rand, g, tdev, to_t, alloc, ctx, xbe = torch.rand, self.gen, self.tdev, be.to_t, _new, _config._ctx.get, be
+
+    def one_call_methods(self, general: dict[str, Any]) -> dict[str, Any]:
+        """``random``, ``standard_normal``, ``normal``, ``integers``: one torch call and an Array for the common
+        calls (an int shape, a float dtype, or int64; Python-number parameters); any other call goes to
+        ``general[name]`` (the generator's general path)."""
+        torch, tg, tdev, alloc, ctx, cfg, xbe, dev = (self.torch, self.gen, self.tdev, _alloc, _config._ctx.get,
+                                                      _config, self.be, self.dev)  # fmt: skip
+        rand, randn, tnormal, randint = torch.rand, torch.randn, torch.normal, torch.randint
+        t_i64, i64 = torch.int64, D.int64
+        floats = {d: self.be.to_t[d] for d in self.direct}
+        kw: dict[str, Any] = {"generator": tg} if tdev.type == "cpu" else {"generator": tg, "device": tdev}
+        g_random, g_std, g_normal, g_ints = (general[k] for k in ("random", "standard_normal", "normal", "integers"))
+        num = (int, float)
         on_cpu = tdev.type == "cpu"
 
-        def fast_random(n: int, dtype: Any) -> Array | None:  # what Generator.random calls first
+        def random(shape: Any = None, dtype: Any = None) -> Array:
             if dtype is None:
                 c = ctx()
-                dtype = (_config._base if c is None else c).default_float
-            t = to_t.get(dtype)
-            if t is None or not t.is_floating_point or n < 0:
-                return None
-            x = rand(n, generator=g, dtype=t) if on_cpu else rand(n, generator=g, dtype=t, device=tdev)
-            return alloc(x, dtype, dev, xbe)
+                dtype = (cfg._base if c is None else c).default_float
+            t = floats.get(dtype)
+            if t is None or type(shape) is not int or shape < 0:
+                return g_random(shape, dtype)
+            a = alloc()
+            a._data = rand(shape, generator=tg, dtype=t) if on_cpu else rand(shape, generator=tg, dtype=t, device=tdev)
+            a._dt = dtype
+            a._dev = dev
+            a._be = xbe
+            return a
 
-        self.fast_random = fast_random
+        def standard_normal(shape: Any = None, dtype: Any = None) -> Array:
+            if dtype is None:
+                c = ctx()
+                dtype = (cfg._base if c is None else c).default_float
+            t = floats.get(dtype)
+            if t is None or type(shape) is not int or shape < 0:
+                return g_std(shape, dtype)
+            a = alloc()
+            a._data = randn(shape, dtype=t, **kw)
+            a._dt = dtype
+            a._dev = dev
+            a._be = xbe
+            return a
+
+        def normal(loc: Any = 0.0, scale: Any = 1.0, shape: Any = None, dtype: Any = None) -> Array:
+            if dtype is None:
+                c = ctx()
+                dtype = (cfg._base if c is None else c).default_float
+            t = floats.get(dtype)
+            if (t is None or type(shape) is not int or shape < 0 or type(loc) not in num or type(scale) not in num
+                    or not scale >= 0):  # fmt: skip
+                return g_normal(loc, scale, shape, dtype)
+            a = alloc()
+            a._data = tnormal(float(loc), float(scale), (shape,), dtype=t, **kw)
+            a._dt = dtype
+            a._dev = dev
+            a._be = xbe
+            return a
+
+        def integers(low: Any, high: Any = None, shape: Any = None, dtype: Any = None,
+                     endpoint: bool = False) -> Array:  # fmt: skip
+            if dtype is None:
+                c = ctx()
+                dtype = (cfg._base if c is None else c).default_int
+            if (dtype is i64 and type(shape) is int and shape >= 0 and type(low) is int and type(high) is int
+                    and not endpoint and -(1 << 63) <= low < high < 1 << 63):  # fmt: skip
+                a = alloc()
+                a._data = randint(low, high, (shape,), dtype=t_i64, **kw)
+                a._dt = i64
+                a._dev = dev
+                a._be = xbe
+                return a
+            return g_ints(low, high, shape, dtype, endpoint)
+
+        return {"random": random, "standard_normal": standard_normal, "normal": normal, "integers": integers}
 
     def _float(self, hook: Any, shape: tuple[int, ...], dt: DType) -> Array:
         return self._wrap(hook(shape, dt), dt)
@@ -167,7 +227,8 @@ class Native(_NativeBase):
 
             raise UnsupportedDTypeError(
                 f"torch's generator draws integers inside int64 (torch.randint), not [{low}, {high}). Fix: use the "
-                "portable stream (xb.random.default_rng(seed)), which draws every integer dtype's full range")  # fmt: skip
+                "portable stream (xb.random.default_rng(seed)), which draws every integer dtype's whole "
+                "range")  # fmt: skip
         x = self.torch.randint(low, high, shape, generator=self.gen, dtype=self.torch.int64, device=self.tdev)
         return x if dt is D.int64 else x.to(self.be.to_t[dt])
 

@@ -103,9 +103,10 @@ class Generator:
     [0, 1, 2, 3, 4]
     """
 
-    __slots__ = ("_engine", "_ss", "_backend", "_device", "_place", "_fast", "__weakref__")
+    __slots__ = ("_engine", "_ss", "_backend", "_device", "_place", "_f_random", "_f_standard_normal", "_f_normal",
+                 "_f_integers", "__weakref__")  # fmt: skip
     _engine: Any
-    _fast: Any  # a native engine's ``fast_random(n, dtype)`` (None: the general path)
+    # _f_*: the methods of a :class:`_OneCall` generator (a native engine's closures, or the general paths)
     _ss: np.random.SeedSequence
     _backend: Any  # the backend= and device= given (None: follow the context at each call)
     _device: Any
@@ -117,25 +118,28 @@ class Generator:
     @classmethod
     def _make(cls, ss: np.random.SeedSequence, backend: Any, device: Any, stream: str, chunks: Any,
               state: Any) -> "Generator":  # fmt: skip
-        g = object.__new__(cls)
-        g._ss, g._backend, g._device = ss, backend, device
         place = None
         if backend is not None or device is not None or stream == "native":
             place = _target(backend, device)
             if chunks is not None and not _lazy(place[0]):
                 raise ValueError(f"chunks= applies to chunked (Dask) backends, not to {place[0].name}. "
                                  "Fix: drop chunks=, or use backend='dask'")  # fmt: skip
-        g._place = place
-        g._fast = None
         native_cls = native_class_for(place[0]) if stream == "native" and place is not None else None
         if native_cls is not None and place is not None:
-            g._engine = native_cls(place[0], place[1], ss, chunks)
+            engine = native_cls(place[0], place[1], ss, chunks)
             if state is not None:
-                g._engine.set_state(state["native"])
-            g._fast = getattr(g._engine, "fast_random", None)
+                engine.set_state(state["native"])
         else:
             key = _philox.key_from_seed_sequence(ss) if state is None else (int(state["key"][0]), int(state["key"][1]))
-            g._engine = Portable(key, 0 if state is None else int(state["counter"]), chunks)
+            engine = Portable(key, 0 if state is None else int(state["counter"]), chunks)
+        one_call = getattr(engine, "one_call_methods", None)
+        g = object.__new__(cls if one_call is None else _OneCall)
+        g._ss, g._backend, g._device, g._place, g._engine = ss, backend, device, place, engine
+        if one_call is not None:
+            general = {n: getattr(g, f"_{n}") for n in _ONE_CALL}
+            fast = one_call(general)
+            for n in _ONE_CALL:
+                setattr(g, f"_f_{n}", fast.get(n, general[n]))
         return g
 
     # -- where results go ---------------------------------------------------------------------------
@@ -194,7 +198,8 @@ class Generator:
         draws the same numbers there (what ``xbackend.testing.across_backends`` hands each target)."""
         if not isinstance(self._engine, Portable):
             raise TypeError("a native-stream generator draws different numbers on each backend, so it cannot be "
-                            "placed on another one. Fix: use a portable generator, xb.random.default_rng(seed)")  # fmt: skip
+                            "placed on another one. Fix: use a portable generator, "
+                            "xb.random.default_rng(seed)")  # fmt: skip
         return _restore(_copy_ss(self._ss), backend, device, "portable", None, self._engine.state())
 
     def spawn(self, n: int) -> list["Generator"]:
@@ -222,11 +227,9 @@ class Generator:
         >>> u.tolist() == np.random.Generator(np.random.Philox(3)).random(2, dtype=np.float32).tolist()
         True
         """
-        fast = self._fast
-        if fast is not None and type(shape) is int:  # native streams: one library call (+0.35 µs goal)
-            out = fast(shape, dtype)
-            if out is not None:
-                return out
+        return self._random(shape, dtype)
+
+    def _random(self, shape: Any, dtype: Any) -> Array:
         be, dev = self._where()
         return self._engine.uniform(_shape_of(shape), _float_dtype(dtype, be), be, dev)
 
@@ -252,6 +255,9 @@ class Generator:
         >>> abs(float(xb.mean(z))) < 0.05, abs(float(xb.std(z)) - 1) < 0.05
         (True, True)
         """
+        return self._standard_normal(shape, dtype)
+
+    def _standard_normal(self, shape: Any, dtype: Any) -> Array:
         be, dev = self._where()
         return self._engine.normal(_shape_of(shape), _float_dtype(dtype, be), be, dev)
 
@@ -263,6 +269,9 @@ class Generator:
         >>> xb.random.default_rng(5).normal(10.0, 0.1, 3, dtype=xb.float32).dtype
         xb.float32
         """
+        return self._normal(loc, scale, shape, dtype)
+
+    def _normal(self, loc: Any, scale: Any, shape: Any, dtype: Any) -> Array:
         _check_scale(scale)
         be, dev = self._where(loc, scale)
         dt = _float_dtype(dtype, be)
@@ -299,6 +308,9 @@ class Generator:
         >>> xb.random.default_rng(0).integers(1, 7, 8, dtype=xb.int8).tolist()   # dice
         [1, 1, 6, 2, 3, 3, 4, 1]
         """
+        return self._integers(low, high, shape, dtype, endpoint)
+
+    def _integers(self, low: Any, high: Any, shape: Any, dtype: Any, endpoint: bool) -> Array:
         be, dev = self._where()
         dt = D.dtype(dtype) if dtype is not None else _config.current().default_int
         if dt.kind not in "iu":
@@ -435,6 +447,23 @@ class Generator:
         e = self._engine.exponential((n,), D.float64, be, dev)
         positive = w > 0
         return argsort(where(positive, e / where(positive, w, 1.0), math.inf), stable=True)[:k]
+
+
+#: the methods a native engine may replace with one-call closures (``Native.one_call_methods``)
+_ONE_CALL = ("random", "standard_normal", "normal", "integers")
+
+
+class _OneCall(Generator):
+    """A generator whose engine has one-call closures for the common methods (NumPy's and torch's native
+    streams): each method *is* the closure, reached through a C-level property, so ``rng.random(100)`` runs one
+    Python frame around the library call (the +0.35 µs goal, benchmarks/random.py). A closure hands any call it
+    does not handle itself (other dtypes, Array parameters) to the general path, ``_random`` & co."""
+
+    __slots__ = ()
+    random = property(operator.attrgetter("_f_random"))
+    standard_normal = property(operator.attrgetter("_f_standard_normal"))
+    normal = property(operator.attrgetter("_f_normal"))
+    integers = property(operator.attrgetter("_f_integers"))
 
 
 # -- helpers ----------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def _generator(x: Any) -> bool:
     """Whether ``x`` is an ``xb.random.Generator`` (without importing xb.random when it was never used)."""
     mod = sys.modules.get("xbackend.random._generator")
-    return mod is not None and type(x) is mod.Generator
+    return mod is not None and isinstance(x, mod.Generator)
 
 
 def _on(x: Any, t: Target) -> Any:
