@@ -7,7 +7,12 @@
 # Runs from the repository root with PYTHONPATH=. (no install, no network). Steps, each with its own timeout
 # (cut to what is left of the whole budget, GPU_CHECK_BUDGET_S, default 340 s):
 #   1. environment report (torch/CUDA/CuPy versions, device)                 5 s  -> gpu_env.txt
+#   1b. xb.random (issue 21) on the CUDA targets: the portable stream equals <=40 s -> gpu_random_tests.txt, .xml
+#      NumPy's Philox bit for bit (torch's jiterator kernel, CuPy's raw kernel, the emulated rounds), the
+#      cross-backend ulp bounds, native streams; then benchmarks/random.py --gpu --quick (throughput at
+#      1e7 vs torch.rand / cupy.random, per call at 100)                 <=25 s -> gpu_random.txt
 #   2. pytest -m gpu tests/ (every GPU test; hypothesis profile "gpu")     <=130 s -> gpu_tests.txt, gpu_tests.xml
+#      (tests/test_random*.py ran in 1b)
 #   3. the cross-target oracle tests on the CUDA targets only               <=80 s -> gpu_oracle_tests.txt, .xml
 #      (test_elementwise/test_creation/test_array loop over every target; the CPU targets run in CI)
 #   4. benchmarks/interchange.py --gpu: zero-copy moves, H2D/D2H GB/s vs     <=80 s -> interchange.{md,json,txt},
@@ -88,8 +93,15 @@ elif [ -z "$GPU_TARGETS" ]; then
     echo "== no CUDA device (torch-CUDA or CuPy) here: GPU steps SKIPPED; nothing failed" | tee -a "$SUMMARY"
 else
     echo "== CUDA targets: $GPU_TARGETS" | tee -a "$SUMMARY"
+    # xb.random first and short: its CUDA kernels (torch jiterator, CuPy RawKernel) were only ever run on a CPU
+    step "xb.random on CUDA (tests/test_random*.py -m gpu)" 40 "$OUTDIR/gpu_random_tests.txt" \
+        "$PY" -m pytest tests/test_random.py tests/test_random_stats.py -m gpu -q -p no:cacheprovider -rfEsx \
+        --durations=10 --junitxml="$OUTDIR/gpu_random_tests.xml"
+    step "benchmarks/random.py --gpu --quick" 25 "$OUTDIR/gpu_random.txt" \
+        "$PY" benchmarks/random.py --gpu --quick --out "$OUTDIR/gpu_random.md"
     step "pytest -m gpu tests/" 130 "$OUTDIR/gpu_tests.txt" \
-        "$PY" -m pytest -m gpu tests/ -q -p no:cacheprovider -rfEsx --durations=15 --junitxml="$OUTDIR/gpu_tests.xml"
+        "$PY" -m pytest -m gpu tests/ -q -p no:cacheprovider -rfEsx --durations=15 --junitxml="$OUTDIR/gpu_tests.xml" \
+        --ignore=tests/test_random.py --ignore=tests/test_random_stats.py
     # Tests that loop over every target carry no gpu marker, yet include the CUDA targets when a device exists;
     # the CPU targets' cases run in CI, so only the CUDA ones (and the all-target grids) run here.
     step "cross-target oracle tests (CUDA targets)" 80 "$OUTDIR/gpu_oracle_tests.txt" \

@@ -485,3 +485,114 @@ def test_native_streams_take_every_call_the_portable_one_takes(backend):
         for r in (nat, port):
             with pytest.raises(err):
                 bad(r)
+
+
+# -- the CUDA glue, run on the CPU: the kernel source compiled for the host behind fake CuPy / jiterator ------
+@pytest.fixture(scope="module")
+def host_kernel(tmp_path_factory):
+    """``fn(m, lanes, key, mode) -> uint64 array of 4m words``: the CUDA kernel's rounds built for the host."""
+    import ctypes
+    import shutil
+    import subprocess
+
+    from xbackend._backends._random_cuda import host_source
+
+    cxx = shutil.which("g++") or shutil.which("c++")
+    if cxx is None:
+        pytest.skip("no host C++ compiler")
+    d = tmp_path_factory.mktemp("kernel")
+    entry = r"""
+extern "C" void xb_philox(long long m, unsigned long long c0, unsigned long long c1, unsigned long long c2,
+    unsigned long long c3, unsigned long long k0, unsigned long long k1, long long mode, unsigned long long* out) {
+  for (long long j = 0; j < m; ++j)
+    xb_philox_block<unsigned long long>((unsigned long long)j, c0, c1, c2, c3, k0, k1, mode,
+                                        out + 4 * j, out + 4 * j + 1, out + 4 * j + 2, out + 4 * j + 3);
+}
+"""
+    (d / "k.cpp").write_text(host_source() + entry)
+    subprocess.run([cxx, "-O1", "-std=c++17", "-shared", "-fPIC", "-o", str(d / "k.so"), str(d / "k.cpp")], check=True)
+    lib = ctypes.CDLL(str(d / "k.so"))
+    u64 = ctypes.c_ulonglong
+    lib.xb_philox.argtypes = [ctypes.c_longlong] + [u64] * 6 + [ctypes.c_longlong, ctypes.c_void_p]
+
+    def run(m, lanes, key, mode):
+        out = np.zeros(4 * m, dtype=np.uint64)
+        lib.xb_philox(m, *[int(v) % 2**64 for v in lanes], *[int(k) % 2**64 for k in key], int(mode),
+                      out.ctypes.data)  # fmt: skip
+        return out
+
+    return run
+
+
+@pytest.mark.parametrize("width, mode, start, n", [(64, "raw", 3, 10), (32, "raw", 5, 21), (64, "float64", 1, 9),
+                                                   (32, "float32", 7, 30)])  # fmt: skip
+def test_cupy_source_glue_on_a_fake_cupy(monkeypatch, host_kernel, width, mode, start, n):
+    import contextlib
+    import sys
+    import types
+
+    from xbackend._backends._random_cuda import MODES
+
+    fake = types.ModuleType("cupy")
+    fake.uint64, fake.uint32, fake.float64, fake.float32 = np.uint64, np.uint32, np.float64, np.float32
+    fake.empty = lambda n, dtype: np.empty(n, dtype=dtype)
+
+    class RawKernel:
+        def __init__(self, src, name, options=()):
+            assert name == "xb_philox" and 'extern "C" __global__ void xb_philox(' in src
+
+        def __call__(self, grid, block, args):
+            m, *scalars, out = args
+            assert grid[0] * block[0] >= m
+            out[:] = host_kernel(int(m), scalars[:4], scalars[4:6], scalars[6])
+
+    fake.RawKernel = RawKernel
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    from xbackend._backends._random_cupy import Source
+
+    be = types.SimpleNamespace(device_scope=lambda dev: contextlib.nullcontext())
+    key, ctr = (2**64 - 9, 77), 2**64 - 2
+    got = Source(be)._run(key, ctr, start, n, width, MODES[mode], xb.Device("cuda:0"))
+    bits = np.random.Philox(key=_k(key), counter=ctr)
+    want = {"raw": lambda: bits.random_raw(40) if width == 64 else bits.random_raw(40).view(np.uint32),
+            "float64": lambda: np.random.Generator(bits).random(40),
+            "float32": lambda: np.random.Generator(bits).random(80, dtype=np.float32)}[mode]()[start : start + n]  # fmt: skip
+    view = got if mode == "raw" else got.view(np.float64 if mode == "float64" else np.float32)
+    assert view.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("width, mode, start, n", [(64, "raw", 2, 11), (32, "raw", 3, 17), (32, "float32", 9, 20)])
+def test_torch_jiterator_glue_on_a_fake_jiterator(monkeypatch, host_kernel, width, mode, start, n):
+    torch = pytest.importorskip("torch")
+    from torch.cuda import jiterator
+
+    from xbackend._backends import _random_torch as T
+    from xbackend._backends._random_cuda import MODES
+
+    def fake_create(src, num_outputs, **defaults):
+        assert num_outputs == 4 and set(defaults) == {"c0", "c1", "c2", "c3", "k0", "k1", "mode"}
+        assert jiterator._CodeParser(src).function_name == "xb_philox_jit"
+
+        def fn(j, **kw):
+            assert all(-(2**63) <= v < 2**63 for v in kw.values())  # jiterator scalars are signed 64-bit
+            m = j.numel()
+            words = host_kernel(m, [kw[f"c{i}"] for i in range(4)], (kw["k0"], kw["k1"]), kw["mode"])
+            lanes = torch.from_numpy(words.view(np.int64).reshape(m, 4).copy())
+            return tuple(lanes[:, i].contiguous() for i in range(4))
+
+        return fn
+
+    monkeypatch.setattr(jiterator, "_create_multi_output_jit_fn", fake_create)
+    monkeypatch.setattr(T, "_KERNEL", T.JiteratorPhilox())
+    src = T.Source(xb.zeros(0, backend="torch")._be)
+    key, ctr = (5, 2**64 - 1), 2**64 - 3
+    got = src._cuda(key, ctr, start, n, width, MODES[mode], xb.Device("torch", "cpu"))
+    assert src.kernel.broken is None
+    bits = np.random.Philox(key=_k(key), counter=ctr)
+    if mode == "float32":
+        want = np.random.Generator(bits).random(80, dtype=np.float32)[start : start + n]
+        assert got.view(torch.float32).numpy().tolist() == want.tolist()
+    else:
+        raw = bits.random_raw(40)
+        want = (raw if width == 64 else raw.view(np.uint32))[start : start + n]
+        assert got.view(torch.uint64 if width == 64 else torch.uint32).numpy().tolist() == want.tolist()
