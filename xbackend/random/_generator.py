@@ -501,7 +501,7 @@ def _param_shape(shape: Any, *params: Any) -> tuple[int, ...]:
 
 def _float_dtype(dtype: Any, be: Backend) -> DType:
     dt = _config.current().default_float if dtype is None else D.dtype(dtype)
-    if dt not in UNIFORM_BITS:
+    if dt is not D.float64 and dt is not D.float32 and dt not in UNIFORM_BITS:
         raise UnsupportedDTypeError(f"random floats come in float16, bfloat16, float32 and float64, not {dt}. "
                                     "Fix: pass dtype=xb.float32 (or another of those)")  # fmt: skip
     be.native_dtype(dt)  # a dtype the backend cannot hold raises here, with its fix

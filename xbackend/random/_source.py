@@ -21,6 +21,7 @@ from .._devices import Device
 from .._dtypes import DType
 from .._manipulation import reshape
 from . import _philox
+from ._draws import DRAWS
 
 __all__ = ["PhiloxSource", "source_for", "native_class_for"]
 
@@ -60,10 +61,9 @@ class PhiloxSource:
         """The variates of a whole call, in ``shape`` (C order: variate ``i`` is element ``i`` of the flat
         result). Lazy backends only: ``chunks`` of the result (None: the backend's default), ``whole_axis``
         kept in one chunk (the result will be sorted along it)."""
-        from ._draws import DRAWS
-
         n = math.prod(shape)
-        return reshape(DRAWS[draw](self, dev, key, ctr, 0, n, dt, arg), shape)
+        out = DRAWS[draw](self, dev, key, ctr, 0, n, dt, arg)
+        return out if len(shape) == 1 else reshape(out, shape)
 
 
 _SOURCES: dict[Backend, PhiloxSource] = {}
