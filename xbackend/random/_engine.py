@@ -32,7 +32,12 @@ __all__ = ["Portable", "Native", "NativeStateError", "shift_into"]
 
 
 class NativeStateError(XBackendError, TypeError):
-    """A native generator whose library cannot export its state was pickled or copied."""
+    """A native generator whose library cannot export its state (CuPy's) was pickled or copied.
+
+    >>> import xbackend as xb
+    >>> issubclass(xb.random.NativeStateError, (xb.XBackendError, TypeError))
+    True
+    """
 
 
 class Portable:
