@@ -27,6 +27,12 @@ INTS = (xb.int8, xb.int16, xb.int32, xb.int64, xb.uint8, xb.uint16, xb.uint32, x
 FLOATS = (xb.float16, xb.bfloat16, xb.float32, xb.float64)
 
 
+def xb_holds(backend, dt):
+    from xbackend.testing._targets import backend_holds
+
+    return backend_holds(backend, dt)
+
+
 def _rng(t, seed=0, **kw):
     return xb.random.default_rng(seed, backend=t.backend, device=t.device, **kw)
 
@@ -479,6 +485,10 @@ def test_native_streams_take_every_call_the_portable_one_takes(backend):
     for call in calls:
         a, b = call(nat), call(port)
         assert (a.dtype, a.shape, a.backend, a.device) == (b.dtype, b.shape, b.backend, b.device)
+    for dt in (xb.float16, xb.bfloat16):  # from float32 uniforms: rounding must never reach 1.0
+        if xb_holds(backend, dt):
+            u = nat.random(100_000, dtype=dt)
+            assert u.dtype is dt and 0.0 <= float(xb.min(u)) and float(xb.max(u)) < 1.0
     for bad, err in [(lambda r: r.integers(0, 300, 2, dtype=xb.int8), xb.ScalarOverflowError),
                      (lambda r: r.integers(3, 3, 2), ValueError), (lambda r: r.random(2, dtype=xb.int32), TypeError),
                      (lambda r: r.normal(0.0, -1.0, 2), ValueError), (lambda r: r.random(-1), ValueError)]:  # fmt: skip

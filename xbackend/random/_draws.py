@@ -4,21 +4,18 @@ Design constraint: variate ``i`` of a call depends only on the key, the call's c
 range ``start .. start + n - 1`` can be computed alone (a Dask chunk, a retry). Every construction is
 exact integer arithmetic followed by one documented float step:
 
-=================  =============================================================  ======================
-draw               variate ``i``                                                  words (bits)
-=================  =============================================================  ======================
-uniform float64    ``(w >> 11) * 2**-53``                                          word ``i`` (64)
-uniform float32    ``(w >> 8) * 2**-24``                                           word ``i`` (32)
-uniform float16    ``(w >> 21) * 2**-11``                                          word ``i`` (32)
-uniform bfloat16   ``(w >> 24) * 2**-8``                                           word ``i`` (32)
-normal             Box-Muller in float64: ``r = sqrt(-2 log1p(-u0))``, ``t = 2 pi     words ``2k, 2k+1`` (64)
-                   u1``; variate ``2k`` is ``r cos t``, ``2k+1`` is ``r sin t``          of pair ``k = i // 2``
-exponential        ``-log1p(-u)`` in float64 (``u`` the float64 uniform)             word ``i`` (64)
-bounded ``[0, r)`` ``r <= 2**32``: Lemire's ``m = w * r``; ``m >> 32`` unless          word ``i`` (32), or
-                   ``m mod 2**32 < 2**32 mod r`` (then retry); ``r > 2**32``:        (64); retry ``a`` at
-                   ``w & (2**k - 1)`` for the least ``2**k >= r``, retry if ``>= r``    counter ``c + a 2**192``
-keys               ``w & (2**63 - 1)`` as int64 (sort keys for permutations)       word ``i`` (64)
-=================  =============================================================  ======================
+- uniform float64: ``(w >> 11) * 2**-53``, ``w`` the call's 64-bit word ``i``;
+- uniform float32, float16, bfloat16: ``(w >> 8) * 2**-24``, ``(w >> 21) * 2**-11``, ``(w >> 24) * 2**-8``,
+  ``w`` the call's 32-bit word ``i``;
+- normal: Box-Muller in float64 on pair ``k = i // 2``, which uses the 64-bit words ``2k`` and ``2k + 1`` as
+  uniforms ``u0``, ``u1``: ``r = sqrt(-2 log1p(-u0))``, ``t = 2 pi u1``; variate ``2k`` is ``r cos t``, ``2k + 1``
+  is ``r sin t``;
+- exponential: ``-log1p(-u)`` in float64, ``u`` the float64 uniform of 64-bit word ``i``;
+- bounded in ``[0, r)``: for ``r <= 2**32`` Lemire's ``m = w * r`` on 32-bit word ``i``, the variate ``m >> 32``
+  unless ``m mod 2**32 < 2**32 mod r``; for larger ``r``, ``w & (2**k - 1)`` on 64-bit word ``i`` (``2**k`` the
+  least power of two ``>= r``) unless it is ``>= r``. A rejected variate is drawn again from word ``i`` of the
+  stream at counter ``c + a * 2**192`` (attempt ``a = 1, 2, ...``);
+- keys (permutations): ``w & (2**63 - 1)`` as int64, ``w`` the 64-bit word ``i``.
 
 The float results of uniforms and integers are bit-identical on every backend; normal and exponential
 variates go through ``log1p``/``sqrt``/``cos``/``sin`` in float64, which libraries round differently by
@@ -78,7 +75,7 @@ def normal(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, start
 
     s0 = start - start % 2
     pairs = (start + n - s0 + 1) // 2
-    u = reshape(uniform(src, dev, key, ctr, 2 * (s0 // 2) * 1, 2 * pairs, D.float64), (pairs, 2))
+    u = reshape(uniform(src, dev, key, ctr, s0, 2 * pairs, D.float64), (pairs, 2))  # words 2k, 2k+1 of pair k
     r = sqrt(log1p(-u[:, 0]) * -2.0)
     t = u[:, 1] * TWO_PI
     z = reshape(stack([r * cos(t), r * sin(t)], axis=1), (-1,))

@@ -21,6 +21,7 @@ from .._array import Array, _new
 from .._backend import Backend
 from .._devices import Device, bind
 from .._dtypes import DType
+from .._elementwise import floor
 from .._errors import XBackendError
 from .._misc import astype
 from .._searching import where
@@ -129,7 +130,12 @@ class Native:
         return astype(self._wrap(hook(shape, D.float32), D.float32), dt)
 
     def uniform(self, shape: tuple[int, ...], dt: DType, be: Backend, dev: Device) -> Array:
-        return self._float(self._uniform, shape, dt)
+        if dt in (D.float32, D.float64) or dt in getattr(self, "direct", ()):
+            return self._float(self._uniform, shape, dt)
+        # float16/bfloat16 from float32 uniforms: keep the top 11/8 bits (rounding could reach 1.0), exactly
+        bits = {D.float16: 2.0**11, D.bfloat16: 2.0**8}[dt]
+        u = self._float(self._uniform, shape, D.float32)
+        return astype(floor(u * bits) * (1 / bits), dt)
 
     def normal(self, shape: tuple[int, ...], dt: DType, be: Backend, dev: Device) -> Array:
         return self._float(self._normal, shape, dt)
