@@ -18,8 +18,11 @@ This module holds the machinery and the argument roles; ``tests/test_parity.py``
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
+import signal
+import threading
 import warnings
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -54,7 +57,8 @@ class ArraySpec:
 
     def __repr__(self) -> str:
         kind = "native" if self.native else "Array"
-        return f"{kind}({self.host.tolist()!r}, {self.dtype})"
+        shape = f", shape={self.host.shape}" if self.host.size == 0 and self.host.ndim != 1 else ""
+        return f"{kind}({self.host.tolist()!r}, {self.dtype}{shape})"
 
 
 @dataclass(frozen=True)
@@ -161,7 +165,9 @@ def _is_ours(exc: BaseException) -> bool:
 
 def _python_operator_error(exc: BaseException) -> bool:
     """Python's own TypeError for an operator neither side supports (``x + "abc"``): not a backend's error."""
-    return type(exc) is TypeError and str(exc).startswith(("unsupported operand type", "bad operand type"))
+    text = str(exc)
+    return type(exc) is TypeError and (text.startswith(("unsupported operand type", "bad operand type")) or
+                                       "not supported between instances of" in text)  # fmt: skip
 
 
 def record(result: Any, target: Any) -> Any:
@@ -185,8 +191,38 @@ def record(result: Any, target: Any) -> Any:
     return normalise(repr(result))
 
 
+class TooSlow(Exception):
+    """A call ran longer than ``CALL_LIMIT_S``: a loop over a huge argument, never a legitimate test case."""
+
+
+CALL_LIMIT_S = 20.0
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Any:
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise TooSlow(f"the call ran for more than {seconds:.0f} s")
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def run(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], target: Any) -> Outcome:
     """Build the arguments on ``target``, call, and record what happened."""
+    with _time_limit(CALL_LIMIT_S):
+        return _run(fn, args, kwargs, target)
+
+
+def _run(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], target: Any) -> Outcome:
     a = materialize(Seq(args, True), target)
     k = materialize(kwargs, target)
     with warnings.catch_warnings():
@@ -199,7 +235,9 @@ def run(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], t
                 val = record(res, target)
         except Exception as exc:  # noqa: BLE001 - the outcome under test
             name = type(exc).__name__
-            if not _is_ours(exc) and not _python_operator_error(exc):
+            if isinstance(exc, TooSlow):
+                name = "RAW TooSlow"
+            elif not _is_ours(exc) and not _python_operator_error(exc):
                 name = f"RAW {type(exc).__module__}.{name}"  # a native exception escaped: a finding on its own
             elif isinstance(exc, xb.BackendFailure):
                 name = "RAW BackendFailure"  # translated by the last resort: a check is missing

@@ -84,20 +84,24 @@ def axes(v: Any, ndim: int, fname: str, what: str = "axis", *, sort: bool = Fals
     return (axis(v, ndim, fname, what),)
 
 
-_SEEN: set[tuple[int, ...]] = set()  # tuples already accepted (a set lookup instead of a loop per call)
+_last: list[Any] = [None]  # the tuple object last accepted (a loop's constant shape costs one identity test)
 
 
 def shape(v: Any, fname: str, what: str = "shape", *, minimum: int = 0) -> tuple[int, ...]:
-    """A shape: an int or a tuple/list of ints, every entry ``>= minimum`` (``reshape`` passes -1)."""
+    """A shape: an int or a tuple/list of ints, every entry ``>= minimum`` (``reshape`` passes -1).
+
+    Entries must be ints, not floats or bools that compare equal to them (``(2.0,)``, ``(True,)``): a set of
+    accepted tuples would let those through, so only the very tuple object accepted last skips the loop."""
     if type(v) is int and v >= minimum:
         return (v,)
     if type(v) is tuple:
-        if v in _SEEN:
+        if v is _last[0]:
             return v
-        if all(type(s) is int and s >= 0 for s in v):
-            if len(_SEEN) >= 1024:  # bounded: programs with many shapes start over
-                _SEEN.clear()
-            _SEEN.add(v)
+        for s in v:
+            if type(s) is not int or s < 0:
+                break
+        else:
+            _last[0] = v
             return v
     if type(v) is tuple or type(v) is list:
         out = tuple(integer(s, fname, f"{what} entry") for s in v)

@@ -636,6 +636,9 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: DType | Non
                 raise ScalarOverflowError(
                     f"arange(): value {bad} does not fit {dt} (range {lo}..{hi}); xbackend never wraps around. "
                     f"Fix: pass a dtype that holds it, e.g. dtype=xb.{D.holder(bad, dt).name}")
+    if n == 1:  # one value: the step may be anything (even beyond int64, which some libraries cannot take)
+        first = bool(start) if dt.kind == "b" else start
+        return _new(be.full((1,), _fill_value(first, dt, "arange"), dt, dev), dt, dev, be)
     return _new(be.arange(start, stop, step, dt, dev, n), dt, dev, be)
 
 

@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from . import _dtypes as D
+from . import _args as A, _dtypes as D
 from ._array import Array, _check_partner, _new, _scalar_dtype
 from ._operators import binary, unary
 from ._creation import asarray
 from ._coerce import is_native, py_scalar, to_array, wrap_native
-from ._errors import ArgumentTypeError, PromotionError
+from ._errors import ArgumentTypeError, ArgumentValueError, PromotionError
 from ._rules import ELEMENTWISE
 
 # written out (type checkers read a literal ``__all__`` only); checked against the category table at import
@@ -99,8 +99,12 @@ def _make_round() -> Callable[..., Array]:
         [0.0, 2.0, 2.0, -0.0]
         """
         x = x if type(x) is Array else _as_array(x)
+        decimals = A.integer(decimals, "round", "decimals")
         if decimals == 0 or x.dtype.kind in "biu":
             return op(x)
+        if not -308 <= decimals <= 308:  # 10.0**decimals would overflow: one refusal instead of inf/NaN results
+            raise ArgumentValueError(f"round(): decimals must be in -308..308 (float64's exponent range), got "
+                                     f"{decimals}")  # fmt: skip
         scale = 10.0**decimals
         return op(x * scale) / scale
 

@@ -216,6 +216,13 @@ def linalg_failure(name: str) -> LinAlgError:
                        "matrices), or use xb.linalg.pinv for a least-squares answer")
 
 
+def index_out_of_range(i: int, axis: int, n: int, backend: str, shape: tuple[int, ...]) -> IndexOutOfRangeError:
+    """The one message for an index outside its axis (raised eagerly, or by a lazy backend when it computes)."""
+    fix = f"use an index in {-n}..{n - 1}" if n else "the axis is empty, so no index fits: check x.shape first"
+    return IndexOutOfRangeError(f"index {i} is out of range for axis {axis} of size {n} (a {backend} Array of shape "
+                                f"{shape}). Fix: {fix}")
+
+
 def shape_mismatch(what: str, shapes: tuple[tuple[int, ...], ...], why: str, fix: str) -> ShapeError:
     """The one message for shapes that do not fit: what ran, every shape, why, and the fix."""
     return ShapeError(f"{what}: shapes {' and '.join(str(tuple(s)) for s in shapes)} {why}. Fix: {fix}")

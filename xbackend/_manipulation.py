@@ -89,6 +89,7 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
     """
     x = _arr(x, "broadcast_to")
     shape = _shape_tuple(shape, "broadcast_to")
+    A.check_size(shape, 1, "broadcast_to")  # a view, but its sizes must still be addressable
     if any(s < 0 for s in shape) or len(shape) < x.ndim or broadcast_shapes(tuple(x._data.shape), shape) != shape:
         raise ShapeError(f"broadcast_to(): cannot broadcast shape {x.shape} to {shape}. Fix: the target needs at least "
                          "x.ndim dimensions, each equal to x's or x's being 1, counting from the right")  # fmt: skip

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as _np
 
 from ._boundary import raise_translated
-from ._errors import IndexOutOfRangeError, shape_mismatch
+from ._errors import IndexOutOfRangeError, index_out_of_range, shape_mismatch
 
 __all__ = ["broadcast", "binary_failed", "matmul_failed", "index_failed", "any_failed"]
 
@@ -84,22 +84,53 @@ def _name_bad_index(m: Any, key: Any) -> Any:
     return None
 
 
+def _first_out_of_range(shape: tuple[int, ...], key: Any) -> tuple[int, int, int] | None:
+    """``(index, axis, size)`` of the first index in ``key`` outside its axis, found from the key itself (ints and
+    integer index arrays, copied to the host: this runs on the error path only), or None."""
+    from ._backends._keys import map_index_arrays
+
+    items = key if type(key) is tuple else (key,)
+    host = []
+    for k in items:
+        d = getattr(k, "_data", k)
+        if type(k) is int or (type(k) is not bool and isinstance(k, _np.integer)):
+            d = _np.asarray(int(k))
+        elif not (k is None or k is Ellipsis or type(k) in (slice, bool)):
+            with contextlib.suppress(Exception):
+                d = _np.asarray(getattr(k, "numpy", lambda: d)() if hasattr(k, "_data") else d)
+        host.append(d)
+    found: list[tuple[int, int, int]] = []
+
+    def check(k: Any, axis: int, n: int) -> Any:
+        bad = (k < -n) | (k >= n)
+        if not found and bool(bad.any()):
+            found.append((int(_np.asarray(k)[bad].ravel()[0]), axis, n))
+        return k
+
+    try:
+        map_index_arrays(shape, tuple(host), lambda k: isinstance(k, _np.ndarray), lambda k: k.dtype.kind == "b",
+                         check)  # fmt: skip
+    except Exception:  # noqa: BLE001 - a key the walk cannot follow: the library's own numbers below
+        return None
+    return found[0] if found else None
+
+
 def index_failed(a: Any, key: Any, exc: BaseException) -> None:
-    """Indexing raised: an index outside an axis is IndexOutOfRangeError on every backend; ours pass unchanged;
-    anything else is translated."""
+    """Indexing raised: an index outside an axis is IndexOutOfRangeError on every backend, with the same text (the
+    offending index and its axis are found from the key, not read from the library's message); ours pass
+    unchanged; anything else is translated."""
     if getattr(type(exc), "__module__", "").startswith("xbackend"):
         raise exc
     text = str(exc)
     if "out of bounds" not in text and "out of range" not in text:
         raise_translated(exc, "__getitem__")
     shape = tuple(a._data.shape)
-    m = _OUT_OF_RANGE.search(text)
-    groups = None if m is None else m.groups() if m.group(1) is not None else _name_bad_index(m, key)
-    if groups is None:
-        what = f"index {key!r} is out of range for a {a._be.name} Array of shape {shape}"
-        fix = "along an axis of size n, use indices -n..n-1"
-    else:
-        i, ax, n = (g.strip() for g in groups)
-        what = f"index {i} is out of range for axis {ax} of size {n} (a {a._be.name} Array of shape {shape})"
-        fix = f"use an index in -{n}..{int(n) - 1}"
-    raise IndexOutOfRangeError(f"{what}. Fix: {fix}") from exc
+    hit = _first_out_of_range(shape, key)
+    if hit is None:
+        m = _OUT_OF_RANGE.search(text)
+        groups = None if m is None else m.groups() if m.group(1) is not None else _name_bad_index(m, key)
+        hit = None if groups is None else tuple(int(g.strip()) for g in groups)  # type: ignore[assignment]
+    if hit is None:
+        raise IndexOutOfRangeError(f"an index is out of range for a {a._be.name} Array of shape {shape}. Fix: along "
+                                   "an axis of size n, use indices -n..n-1") from exc  # fmt: skip
+    raise index_out_of_range(*hit, a._be.name, shape) from exc

@@ -176,4 +176,9 @@ def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = Non
         return _new(be.astype(data, dt, copy=True) if data is x._data else data, dt, x._dev, be)
     if n == 0:
         return _new(data, dt, x._dev, be)
+    length = data.shape[ax]
+    if length is not None and length == length and n >= length:  # n-th differences of fewer than n + 1 values: none
+        shape = list(data.shape)                                     # (and no n-fold loop for a huge n)
+        shape[ax] = 0
+        return _new(be.zeros(tuple(shape), dt, x._dev), dt, x._dev, be)
     return _new(be.diff(data, dt, ax, n), dt, x._dev, be)

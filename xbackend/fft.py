@@ -115,7 +115,7 @@ def _run_1d(name: str, x: Any, n: int | None, axis: int, norm: str, in_dt: DType
     axis = _axis(axis, x._data.ndim, name)
     k = _points(name, n, x._data.shape[axis])
     be = x._be
-    if x._data.shape[axis] == 0:  # only zeros to transform (some libraries refuse an empty input)
+    if 0 in x._data.shape:  # only zeros to transform, or an empty batch (some libraries refuse either)
         return _zeros_result(x, [axis], [k], name, out_dt)
     data = x._data if x._dt is in_dt else be.astype(x._data, in_dt)
     r = be.fft_1d(name, data, n, axis, norm)
@@ -224,7 +224,7 @@ def _run_nd(name: str, x: Any, s: Sequence[int] | None, axes: Sequence[int] | No
         if k is not None:
             _length(k, name)
         sizes.append(_points(name, k, shape[a], last=i == len(ax) - 1))
-    if any(shape[a] == 0 for a in ax):  # only zeros to transform
+    if 0 in x._data.shape:  # only zeros to transform, or an empty batch
         return _zeros_result(x, ax, sizes, name, out_dt)
     data = x._data if x._dt is in_dt else be.astype(x._data, in_dt)
     r = be.fft_nd(name, data, sizes if s is not None else None, ax, norm)

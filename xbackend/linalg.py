@@ -421,8 +421,12 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False, ord: Any = "fro") -> Arr
     if isinstance(ord, bool) or ord not in _MATRIX_ORDS:
         raise ArgumentValueError(f"linalg.matrix_norm() ord must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, -inf; got {ord!r}")
     x, data, cd, rd = _prep(x, "matrix_norm")
+    keepdims = A.flag(keepdims, "linalg.matrix_norm", "keepdims")
+    if ord not in ("fro", "nuc") and 0 in x.shape[-2:]:
+        raise ShapeError(f"linalg.matrix_norm(ord={ord}) of an empty matrix (shape {x.shape}) has no value (a max/min "
+                         "of nothing). Fix: check x.size first, or use ord='fro'")  # fmt: skip
     try:
-        r = x._be.la_matrix_norm(data, ord, bool(keepdims))
+        r = x._be.la_matrix_norm(data, ord, keepdims)
     except x._be.linalg_errors as e:
         raise _failed(x, "matrix_norm", e) from e
     return _out(x, r, D.real_of(rd))
@@ -459,7 +463,7 @@ def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepd
     ax = _axes(axis, x.ndim, "linalg.vector_norm()")
     keepdims = A.flag(keepdims, "linalg.vector_norm", "keepdims")
     over = range(x.ndim) if ax is None else ax if isinstance(ax, tuple) else (ax,)
-    if ord in (math.inf, -math.inf) and 0 in [x.shape[a] for a in over]:
+    if (ord < 0 or ord == math.inf) and 0 in [x.shape[a] for a in over]:
         raise ShapeError(f"linalg.vector_norm(ord={ord}) of an empty axis has no value (it is a max/min of nothing). "
                          "Fix: check x.size first")  # fmt: skip
     if x.ndim == 0 and axis is None:

@@ -20,28 +20,43 @@ def key_dims(key: tuple[Any, ...], is_array: Callable[[Any], bool], is_mask: Cal
     return n
 
 
-def check_bounds(shape: tuple[int, ...], key: Any, is_array: Callable[[Any], bool],
-                 is_mask: Callable[[Any], bool]) -> None:  # fmt: skip
-    """Raise ``IndexError`` if an integer index array in ``key`` is outside its dimension."""
+def map_index_arrays(shape: tuple[int, ...], key: Any, is_array: Callable[[Any], bool],
+                     is_mask: Callable[[Any], bool], fn: Callable[[Any, int, int], Any]) -> Any:  # fmt: skip
+    """``key`` with each integer index array ``k`` replaced by ``fn(k, axis, size)`` (``axis`` the dimension it
+    indexes, ``size`` that dimension's length); ``IndexError`` for more indices than dimensions."""
     items = key if type(key) is tuple else (key,)
     if not any(is_array(k) and not is_mask(k) for k in items):
-        return
+        return key
     rest = len(shape) - key_dims(items, is_array, is_mask)
     dim = 0
+    out = []
     for k in items:
         if k is Ellipsis:
             dim += rest
         elif k is None or type(k) is bool:
-            continue
+            pass
         elif is_array(k):
             if is_mask(k):
                 dim += k.ndim
-                continue
-            if dim >= len(shape):
-                raise IndexError(f"too many indices for an array of {len(shape)} dimension(s)")
-            n = shape[dim]
-            if bool(((k < -n) | (k >= n)).any()):
-                raise IndexError(f"index out of bounds for dimension {dim} with size {n}")
-            dim += 1
+            else:
+                if dim >= len(shape):
+                    raise IndexError(f"too many indices for an array of {len(shape)} dimension(s)")
+                k = fn(k, dim, shape[dim])
+                dim += 1
         else:
             dim += 1
+        out.append(k)
+    return tuple(out) if type(key) is tuple else out[0]
+
+
+def _raise_out_of_bounds(k: Any, dim: int, n: int) -> Any:
+    bad = (k < -n) | (k >= n)
+    if bool(bad.any()):
+        raise IndexError(f"index {int(k[bad].ravel()[0])} is out of bounds for axis {dim} with size {n}")
+    return k
+
+
+def check_bounds(shape: tuple[int, ...], key: Any, is_array: Callable[[Any], bool],
+                 is_mask: Callable[[Any], bool]) -> None:  # fmt: skip
+    """Raise ``IndexError`` if an integer index array in ``key`` is outside its dimension."""
+    map_index_arrays(shape, key, is_array, is_mask, _raise_out_of_bounds)

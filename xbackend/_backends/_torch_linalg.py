@@ -18,6 +18,17 @@ from ._torch_uint import _UINT_WIDE
 torch: Any = None  # the torch module: bound by torch.py's _import_torch() before any backend runs
 
 
+def _finite_only(fn: Callable[..., Any], x: Any) -> Any:
+    """torch's general eigensolver refuses NaN and infinity with a RuntimeError; NumPy's with a LinAlgError, which
+    is the one xbackend raises (the core translates ``linalg_errors``)."""
+    try:
+        return fn(x)
+    except RuntimeError as exc:
+        if "infs or NaNs" in str(exc):
+            raise torch.linalg.LinAlgError(str(exc)) from exc
+        raise
+
+
 class TorchLinalgMixin(Backend):
     """Part of :class:`~xbackend._backends.torch.TorchBackend`: see the module docstring."""
 
@@ -58,11 +69,11 @@ class TorchLinalgMixin(Backend):
         return torch.linalg.eigvalsh(x)
 
     def la_eig(self, x: Any) -> tuple[Any, Any]:
-        w, v = torch.linalg.eig(x)
+        w, v = _finite_only(torch.linalg.eig, x)
         return w, v
 
     def la_eigvals(self, x: Any) -> Any:
-        return torch.linalg.eigvals(x)
+        return _finite_only(torch.linalg.eigvals, x)
 
     def la_inv(self, x: Any) -> Any:
         return torch.linalg.inv(x)

@@ -41,6 +41,7 @@ from .._errors import (
     UnknownDeviceError,
     XBackendError,
 )
+from ._keys import check_bounds, map_index_arrays
 from .numpy import NumpyBackend, negative_integer_power
 
 da: Any = None
@@ -81,6 +82,49 @@ def _chunk_backend(x: Any) -> Any:
     if t is np.ndarray or not hasattr(x, "shape"):
         return get_backend("numpy")
     return backend_for_type(t) or get_backend("numpy")
+
+
+def _is_host_index(k: Any) -> bool:
+    return isinstance(k, np.ndarray)
+
+
+def _is_mask(k: Any) -> bool:
+    return k.dtype.kind == "b"
+
+
+def _is_lazy_index(k: Any) -> bool:
+    return isinstance(k, da.Array)
+
+
+class _InBounds:
+    """A Dask task that checks a block of indices for one axis and passes it on; out of range: the error the eager
+    backends raise, with the same text (``xbackend._native_errors.index_failed``), when the graph is computed."""
+
+    def __init__(self, n: int, axis: int, shape: tuple[int, ...]) -> None:
+        self.n, self.axis, self.shape = n, axis, shape
+
+    def __call__(self, block: Any) -> Any:
+        n = self.n
+        bad = (block < -n) | (block >= n)
+        if bool(bad.any()):
+            from .._errors import index_out_of_range
+
+            raise index_out_of_range(int(block[bad].ravel()[0]), self.axis, n, "dask", self.shape)
+        return block
+
+    def __dask_tokenize__(self) -> Any:
+        return ("xbackend-in-bounds", self.n, self.axis, self.shape)
+
+
+def _matmul(a: Any, b: Any) -> Any:
+    """``da.matmul`` with the shape checks NumPy makes at once (Dask would fail only when computing)."""
+    if a.ndim and b.ndim:
+        k1, k2 = a.shape[-1], (b.shape[-2] if b.ndim > 1 else b.shape[0])
+        if k1 == k1 and k2 == k2 and k1 != k2:  # sizes known (not NaN) and different
+            raise ValueError(f"matmul: inner sizes {k1} and {k2} differ")
+        if a.ndim > 2 and b.ndim > 2:
+            np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))  # ValueError when they do not broadcast
+    return da.matmul(a, b)
 
 
 class ChunkCall:
@@ -325,7 +369,7 @@ class DaskBackend(NumpyBackend):
     # -- kernels: the chunk backend's kernel on every chunk -------------------------------------
     def make_kernel(self, name: str, dt: DType) -> Callable[..., Any]:
         if name == "matmul":
-            return da.matmul
+            return _matmul
         if name == "pow" and dt.kind in "iu":
             inner = self.make_kernel("_pow_checked", dt)
             return inner
@@ -405,6 +449,10 @@ class DaskBackend(NumpyBackend):
         return key  # Dask Arrays never hold scalars (NumPy's backend adds a trailing ... for that)
 
     def getitem(self, x: Any, key: Any) -> Any:
+        if not any(s != s for s in x.shape):  # Dask would wrap or clip out-of-range indices: host index arrays
+            check_bounds(tuple(x.shape), key, _is_host_index, _is_mask)  # (known values) are checked now, as NumPy
+            key = map_index_arrays(tuple(x.shape), key, _is_lazy_index, _is_mask,  # does; lazy ones when computed
+                                   lambda k, dim, n: k.map_blocks(_InBounds(n, dim, tuple(x.shape)), dtype=k.dtype))
         key, falses = _bool_scalars(key)
         try:
             out = x[key]

@@ -652,6 +652,11 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
             out = fn(x, axis, dtype=torch.float32).to(x.dtype)
         else:
             out = fn(x, axis, dtype=x.dtype)
+            if dt.kind == "c" and name != "cumulative_sum" and x.shape[axis]:
+                # torch multiplies the first element by 1 (1 * (1 - inf j) is NaN - inf j); it is x[0] itself
+                first = [slice(None)] * x.ndim
+                first[axis] = slice(0, 1)
+                out[tuple(first)] = x[tuple(first)]
         if include_initial:
             shape = list(x.shape)
             shape[axis] = 1
