@@ -36,6 +36,8 @@ from ._errors import (
     XBackendError, AxisError, LinAlgError, DomainError, ShapeError, IndexOutOfRangeError, ForeignArrayError,
 )  # fmt: skip
 from ._jit import JitFallbackWarning, jit, jit_cache_info
+from ._autograd import no_grad  # installs x.grad, x.backward(), x.requires_grad_() on Array
+from ._grad import grad, value_and_grad
 from ._rules import result_type
 from ._interchange import DLPackError, Moved, moved, shares_memory, to_numpy
 from ._lazy import compute, persist, rechunk
@@ -88,6 +90,8 @@ __all__ = [
     "linalg", "fft",
     # compilation
     "jit", "jit_cache_info", "JitFallbackWarning",
+    # gradients
+    "grad", "value_and_grad", "no_grad",
 ] + list(_elementwise_all) + [n for m in _SECTIONS for n in m.__all__]  # fmt: skip
 
 from . import _namespace  # noqa: E402 - last: the bound namespaces copy the names above

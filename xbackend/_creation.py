@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from . import _config, _dtypes as D
+from . import _autograd, _config, _dtypes as D
 from ._array import Array, _Late, _alloc, _check_partner, _new
 from ._devices import Device, device as _device, split as _split
 from ._dispatch import _instances, backend_for_type, get_backend
@@ -120,13 +120,16 @@ def _host_dtype(a: np.ndarray, cfg: _config.Config) -> DType:
 
 
 def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy: bool | None = None,
-            backend: str | None = None, chunks: Any = None) -> Array:  # fmt: skip
+            backend: str | None = None, chunks: Any = None, requires_grad: bool = False) -> Array:  # fmt: skip
     """Convert Python data, NumPy arrays, native arrays of any backend, or Arrays to an Array.
 
     Data that has a dtype keeps it unless ``dtype=`` is given; Python data gets xbackend's defaults.
     A native array stays on its own backend and device unless ``backend=``/``device=`` say otherwise.
     ``copy=None`` shares memory where safe, ``True`` always copies, ``False`` raises where it can't share.
     ``chunks=`` splits the result of a chunked backend (``backend="dask"``); see :func:`xbackend.rechunk`.
+    ``requires_grad=True`` makes the result a new leaf that requires grad (torch; other backends raise
+    :class:`~xbackend.GradientError` with the fix); with ``copy=None`` it owns its memory unless the data
+    already was on its backend (parameters are updated in place; the caller's NumPy data stays as it was).
 
     >>> import numpy as np, xbackend as xb
     >>> xb.asarray([[1, 2], [3, 4]]).dtype, xb.asarray(np.float32(1.5)).dtype
@@ -136,6 +139,9 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
     >>> x.native is a
     True
     """
+    if requires_grad:
+        x = asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend, chunks=chunks)
+        return _autograd.asarray_leaf(x, obj, copy)
     if chunks is not None:  # xb.rechunk(asarray(...), chunks)
         x = asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend)
         return _new(x._be.rechunk(x._data, chunks), x._dt, x._dev, x._be)
@@ -182,6 +188,8 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
         host = np.asarray(obj)
     except (ValueError, TypeError) as exc:
         host = _from_nested_arrays(obj, exc)
+    except RuntimeError as exc:  # tensors (or Arrays) that require grad in nested data
+        raise _autograd.nested_grad_error(obj, exc) from exc
     if host.dtype.kind == "O":
         if type(_first_leaf(obj)) is int:  # ints beyond uint64 (and int64): NumPy keeps Python objects
             with contextlib.suppress(TypeError, ValueError):
@@ -322,7 +330,10 @@ def _filled(method: str, doc: str) -> Any:
     last: list[Any] = [_NO_CALL]
     _config.BASE_CHANGED.append(lambda: last.__setitem__(0, _NO_CALL))
 
-    def fill(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
+    def fill(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None,
+             requires_grad: bool = False) -> Array:  # fmt: skip
+        if requires_grad:
+            return _autograd.leaf(fill(shape, dtype=dtype, device=device, backend=backend))
         c = _ctx_get()
         b, v, d, f, hit = last[0]  # the same arguments (same objects) as last time: no key to build and hash
         if f is not c or b is not backend or v is not device or d is not dtype:
@@ -354,9 +365,12 @@ def _filled(method: str, doc: str) -> Any:
 
 
 if TYPE_CHECKING:  # as type checkers see the three functions _filled builds
-    def empty(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array: ...
-    def zeros(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array: ...
-    def ones(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array: ...
+    def empty(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None,
+              requires_grad: bool = False) -> Array: ...
+    def zeros(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None,
+              requires_grad: bool = False) -> Array: ...
+    def ones(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None,
+             requires_grad: bool = False) -> Array: ...
 else:
     empty = _filled("empty", """An uninitialised Array (default dtype: the default float).
 
@@ -406,7 +420,7 @@ def _fill_value(fill_value: Any, dt: DType) -> Any:
 
 
 def full(shape: Any, fill_value: Any, *, dtype: DType | None = None, device: Any = None,
-         backend: str | None = None) -> Array:  # fmt: skip
+         backend: str | None = None, requires_grad: bool = False) -> Array:  # fmt: skip
     """An Array filled with ``fill_value`` (dtype from the value unless given).
 
     >>> import xbackend as xb
@@ -415,7 +429,7 @@ def full(shape: Any, fill_value: Any, *, dtype: DType | None = None, device: Any
     """
     be, dev = _target(backend, device)
     dt = _fill_dtype(fill_value, dtype)
-    return _new(be.full(_shape(shape), _fill_value(fill_value, dt), dt, dev), dt, dev, be)
+    return _leaf_if(_new(be.full(_shape(shape), _fill_value(fill_value, dt), dt, dev), dt, dev, be), requires_grad)
 
 
 def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Device, DType]:
@@ -432,13 +446,13 @@ def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Device, DType]:
     return be, dev, (x._dt if dtype is None else D.dtype(dtype))
 
 
-def empty_like(x: Array, /, *, dtype: DType | None = None, device: Any = None) -> Array:
+def empty_like(x: Array, /, *, dtype: DType | None = None, device: Any = None, requires_grad: bool = False) -> Array:
     """Uninitialised, with ``x``'s shape, dtype, backend and device unless given."""
     be, dev, dt = _like(x, dtype, device)
-    return _new(be.empty(tuple(x.shape), dt, dev), dt, dev, be)
+    return _leaf_if(_new(be.empty(tuple(x.shape), dt, dev), dt, dev, be), requires_grad)
 
 
-def zeros_like(x: Array, /, *, dtype: DType | None = None, device: Any = None) -> Array:
+def zeros_like(x: Array, /, *, dtype: DType | None = None, device: Any = None, requires_grad: bool = False) -> Array:
     """Zeros with ``x``'s shape, dtype, backend and device unless given.
 
     >>> import xbackend as xb
@@ -446,16 +460,17 @@ def zeros_like(x: Array, /, *, dtype: DType | None = None, device: Any = None) -
     [0, 0]
     """
     be, dev, dt = _like(x, dtype, device)
-    return _new(be.zeros(tuple(x.shape), dt, dev), dt, dev, be)
+    return _leaf_if(_new(be.zeros(tuple(x.shape), dt, dev), dt, dev, be), requires_grad)
 
 
-def ones_like(x: Array, /, *, dtype: DType | None = None, device: Any = None) -> Array:
+def ones_like(x: Array, /, *, dtype: DType | None = None, device: Any = None, requires_grad: bool = False) -> Array:
     """Ones with ``x``'s shape, dtype, backend and device unless given."""
     be, dev, dt = _like(x, dtype, device)
-    return _new(be.ones(tuple(x.shape), dt, dev), dt, dev, be)
+    return _leaf_if(_new(be.ones(tuple(x.shape), dt, dev), dt, dev, be), requires_grad)
 
 
-def full_like(x: Array, /, fill_value: Any, *, dtype: DType | None = None, device: Any = None) -> Array:
+def full_like(x: Array, /, fill_value: Any, *, dtype: DType | None = None, device: Any = None,
+              requires_grad: bool = False) -> Array:  # fmt: skip
     """``fill_value`` with ``x``'s shape, dtype, backend and device unless given.
 
     >>> import xbackend as xb
@@ -463,11 +478,11 @@ def full_like(x: Array, /, fill_value: Any, *, dtype: DType | None = None, devic
     [3.0, 3.0]
     """
     be, dev, dt = _like(x, dtype, device)
-    return _new(be.full(tuple(x.shape), _fill_value(fill_value, dt), dt, dev), dt, dev, be)
+    return _leaf_if(_new(be.full(tuple(x.shape), _fill_value(fill_value, dt), dt, dev), dt, dev, be), requires_grad)
 
 
 def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: DType | None = None, device: Any = None,
-           backend: str | None = None) -> Array:  # fmt: skip
+           backend: str | None = None, requires_grad: bool = False) -> Array:  # fmt: skip
     """Evenly spaced values in ``[start, stop)``.
 
     >>> import xbackend as xb
@@ -487,12 +502,12 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: DType | Non
         dt = D.dtype(dtype)
     n = max(0, math.ceil((stop - start) / step))
     if n == 0:
-        return _new(be.empty((0,), dt, dev), dt, dev, be)
-    return _new(be.arange(start, stop, step, dt, dev, n), dt, dev, be)
+        return _leaf_if(_new(be.empty((0,), dt, dev), dt, dev, be), requires_grad)
+    return _leaf_if(_new(be.arange(start, stop, step, dt, dev, n), dt, dev, be), requires_grad)
 
 
 def linspace(start: Any, stop: Any, /, num: int, *, dtype: DType | None = None, device: Any = None,
-             endpoint: bool = True, backend: str | None = None) -> Array:  # fmt: skip
+             endpoint: bool = True, backend: str | None = None, requires_grad: bool = False) -> Array:  # fmt: skip
     """``num`` evenly spaced values from ``start`` to ``stop``.
 
     >>> import xbackend as xb
@@ -507,11 +522,11 @@ def linspace(start: Any, stop: Any, /, num: int, *, dtype: DType | None = None, 
         raise UnsupportedDTypeError(f"linspace() needs a floating dtype, got {dt}")
     if num < 0:
         raise ValueError(f"linspace() num must be non-negative, got {num}")
-    return _new(be.linspace(start, stop, int(num), dt, dev, endpoint), dt, dev, be)
+    return _leaf_if(_new(be.linspace(start, stop, int(num), dt, dev, endpoint), dt, dev, be), requires_grad)
 
 
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType | None = None, device: Any = None,
-        backend: str | None = None) -> Array:  # fmt: skip
+        backend: str | None = None, requires_grad: bool = False) -> Array:  # fmt: skip
     """A 2-D Array with ones on the ``k``-th diagonal.
 
     >>> import xbackend as xb
@@ -521,7 +536,12 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType |
     be, dev = _target(backend, device)
     dt = _dt(dtype, _config.current().default_float)
     m = n_rows if n_cols is None else n_cols
-    return _new(be.eye(int(n_rows), int(m), int(k), dt, dev), dt, dev, be)
+    return _leaf_if(_new(be.eye(int(n_rows), int(m), int(k), dt, dev), dt, dev, be), requires_grad)
+
+
+def _leaf_if(x: Array, requires_grad: bool) -> Array:
+    """``requires_grad=`` of a creation function: ``x`` made a leaf that requires grad (``_autograd.leaf``)."""
+    return _autograd.leaf(x) if requires_grad else x
 
 
 def _need_array(x: Any, name: str, min_ndim: int = 0) -> Array:
