@@ -51,7 +51,7 @@ class AutogradContract:
 
     def no_autograd(self, what: str) -> GradientError:
         """The refusal for ``what`` (an Array method or ``xb.grad``) on this backend, with its fix."""
-        return GradientError(f"{what}: {self.name} Arrays have no autograd of their own. Fix: {self.grad_fix}")
+        return GradientError(f"{what}: {self.name} Arrays record no autograd graph. Fix: {self.grad_fix}")
 
     def requires_grad(self, x: Any) -> bool:
         return False

@@ -24,7 +24,6 @@ differentiated again.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from typing import Any, Callable, Sequence
 
@@ -33,7 +32,7 @@ from ._array import Array, _check_partner, _new
 from ._autograd import ACTIVE
 from ._dispatch import get_backend
 from ._errors import BackendMismatchError, BackendUnavailableError, GradientError
-from ._interchange import move
+from ._interchange import _transport
 
 __all__ = ["grad", "value_and_grad"]
 
@@ -41,9 +40,10 @@ _CONTAINERS = (tuple, list, dict)
 
 
 # --- arguments and results as flat lists of Arrays ---------------------------------------------------
-def _flatten(obj: Any, arrays: list[Array], diff: list[int] | None, where: str) -> Any:
+def _flatten(obj: Any, arrays: list[Array], diff: list[int] | None, where: Any) -> Any:
     """``obj`` with each Array replaced by its index in ``arrays``; a spec for :func:`_rebuild`. ``diff``
-    (for a differentiated argument) collects those indices, and every leaf must then be an Array."""
+    (for a differentiated argument) collects those indices, and every leaf must then be an Array. ``where``
+    names ``obj`` in an error: ``(function, argument index, path)``."""
     t = type(obj)
     if t is Array:
         if diff is not None:
@@ -51,13 +51,15 @@ def _flatten(obj: Any, arrays: list[Array], diff: list[int] | None, where: str) 
         arrays.append(obj)
         return ("a", len(arrays) - 1)
     if t is tuple or t is list:
-        return (t, tuple(_flatten(v, arrays, diff, f"{where}[{i}]") for i, v in enumerate(obj)))
+        return (t, tuple(_flatten(v, arrays, diff, (*where[:2], f"{where[2]}[{i}]")) for i, v in enumerate(obj)))
     if t is dict:
-        return (dict, tuple((k, _flatten(v, arrays, diff, f"{where}[{k!r}]")) for k, v in obj.items()))
+        return (dict, tuple((k, _flatten(v, arrays, diff, (*where[:2], f"{where[2]}[{k!r}]"))) for k, v in obj.items()))
     if diff is not None:
+        f, i, path = where
         raise TypeError(
-            f"xb.grad differentiates Arrays (or tuples, lists and dicts of them), but {where} is a {t.__name__}. "
-            "Fix: pass xb.asarray(value) (on the backend of the other Arrays), or leave it out of argnums"
+            f"xb.grad differentiates Arrays (or tuples, lists and dicts of them), but argument {i}{path} of {_name(f)} "
+            f"is a {t.__name__}. Fix: pass xb.asarray(value) (on the backend of the other Arrays), or leave it out of "
+            "argnums"
         )
     return ("c", obj)
 
@@ -173,15 +175,20 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
         if not -n <= i < n:
             raise TypeError(f"argnums {nums} names argument {i}, but {_name(f)} was called with {n} positional "
                             "argument(s). Fix: pass the differentiated arguments positionally")  # fmt: skip
-    wanted = {i % n for i in nums}
+    pos = tuple(i % n for i in nums)
     arrays: list[Array] = []
     by_arg: dict[int, list[int]] = {}
-    specs = []
+    specs: list[Any] = []
     for i, a in enumerate(args):
-        diff = by_arg.setdefault(i, []) if i in wanted else None
-        specs.append(_flatten(a, arrays, diff, f"argument {i} of {_name(f)}"))
-    kspecs = {k: _flatten(v, arrays, None, k) for k, v in kwargs.items()}
-    wrt = [j for i in (k % n for k in nums) for j in by_arg[i]]
+        if type(a) is Array:  # the common argument: no call
+            if i in pos:
+                by_arg[i] = [len(arrays)]
+            specs.append(("a", len(arrays)))
+            arrays.append(a)
+        else:
+            specs.append(_flatten(a, arrays, by_arg.setdefault(i, []) if i in pos else None, (f, i, "")))
+    kspecs = {k: _flatten(v, arrays, None, (f, k, "")) for k, v in kwargs.items()} if kwargs else None
+    wrt = [j for i in pos for j in by_arg[i]]
     if not wrt:
         raise TypeError(f"the arguments {nums} of {_name(f)} hold no Array to differentiate")
     first = arrays[wrt[0]]
@@ -197,19 +204,21 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
             )
     via = be.grad_via
     if via is None:
-        engine, work = be, arrays
-    else:
+        engine, edev, work, cfg = be, dev, arrays, None
+    else:  # every Array of the differentiated ones' backend and device, as a view on the engine
         engine = _engine(be, via)
-        work = [move(a, backend=via) if a._be is be and a._dev is dev else a for a in arrays]
-    edev = work[wrt[0]]._dev
-    out_meta: list[Any] = [None, None, []]  # value dtype, aux spec, aux (dtype, device, backend) per Array
+        edev = engine.check_device(dev)
+        work = [_view(a, engine, edev) if a._be is be and a._dev is dev else a for a in arrays]
+        cfg = _creating_on(engine, edev)
+    out_meta: list[Any] = [None, None, ()]  # value dtype, aux spec, aux (dtype, device, backend) per Array
 
     def on_natives(xs: list[Any]) -> tuple[Any, list[Any]]:
         rebuilt = [_new(x, w._dt, w._dev, w._be) for x, w in zip(xs, work)]
         token = ACTIVE.set(ACTIVE.get() + (engine,))
+        ctoken = None if cfg is None else _config._ctx.set(cfg)
         try:
-            with _creating_on(engine, edev) if via is not None else contextlib.nullcontext():
-                out = f(*(_rebuild(s, rebuilt) for s in specs), **{k: _rebuild(s, rebuilt) for k, s in kspecs.items()})
+            a = [_rebuild(s, rebuilt) for s in specs]
+            out = f(*a, **{k: _rebuild(s, rebuilt) for k, s in kspecs.items()}) if kspecs else f(*a)
         except BackendMismatchError as exc:
             if via is None:
                 raise
@@ -219,6 +228,8 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
                 "as an argument of f (xb.grad moves every Array argument)"
             ) from exc
         finally:
+            if ctoken is not None:
+                _config._ctx.reset(ctoken)
             ACTIVE.reset(token)
         aux: Any = None
         if has_aux:
@@ -227,40 +238,44 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
             out, aux = out
         value = _loss(out, engine, f)
         out_meta[0] = value._dt
+        if not has_aux:
+            return value._data, []
         aux_arrays: list[Array] = []
-        out_meta[1] = _flatten(aux, aux_arrays, None, "aux")
-        out_meta[2] = [(a._dt, a._dev, a._be) for a in aux_arrays]
-        return value._data, [a._data for a in aux_arrays]
+        out_meta[1] = _flatten(aux, aux_arrays, None, (f, "aux", ""))
+        out_meta[2] = [(x._dt, x._dev, x._be) for x in aux_arrays]
+        return value._data, [x._data for x in aux_arrays]
 
-    stream = engine.use_stream(be.stream_handle(dev), edev) if via is not None else contextlib.nullcontext()
-    with stream:
-        v, gs, aux_natives = engine.value_and_grad(on_natives, [w._data for w in work], tuple(wrt), bool(ACTIVE.get()))
-        value = _new(v, out_meta[0], edev, engine)
-        grads = [_new(g, arrays[j]._dt, edev, engine) for g, j in zip(gs, wrt)]
-        aux_list = [_new(x, dt, dv, b) for x, (dt, dv, b) in zip(aux_natives, out_meta[2])]
-        if via is not None:  # back where the inputs live, without a copy
-            value = move(value, backend=be.name, device=dev)
-            grads = [move(g, backend=be.name, device=dev) for g in grads]
-            aux_list = [move(a, backend=be.name, device=dev) if a._be is engine and a._dev is edev else a
-                        for a in aux_list]  # fmt: skip
-    by_index = dict(zip(wrt, grads))
-    per_arg = tuple(_rebuild(specs[k % n], _Lookup(by_index)) for k in nums)
-    result = per_arg[0] if single else per_arg
+    nested = bool(ACTIVE.get())
+    natives = [w._data for w in work]
+    if via is None:
+        v, gs, aux_natives = engine.value_and_grad(on_natives, natives, tuple(wrt), nested)
+        places = [(dv, b) for _, dv, b in out_meta[2]]
+    else:
+        with engine.use_stream(be.stream_handle(dev), edev):  # the engine works on the inputs' stream
+            v, gs, aux_natives = engine.value_and_grad(on_natives, natives, tuple(wrt), nested)
+            # back where the inputs live, without a copy (still on that stream)
+            v, gs = _back(engine, v, edev, be, dev), [_back(engine, g, edev, be, dev) for g in gs]
+            home = [b is engine and dv is edev for _, dv, b in out_meta[2]]
+            aux_natives = [_back(engine, x, edev, be, dev) if h else x for x, h in zip(aux_natives, home)]
+            places = [(dev, be) if h else (dv, b) for h, (_, dv, b) in zip(home, out_meta[2])]
+    value = _new(v, out_meta[0], dev, be)
+    by_index = {j: _new(g, arrays[j]._dt, dev, be) for g, j in zip(gs, wrt)}
+    result = _rebuild(specs[pos[0]], by_index) if single else tuple(_rebuild(specs[i], by_index) for i in pos)
     if has_aux:
+        aux_list = [_new(x, dt, dv, b) for x, (dt, _, _), (dv, b) in zip(aux_natives, out_meta[2], places)]
         return (value, _rebuild(out_meta[1], aux_list)), result
     return value, result
 
 
-class _Lookup:
-    """``_rebuild``'s array source for the gradients: indices of the differentiated Arrays only."""
+def _view(a: Array, engine: Any, edev: Any) -> Array:
+    """``a`` as an Array of ``engine`` on ``edev``, sharing memory where that is safe (``Array.to``'s transport,
+    without its copy bookkeeping: ``xb.grad`` never writes into its inputs)."""
+    return _new(_transport(a._be, a._data, a._dt, a._dev, engine, edev), a._dt, edev, engine)
 
-    __slots__ = ("d",)
 
-    def __init__(self, d: dict[int, Array]) -> None:
-        self.d = d
-
-    def __getitem__(self, i: int) -> Array:
-        return self.d[i]
+def _back(engine: Any, x: Any, edev: Any, be: Any, dev: Any) -> Any:
+    """A native ``engine`` array (a gradient, the value, aux; detached) as a native array of ``be`` on ``dev``."""
+    return _transport(engine, x, engine.dtype_of(x), edev, be, dev)
 
 
 def _name(f: Any) -> str:
@@ -280,9 +295,9 @@ def _engine(be: Any, via: str) -> Any:
 _VIA_CONFIGS: dict[Any, Any] = {}  # (config in force, engine name, device) -> the config f runs under
 
 
-@contextlib.contextmanager
 def _creating_on(engine: Any, dev: Any) -> Any:
-    """``xb.using(backend=engine, device=dev)`` with the config cached (its creation cache survives calls)."""
+    """The config of ``xb.using(backend=engine, device=dev)`` on top of the one in force, cached (so its
+    creation cache survives calls): ``f``'s creation functions make Arrays next to the views it gets."""
     cur = _config.current()
     key = (cur, engine.name, dev)
     cfg = _VIA_CONFIGS.get(key)
@@ -292,11 +307,7 @@ def _creating_on(engine: Any, dev: Any) -> Any:
         with _config.using(backend=engine.name, device=dev) as cfg:
             pass
         _VIA_CONFIGS[key] = cfg
-    token = _config._ctx.set(cfg)
-    try:
-        yield
-    finally:
-        _config._ctx.reset(token)
+    return cfg
 
 
 def _loss(out: Any, engine: Any, f: Any) -> Array:

@@ -69,6 +69,21 @@ def _translate_backward(exc: BaseException) -> GradientError | None:
     return None
 
 
+def _differentiate(fn: Callable[[list[Any]], tuple[Any, list[Any]]], ins: list[Any], leaves: list[Any],
+                   create: bool) -> tuple[Any, list[Any], list[Any]]:  # fmt: skip
+    value, aux = fn(ins)
+    if not value.requires_grad:  # the value does not depend on the inputs (or f computed it under no_grad)
+        return value, aux, [None] * len(leaves)
+    try:
+        grads = torch.autograd.grad(value, leaves, allow_unused=True, create_graph=create)
+    except RuntimeError as exc:
+        err = _translate_backward(exc)
+        if err is None:
+            raise
+        raise err from exc
+    return value, aux, list(grads)
+
+
 class TorchGradMixin(Backend):
     """Autograd methods of the torch backend (see ``xbackend/_backend_grad.py`` for the contract)."""
 
@@ -125,18 +140,11 @@ class TorchGradMixin(Backend):
                 ins[i] = t.detach().requires_grad_(True)  # a fresh leaf on the same memory
         create = nested and any(xs[i].requires_grad for i in wrt)
         leaves = [ins[i] for i in wrt]
-        with torch.enable_grad():  # also inside `xb.no_grad()` or a traced (jitted) caller
-            value, aux = fn(ins)
-            if value.requires_grad:
-                try:
-                    grads = list(torch.autograd.grad(value, leaves, allow_unused=True, create_graph=create))
-                except RuntimeError as exc:
-                    err = _translate_backward(exc)
-                    if err is None:
-                        raise
-                    raise err from exc
-            else:  # the value does not depend on the inputs (or f computed it under no_grad): zeros
-                grads = [None] * len(leaves)
+        if torch.is_grad_enabled():
+            value, aux, grads = _differentiate(fn, ins, leaves, create)
+        else:  # inside `xb.no_grad()`, or a caller traced without grad mode
+            with torch.enable_grad():
+                value, aux, grads = _differentiate(fn, ins, leaves, create)
         out = []
         for g, t in zip(grads, leaves):
             if g is None:  # an input f did not use: its gradient is zero

@@ -649,8 +649,7 @@ class JaxBackend(GenericBackend):
         """What the inspection API adds for JAX: no views (writes rebind the Array), whether 64-bit dtypes are on."""
         return {"views": False, "64-bit dtypes": _jax_x64()}
 
-    grad_fix = ("JAX Arrays carry no requires_grad, .grad or graph: differentiate a function instead, "
-                "g = xb.grad(loss)(w) (jax.grad)")
+    grad_fix = "differentiate a function instead (JAX has no requires_grad or .grad): g = xb.grad(loss)(w) (jax.grad)"
 
     def detach(self, x: Any) -> Any:
         import jax
