@@ -116,7 +116,7 @@ def demo(n: int = 20_000, d: int = 16, steps: int = 200, lr: float = 0.5, jit: b
             else:
                 train_logistic(X[:64], y[:64], 4, lr)  # warm-up (kernel caches, CUDA context)
         except (xb.GradientError, xb.BackendUnavailableError) as exc:
-            print(f"{target.id:<14}no gradients: {exc}")
+            print(f"{target.id + ':':<14} no gradients: {exc}")
             continue
         t0 = time.perf_counter()
         w, b, losses = (train_logistic_jit if jit else train_logistic)(X, y, steps, lr, log_every)
