@@ -5,7 +5,7 @@
 #                                            OUTDIR and summary.txt are also copied there: few files travel back)
 #
 # Runs from the repository root with PYTHONPATH=. (no install, no network). Steps, each with its own timeout
-# (cut to what is left of the whole budget, GPU_CHECK_BUDGET_S, default 340 s):
+# (cut to what is left of the whole budget, GPU_CHECK_BUDGET_S, default 355 s):
 #   1. environment report (torch/CUDA/CuPy versions, device)                 5 s  -> gpu_env.txt
 #   2. pytest -m gpu tests/ (every GPU test; hypothesis profile "gpu")     <=130 s -> gpu_tests.txt, gpu_tests.xml
 #   3. the cross-target oracle tests on the CUDA targets only               <=80 s -> gpu_oracle_tests.txt, .xml
@@ -13,7 +13,9 @@
 #   4. benchmarks/interchange.py --gpu: zero-copy moves, H2D/D2H GB/s vs     <=80 s -> interchange.{md,json,txt},
 #      the pinned peak by size, prefetch overlap, torch<->CuPy vs raw                  interchange_bandwidth.png
 #   5. benchmarks/overhead.py --gpu --quick: per-call ratios vs raw on CUDA <=45 s -> overhead_gpu.{md,txt}
-#   6. only with GPU_CHECK_JIT=1 (and GPU_CHECK_BUDGET_S raised by 60): benchmarks/jit.py --quick on the
+#   6. benchmarks/grad.py --gpu --quick: xb.grad on CuPy and torch-CUDA vs  <=25 s -> grad_gpu.txt
+#      raw torch autograd (issue 22's ratios); its correctness tests run in step 2
+#   7. only with GPU_CHECK_JIT=1 (and GPU_CHECK_BUDGET_S raised by 60): benchmarks/jit.py --quick on the
 #      CUDA targets: @xb.jit vs eager vs raw, compile time apart (rows print as they finish)  <=60 s -> jit_gpu.txt
 # A failing step does not stop the others. summary.txt lists each step's exit status and seconds.
 #
@@ -31,7 +33,7 @@ SUMMARY="$OUTDIR/summary.txt"
 : > "$SUMMARY"
 status=0
 
-BUDGET="${GPU_CHECK_BUDGET_S:-340}"  # the whole run stays under 6 minutes
+BUDGET="${GPU_CHECK_BUDGET_S:-355}"  # the whole run stays under 6 minutes
 
 step() {  # step NAME TIMEOUT_S LOGFILE CMD...   (the timeout is cut to what is left of BUDGET)
     local name="$1" limit="$2" log="$3"
@@ -99,6 +101,8 @@ else
         "$PY" benchmarks/interchange.py --gpu --out "$OUTDIR"
     step "benchmarks/overhead.py --gpu --quick" 45 "$OUTDIR/overhead_gpu.txt" \
         "$PY" benchmarks/overhead.py --gpu --quick --no-import --out "$OUTDIR/overhead_gpu.md"
+    step "benchmarks/grad.py --gpu --quick" 25 "$OUTDIR/grad_gpu.txt" \
+        "$PY" benchmarks/grad.py --gpu --quick --out "$OUTDIR/grad_gpu_table.txt"
     if [ "${GPU_CHECK_JIT:-0}" = "1" ]; then  # opt-in: the default budget above is already spent
         step "benchmarks/jit.py --quick (CUDA targets)" 60 "$OUTDIR/jit_gpu.txt" \
             "$PY" benchmarks/jit.py --quick --repeat 5 --targets "$(echo "$GPU_TARGETS" | tr ' ' ',')"

@@ -23,12 +23,16 @@ raw torch autograd; on a GPU the same ratios for CuPy and torch-CUDA. Every rati
 faster of the two raw torch rows of that round, and the median of those ratios is reported. The calls of a round interleave, so the
 machine's load hits every row alike; a sample times a batch of steps (about ``--sample-ms``) and divides;
 medians over ``--repeat`` rounds. ``--threads`` sets torch's intra-op threads (default 1: on this shared 2-core
-machine torch's thread pool stalls for milliseconds when the other core is busy, which moves every row).
+machine torch's thread pool stalls for milliseconds when the other core is busy, which moves every row), and BLAS
+runs on one thread. ``--clock cpu`` (the default on the CPU) times the process's CPU time rather than elapsed time:
+with one thread that is the step's cost, and the other jobs of a shared machine do not count in it (their load
+moved elapsed-time ratios by +-50 % between runs here); ``--gpu`` always uses elapsed time, synchronised.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import sys
@@ -38,6 +42,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # one BLAS thread (before NumPy loads)
+    os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
 
@@ -128,8 +134,8 @@ def numpy_hand_derived(X: np.ndarray, y: np.ndarray) -> Callable[[], Any]:
 
 
 # -- timing ------------------------------------------------------------------------------------------
-def interleaved(fns: dict[str, Callable[[], Any]], sync: Callable[[], None], repeat: int,
-                sample_s: float) -> dict[str, list[float]]:  # fmt: skip
+def interleaved(fns: dict[str, Callable[[], Any]], sync: Callable[[], None], repeat: int, sample_s: float,
+                clock: Callable[[], float] = time.perf_counter) -> dict[str, list[float]]:  # fmt: skip
     """Seconds per call of each function, one sample per round; the rounds interleave the functions (rotating
     the order), so a sample of every function comes from the same stretch of the machine's load."""
     inner: dict[str, int] = {}
@@ -140,21 +146,22 @@ def interleaved(fns: dict[str, Callable[[], Any]], sync: Callable[[], None], rep
         t0 = time.perf_counter()
         f()
         sync()
-        inner[k] = max(1, min(2000, int(sample_s / max(time.perf_counter() - t0, 1e-9))))
+        inner[k] = max(1, min(2000, int(sample_s / max(time.perf_counter() - t0, 1e-9))))  # (by the wall clock)
     samples: dict[str, list[float]] = {k: [] for k in fns}
     keys = list(fns)
     for r in range(repeat):
         for k in keys[r % len(keys):] + keys[: r % len(keys)]:
             f = fns[k]
-            t0 = time.perf_counter()
+            t0 = clock()
             for _ in range(inner[k]):
                 f()
             sync()
-            samples[k].append((time.perf_counter() - t0) / inner[k])
+            samples[k].append((clock() - t0) / inner[k])
     return samples
 
 
-def rows_for(device: str, repeat: int, sample_s: float, n: int, d: int, jit: bool) -> list[tuple[str, float, str]]:
+def rows_for(device: str, repeat: int, sample_s: float, n: int, d: int, jit: bool,
+             clock: Callable[[], float]) -> list[tuple[str, float, str]]:  # fmt: skip
     import torch
 
     X_np, y_np, _ = make_clicks(n, d)
@@ -215,7 +222,7 @@ def rows_for(device: str, repeat: int, sample_s: float, n: int, d: int, jit: boo
         fns["xb.grad + @xb.jit torch"] = jit_step
     if not cuda:
         fns["numpy hand-derived"] = numpy_hand_derived(X_np, y_np)
-    samples = interleaved(fns, sync, repeat, sample_s)
+    samples = interleaved(fns, sync, repeat, sample_s, clock)
     # per round: each row over the faster raw torch spelling of that round; the median of those ratios
     refs = [min(a, b) for a, b in zip(samples["raw torch .backward()"], samples["raw torch autograd.grad"])]
     out = []
@@ -237,6 +244,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=31)
     ap.add_argument("--threads", type=int, default=1, help="torch intra-op threads (CPU rows)")
     ap.add_argument("--sample-ms", type=float, default=20.0)
+    ap.add_argument("--clock", choices=("cpu", "wall"), default=None,
+                    help="cpu: the process's CPU time (default on the CPU: other jobs on a shared machine do not count); "
+                         "wall: elapsed time (always with --gpu)")
     ap.add_argument("--out", type=Path, default=None, help="also write the table to this file")
     args = ap.parse_args(argv)
     import torch
@@ -245,19 +255,22 @@ def main(argv: list[str] | None = None) -> int:
     repeat = min(args.repeat, 7) if args.quick else args.repeat
     sample_s = (5.0 if args.quick else args.sample_ms) / 1e3
     device = "cuda" if args.gpu else "cpu"
+    clock_name = "wall" if args.gpu else (args.clock or "cpu")
+    clock = time.process_time if clock_name == "cpu" else time.perf_counter
     if args.gpu and not torch.cuda.is_available():
         print("no CUDA device: nothing to measure with --gpu")
         return 0
     head = (f"# python benchmarks/grad.py {' '.join(argv if argv is not None else sys.argv[1:])}\n"
             f"# torch {torch.__version__}, numpy {np.__version__}, Python {platform.python_version()}, "
-            f"torch threads {torch.get_num_threads()}, device {device}"
+            f"torch threads {torch.get_num_threads()}, BLAS threads {os.environ.get('OPENBLAS_NUM_THREADS')}, "
+            f"device {device}, clock {clock_name}"
             + (f" ({torch.cuda.get_device_name(0)})" if args.gpu else "")
             + "\n# one step of the demo's model (make_clicks(20000, 16), float64): loss, gradient of w and b, update;"
             "\n# ms = median per step over interleaved rounds; ratio = median over rounds of (the row's time / the faster raw"
             "\n# torch row's time in the same round): the machine's load drifts between rounds, not within one")
     lines = [head, f"{'row':<28}{'ms':>9}{'ratio':>8}  note"]
     print("\n".join(lines), flush=True)
-    for name, ratio, rest in rows_for(device, repeat, sample_s, 20_000, 16, jit=not args.quick):
+    for name, ratio, rest in rows_for(device, repeat, sample_s, 20_000, 16, jit=not args.quick, clock=clock):
         ms, note = rest.split("|", 1)
         lines.append(f"{name:<28}{float(ms):>9.3f}{ratio:>8.2f}  {note}".rstrip())
         print(lines[-1], flush=True)

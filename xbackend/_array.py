@@ -339,7 +339,8 @@ class Array(metaclass=_NoDirectCalls):
         return out
 
     def detach(self) -> "Array":
-        """The same data without an autograd graph (torch); other backends return ``self``."""
+        """The same data without an autograd graph (torch; on JAX ``jax.lax.stop_gradient``, so ``xb.grad`` treats it as
+        a constant); other backends: the same data."""
         return _new(self._be.detach(self._data), self._dt, self._dev, self._be)
 
     # -- pickle and copy ----------------------------------------------------------------------------
