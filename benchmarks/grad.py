@@ -18,7 +18,8 @@ Rows, per device, all on the same data (the torch tensors share the NumPy memory
   is left out of the medians);
 - ``numpy hand-derived``  the step in plain NumPy with the gradient derived by hand (what the demo did before).
 
-Goals (issue 22): ``xb.grad`` on NumPy within 1.2x of raw torch on the same CPU data, on torch within 1.1x of
+``--instructions ROW STEPS`` runs one row alone for ``valgrind --tool=callgrind`` (instructions per step, exact:
+see :func:`instructions_run`). Goals (issue 22): ``xb.grad`` on NumPy within 1.2x of raw torch on the same CPU data, on torch within 1.1x of
 raw torch autograd; on a GPU the same ratios for CuPy and torch-CUDA. Every ratio is taken, round by round, to the
 faster of the two raw torch rows of that round, and the median of those ratios is reported. The calls of a round interleave, so the
 machine's load hits every row alike; a sample times a batch of steps (about ``--sample-ms``) and divides;
@@ -162,6 +163,25 @@ def interleaved(fns: dict[str, Callable[[], Any]], sync: Callable[[], None], rep
 
 def rows_for(device: str, repeat: int, sample_s: float, n: int, d: int, jit: bool,
              clock: Callable[[], float]) -> list[tuple[str, float, str]]:  # fmt: skip
+    fns, goals, sync, compile_note = build_rows(device, n, d, jit)
+    samples = interleaved(fns, sync, repeat, sample_s, clock)
+    # per round: each row over the faster raw torch spelling of that round; the median of those ratios
+    refs = [min(a, b) for a, b in zip(samples["raw torch .backward()"], samples["raw torch autograd.grad"])]
+    out = []
+    for k, v in samples.items():
+        ratio = statistics.median(x / r for x, r in zip(v, refs))
+        note = compile_note if "@xb.jit" in k else ""
+        goal = goals.get(k, "")
+        if goal:
+            ok = ratio <= float(goal.split()[-1])
+            note = f"goal {goal}: {'met' if ok else 'MISSED'}" + (f"; {note}" if note else "")
+        out.append((k, ratio, f"{statistics.median(v) * 1e3:.3f}|{note}"))
+    return out
+
+
+def build_rows(device: str, n: int, d: int,
+               jit: bool) -> tuple[dict[str, Callable[[], Any]], dict[str, str], Callable[[], None], str]:  # fmt: skip
+    """The step of every row (one call = one training step), the goals, the device sync, the jit compile note."""
     import torch
 
     X_np, y_np, _ = make_clicks(n, d)
@@ -222,19 +242,21 @@ def rows_for(device: str, repeat: int, sample_s: float, n: int, d: int, jit: boo
         fns["xb.grad + @xb.jit torch"] = jit_step
     if not cuda:
         fns["numpy hand-derived"] = numpy_hand_derived(X_np, y_np)
-    samples = interleaved(fns, sync, repeat, sample_s, clock)
-    # per round: each row over the faster raw torch spelling of that round; the median of those ratios
-    refs = [min(a, b) for a, b in zip(samples["raw torch .backward()"], samples["raw torch autograd.grad"])]
-    out = []
-    for k, v in samples.items():
-        ratio = statistics.median(x / r for x, r in zip(v, refs))
-        note = compile_note if "@xb.jit" in k else ""
-        goal = goals.get(k, "")
-        if goal:
-            ok = ratio <= float(goal.split()[-1])
-            note = f"goal {goal}: {'met' if ok else 'MISSED'}" + (f"; {note}" if note else "")
-        out.append((k, ratio, f"{statistics.median(v) * 1e3:.3f}|{note}"))
-    return out
+    return fns, goals, sync, compile_note
+
+
+def instructions_run(row: str, steps: int) -> None:
+    """For ``valgrind --tool=callgrind``: build every row and warm each up alike, then run ``steps`` steps of
+    ``row`` (``none``: no step). Instructions per step = (count of a row run - count of the ``none`` run) / steps:
+    an exact, noise-free measure of the work, which elapsed or CPU time on a shared machine is not."""
+    fns, _, _, _ = build_rows("cpu", 20_000, 16, jit=False)
+    for f in fns.values():
+        for _ in range(10):
+            f()
+    if row != "none":
+        f = fns[row]
+        for _ in range(steps):
+            f()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -248,10 +270,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="cpu: the process's CPU time (default on the CPU: other jobs on a shared machine do not count); "
                          "wall: elapsed time (always with --gpu)")
     ap.add_argument("--out", type=Path, default=None, help="also write the table to this file")
+    ap.add_argument("--instructions", nargs=2, metavar=("ROW", "STEPS"), default=None,
+                    help="run STEPS steps of ROW (or 'none') and nothing else, for valgrind --tool=callgrind")
     args = ap.parse_args(argv)
     import torch
 
     torch.set_num_threads(args.threads)
+    if args.instructions is not None:
+        instructions_run(args.instructions[0], int(args.instructions[1]))
+        return 0
     repeat = min(args.repeat, 7) if args.quick else args.repeat
     sample_s = (5.0 if args.quick else args.sample_ms) / 1e3
     device = "cuda" if args.gpu else "cpu"

@@ -436,3 +436,25 @@ def test_gpu_gradients_match_numpy_and_stay_on_the_device(monkeypatch):
         _, _, losses = _training.train_logistic(X, y, 20, 0.5, log_every=5)
         _, _, ref_losses = _training.train_logistic(xb.asarray(X_np), xb.asarray(y_np), 20, 0.5, log_every=5)
         np.testing.assert_allclose(losses, ref_losses, rtol=1e-10, err_msg=t.id)
+
+
+def test_jax_has_no_grad_mode_so_no_grad_inside_its_gradient_raises():
+    """JAX would differentiate through ``with xb.no_grad():`` (torch would not): it raises with the fix, and the
+    fix (``x.detach()``, ``jax.lax.stop_gradient`` there) gives torch's answer. Runs when JAX is installed."""
+    pytest.importorskip("jax")
+    try:
+        x = xb.asarray([1.0, 2.0], backend="jax")
+    except xb.XBackendError as exc:  # JAX without x64 refuses float64 (tests/conftest.py turns it on)
+        pytest.skip(str(exc))
+
+    def f(x):
+        with xb.no_grad():
+            c = x * 3.0
+        return xb.sum(c * x)
+
+    with pytest.raises(xb.GradientError, match=r"x.detach\(\)"):
+        xb.grad(f)(x)
+    assert xb.grad(lambda x: xb.sum(x.detach() * 3.0 * x))(x).tolist() == [3.0, 6.0]
+    assert xb.grad(f)(xb.asarray([1.0, 2.0], backend="torch")).tolist() == [3.0, 6.0]
+    with xb.no_grad():  # outside xb.grad it is harmless on JAX (nothing is recorded)
+        assert (x * 2.0).tolist() == [2.0, 4.0]
