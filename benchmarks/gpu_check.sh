@@ -5,7 +5,8 @@
 #                                            OUTDIR and summary.txt are also copied there: few files travel back)
 #
 # Runs from the repository root with PYTHONPATH=. (no install, no network). Steps, each with its own timeout
-# (cut to what is left of the whole budget, GPU_CHECK_BUDGET_S, default 340 s):
+# (cut to what is left of the whole budget, GPU_CHECK_BUDGET_S, default 340 s; the last steps are skipped, and said
+# so, when the earlier ones used it up):
 #   1. environment report (torch/CUDA/CuPy versions, device)                 5 s  -> gpu_env.txt
 #   2. issue 20's stream-safety checks first (side-stream prefetch consumers, memory reuse under queued kernels,
 #      fault injection mid-transfer, CuPy pinned-pool reuse, set_sync_debug_mode("error") on scalar operands,
@@ -20,7 +21,9 @@
 #   4. benchmarks/interchange.py --gpu: zero-copy moves, H2D/D2H GB/s vs     <=40 s -> interchange.{md,json,txt},
 #      the pinned peak by size, prefetch overlap, torch<->CuPy vs raw                  interchange_bandwidth.png
 #   5. benchmarks/overhead.py --gpu --quick: per-call ratios vs raw on CUDA <=25 s -> overhead_gpu.{md,txt}
-#   6. only with GPU_CHECK_JIT=1 (and GPU_CHECK_BUDGET_S raised by 60): benchmarks/jit.py --quick on the
+#   6. benchmarks/grad.py --gpu --quick (runs right after step 2c): xb.grad on <=25 s -> grad_gpu.txt
+#      CuPy and torch-CUDA vs raw torch autograd (issue 22's ratios); its correctness tests run in step 2c
+#   7. only with GPU_CHECK_JIT=1 (and GPU_CHECK_BUDGET_S raised by 60): benchmarks/jit.py --quick on the
 #      CUDA targets: @xb.jit vs eager vs raw, compile time apart (rows print as they finish)  <=60 s -> jit_gpu.txt
 # A failing step does not stop the others. summary.txt lists each step's exit status and seconds.
 #
@@ -109,6 +112,8 @@ else
         "$PY" -m pytest -m gpu tests/ -q -p no:cacheprovider -rfEsx --durations=15 --junitxml="$OUTDIR/gpu_tests.xml" \
         --ignore=tests/test_gpu_checks.py --ignore=tests/test_sync_free.py \
         --ignore=tests/test_random.py --ignore=tests/test_random_stats.py
+    step "benchmarks/grad.py --gpu --quick" 25 "$OUTDIR/grad_gpu.txt" \
+        "$PY" benchmarks/grad.py --gpu --quick --out "$OUTDIR/grad_gpu_table.txt"
     # Tests that loop over every target carry no gpu marker, yet include the CUDA targets when a device exists;
     # the CPU targets' cases run in CI, so only the CUDA ones (and the all-target grids) run here.
     step "cross-target oracle tests (CUDA targets)" 45 "$OUTDIR/gpu_oracle_tests.txt" \

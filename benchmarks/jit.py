@@ -6,9 +6,9 @@ Run: ``python benchmarks/jit.py [--quick] [--shapes] [--repeat R] [--threads N] 
 (auto, the default; symbolic; concrete). Workloads:
 
 - ``chain``   10 elementwise ops and a sum over 1e7 float32 elements (``--quick``: 1e6);
-- ``logreg``  one step of the demo's logistic regression (``python -m xbackend demo --jit``: its
-  ``gd_step``, its default 20000 x 16 float64 data, lr 0.5): forward, gradient, update of w and b (b a
-  0-d Array, so the step has no host sync);
+- ``logreg``  one step of the demo's logistic regression (the hand-derived gradient, as the demo's ``gd_step``
+  computed it before it moved to autodiff; its default 20000 x 16 float64 data, lr 0.5): forward, gradient,
+  update of w and b (b a 0-d Array, so the step has no host sync);
 - ``xent``    softmax cross-entropy (logsumexp, the label's logit, mean) over 1e5 x 100 float32 logits
   (``--quick``: 1e4 x 100); raw code gathers with take_along_dim/axis, the xbackend code uses a
   one-hot mask (traceable: see docs/jit.md).
@@ -61,8 +61,13 @@ def chain(x: Any) -> Any:
     return xb.sum(y)
 
 
-# the demo's training step itself (python -m xbackend demo --jit compiles this function)
-from xbackend.__main__ import gd_step as logreg_step  # noqa: E402
+def logreg_step(X: Any, y: Any, w: Any, b: Any, lr: float) -> tuple[Any, Any]:
+    """One step of the demo's logistic regression with the hand-derived gradient: the demo's ``gd_step`` as it
+    was when the table below was measured (the demo now differentiates by ``xb.value_and_grad``, whose
+    composition with ``@xb.jit`` benchmarks/grad.py measures)."""
+    n = X.shape[0]
+    err = 1.0 / (1.0 + xb.exp(-(X @ w + b))) - y
+    return w - lr * (X.mT @ err) / n, b - lr * xb.sum(err) / n
 
 
 def xent(logits: Any, labels: Any) -> Any:

@@ -39,6 +39,8 @@ from ._errors import (
     OutOfMemoryError,
 )  # fmt: skip
 from ._jit import JitFallbackWarning, jit, jit_cache_info
+from ._autograd import no_grad  # installs x.grad, x.backward(), x.requires_grad_() on Array
+from ._grad import grad, value_and_grad
 from ._rules import result_type
 from ._interchange import DLPackError, Moved, moved, shares_memory, to_numpy
 from ._lazy import compute, persist, rechunk
@@ -93,6 +95,8 @@ __all__ = [
     "linalg", "fft", "random",
     # compilation
     "jit", "jit_cache_info", "JitFallbackWarning",
+    # gradients
+    "grad", "value_and_grad", "no_grad",
 ] + list(_elementwise_all) + [n for m in _SECTIONS for n in m.__all__]  # fmt: skip
 
 from . import _boundary  # noqa: E402 - every public function behind the one way out for errors

@@ -122,6 +122,21 @@ class Array(metaclass=_NoDirectCalls):
         def __abs__(self, /) -> Array: ...
         def __invert__(self, /) -> Array: ...
 
+        # autograd, installed by xbackend._autograd (torch; other backends: None/False, or GradientError)
+        @property
+        def grad(self) -> Array | None: ...
+        @grad.setter
+        def grad(self, value: Array | None) -> None: ...
+        @property
+        def requires_grad(self) -> bool: ...
+        @requires_grad.setter
+        def requires_grad(self, flag: bool) -> None: ...
+        @property
+        def is_leaf(self) -> bool: ...
+        def requires_grad_(self, requires_grad: bool = True) -> Array: ...
+        def backward(self, gradient: Array | None = None, *, retain_graph: bool | None = None,
+                     create_graph: bool = False) -> None: ...  # fmt: skip
+
     # -- properties -----------------------------------------------------------------------------
     @property
     def dtype(self) -> DType:
@@ -335,12 +350,9 @@ class Array(metaclass=_NoDirectCalls):
         return out
 
     def detach(self) -> "Array":
-        """The same data without an autograd graph (torch); other backends return ``self``."""
+        """The same data without an autograd graph (torch; on JAX ``jax.lax.stop_gradient``, so ``xb.grad`` treats it as
+        a constant); other backends: the same data."""
         return _new(self._be.detach(self._data), self._dt, self._dev, self._be)
-
-    @property
-    def requires_grad(self) -> bool:
-        return self._be.requires_grad(self._data)
 
     # -- pickle and copy ----------------------------------------------------------------------------
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:

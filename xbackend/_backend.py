@@ -17,8 +17,9 @@ Required (a backend is unusable without them)
     updated array, which the Array then holds), ``item``, ``tolist``, ``reshape``.
 
 Optional (defaults here raise a typed error or fall back to a generic implementation)
-    ``dlpack``, ``dlpack_device``, ``detach``, ``requires_grad``, ``synchronize``, ``compile`` (``@xb.jit``:
-    None, the default, runs eagerly).
+    ``dlpack``, ``dlpack_device``, ``synchronize``, ``compile`` (``@xb.jit``: None, the default, runs eagerly),
+    and the autograd methods inherited from :class:`~xbackend._backend_grad.AutogradContract` (``requires_grad``,
+    ``detach``, ``grad_of``, ``backward``, ``value_and_grad``, ...; defaults: no autograd, refused with a fix).
 
 Fast-path hooks (optional; the defaults below call the general methods, so overriding them only buys speed)
     ``forward_kernel(name, dt)`` (the kernel when the first argument is a native array),
@@ -38,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
+from ._backend_grad import AutogradContract
 from ._dtypes import DType
 from ._errors import UnsupportedDTypeError
 
@@ -120,7 +122,7 @@ def _registered(name: str) -> "Backend":
     return _lookup[0](name)
 
 
-class Backend:
+class Backend(AutogradContract):
     """Base class of all backends; see the module docstring for the contract."""
 
     name: ClassVar[str] = "?"
@@ -263,12 +265,6 @@ class Backend:
     def chunk_backend_name(self, dev: Any) -> str:
         """The backend whose arrays hold this backend's computed values (itself for eager backends)."""
         return self.name
-
-    def requires_grad(self, x: Any) -> bool:
-        return False
-
-    def detach(self, x: Any) -> Any:
-        return x
 
     def synchronize(self, dev: Device) -> None:
         return None

@@ -168,7 +168,7 @@ INLINE = frozenset({"zeros", "ones", "empty", "sum", "reshape", "astype", "matmu
 NOT_WRAPPED = frozenset({
     "jit", "portable", "prefetch", "using", "set_default", "get_config", "register_backend", "backends",
     "backend_names", "timer", "synchronize", "jit_cache_info", "device", "devices", "preferred_device",
-    "staging_limit",
+    "staging_limit", "grad", "value_and_grad", "no_grad",
 })  # fmt: skip
 
 

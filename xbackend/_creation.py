@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from . import _config, _dtypes as D
+from . import _autograd, _config, _dtypes as D
 from ._array import Array, _Late, _alloc, _check_partner, _new
 from ._devices import Device, device as _device, split as _split
 from ._dispatch import _instances, backend_for_type, backend_name, get_backend
@@ -126,13 +126,16 @@ def _host_dtype(a: np.ndarray, cfg: _config.Config) -> DType:
 
 
 def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy: bool | None = None,
-            backend: str | None = None, chunks: Any = None) -> Array:  # fmt: skip
+            backend: str | None = None, chunks: Any = None, requires_grad: bool = False) -> Array:  # fmt: skip
     """Convert Python data, NumPy arrays, native arrays of any backend, or Arrays to an Array.
 
     Data that has a dtype keeps it unless ``dtype=`` is given; Python data gets xbackend's defaults.
     A native array stays on its own backend and device unless ``backend=``/``device=`` say otherwise.
     ``copy=None`` shares memory where safe, ``True`` always copies, ``False`` raises where it can't share.
     ``chunks=`` splits the result of a chunked backend (``backend="dask"``); see :func:`xbackend.rechunk`.
+    ``requires_grad=True`` makes the result a new leaf that requires grad (torch; other backends raise
+    :class:`~xbackend.GradientError` with the fix); with ``copy=None`` it owns its memory unless the data
+    already was on its backend (parameters are updated in place; the caller's NumPy data stays as it was).
 
     >>> import numpy as np, xbackend as xb
     >>> xb.asarray([[1, 2], [3, 4]]).dtype, xb.asarray(np.float32(1.5)).dtype
@@ -142,6 +145,9 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
     >>> x.native is a
     True
     """
+    if requires_grad:
+        x = asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend, chunks=chunks)
+        return _autograd.asarray_leaf(x, obj, copy)
     if chunks is not None:  # xb.rechunk(asarray(...), chunks)
         x = asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend)
         return _new(x._be.rechunk(x._data, chunks), x._dt, x._dev, x._be)
@@ -199,6 +205,8 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
     except (ValueError, TypeError) as exc:
         raise ShapeError(f"cannot make an Array from {t.__name__}: {_ragged(exc)}. Fix: give every row the same "
                          "length (nested lists must be rectangular)") from None  # fmt: skip
+    except RuntimeError as exc:  # tensors (or Arrays) that require grad in nested data
+        raise _autograd.nested_grad_error(obj, exc) from exc
     if isinstance(obj, _BUFFERS):  # typed memory keeps its type: memoryview of float32 is float32, bytes are uint8
         if host.dtype.kind not in "biufc":
             raise UnsupportedDTypeError(f"cannot make an Array from a {t.__name__} of format {host.dtype}; "
@@ -393,7 +401,10 @@ def _filled(method: str, doc: str) -> Any:
     last: list[Any] = [_NO_CALL]
     _config.BASE_CHANGED.append(lambda: last.__setitem__(0, _NO_CALL))
 
-    def fill(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array:
+    def fill(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None,
+             requires_grad: bool = False) -> Array:  # fmt: skip
+        if requires_grad:
+            return _autograd.leaf(fill(shape, dtype=dtype, device=device, backend=backend))
         c = _ctx_get()
         b, v, d, f, hit = last[0]  # the same arguments (same objects) as last time: no key to build and hash
         if f is not c or b is not backend or v is not device or d is not dtype:
@@ -429,9 +440,12 @@ def _filled(method: str, doc: str) -> Any:
 
 
 if TYPE_CHECKING:  # as type checkers see the three functions _filled builds
-    def empty(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array: ...
-    def zeros(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array: ...
-    def ones(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None) -> Array: ...
+    def empty(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None,
+              requires_grad: bool = False) -> Array: ...
+    def zeros(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None,
+              requires_grad: bool = False) -> Array: ...
+    def ones(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None,
+             requires_grad: bool = False) -> Array: ...
 else:
     empty = _filled("empty", """An uninitialised Array (default dtype: the default float).
 
@@ -517,7 +531,7 @@ def _sized(shape: Any, dt: DType, fname: str) -> tuple[int, ...]:
 
 
 def full(shape: Any, fill_value: Any, *, dtype: DType | None = None, device: Any = None,
-         backend: str | None = None) -> Array:  # fmt: skip
+         backend: str | None = None, requires_grad: bool = False) -> Array:  # fmt: skip
     """An Array filled with ``fill_value`` (dtype from the value unless given).
 
     >>> import xbackend as xb
@@ -527,7 +541,7 @@ def full(shape: Any, fill_value: Any, *, dtype: DType | None = None, device: Any
     be, dev = _target(backend, device)
     dt = _fill_dtype(fill_value, dtype)
     v = _fill_value(fill_value, dt)
-    return _new(be.full(_sized(shape, dt, "full"), v, dt, dev), dt, dev, be)
+    return _leaf_if(_new(be.full(_sized(shape, dt, "full"), v, dt, dev), dt, dev, be), requires_grad)
 
 
 def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Device, DType]:
@@ -544,17 +558,17 @@ def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Device, DType]:
     return be, dev, (x._dt if dtype is None else D.dtype(dtype))
 
 
-def empty_like(x: Array, /, *, dtype: DType | None = None, device: Any = None) -> Array:
+def empty_like(x: Array, /, *, dtype: DType | None = None, device: Any = None, requires_grad: bool = False) -> Array:
     """Uninitialised, with ``x``'s shape, dtype, backend and device unless given."""
     be, dev, dt = _like(x, dtype, device)
-    return _new(be.empty(tuple(_shape_of(x)), dt, dev), dt, dev, be)
+    return _leaf_if(_new(be.empty(tuple(_shape_of(x)), dt, dev), dt, dev, be), requires_grad)
 
 
 def _shape_of(x: Any) -> tuple[int, ...]:
     return tuple((x if type(x) is Array else to_array(x))._data.shape)
 
 
-def zeros_like(x: Array, /, *, dtype: DType | None = None, device: Any = None) -> Array:
+def zeros_like(x: Array, /, *, dtype: DType | None = None, device: Any = None, requires_grad: bool = False) -> Array:
     """Zeros with ``x``'s shape, dtype, backend and device unless given.
 
     >>> import xbackend as xb
@@ -562,16 +576,17 @@ def zeros_like(x: Array, /, *, dtype: DType | None = None, device: Any = None) -
     [0, 0]
     """
     be, dev, dt = _like(x, dtype, device)
-    return _new(be.zeros(_shape_of(x), dt, dev), dt, dev, be)
+    return _leaf_if(_new(be.zeros(_shape_of(x), dt, dev), dt, dev, be), requires_grad)
 
 
-def ones_like(x: Array, /, *, dtype: DType | None = None, device: Any = None) -> Array:
+def ones_like(x: Array, /, *, dtype: DType | None = None, device: Any = None, requires_grad: bool = False) -> Array:
     """Ones with ``x``'s shape, dtype, backend and device unless given."""
     be, dev, dt = _like(x, dtype, device)
-    return _new(be.ones(_shape_of(x), dt, dev), dt, dev, be)
+    return _leaf_if(_new(be.ones(_shape_of(x), dt, dev), dt, dev, be), requires_grad)
 
 
-def full_like(x: Array, /, fill_value: Any, *, dtype: DType | None = None, device: Any = None) -> Array:
+def full_like(x: Array, /, fill_value: Any, *, dtype: DType | None = None, device: Any = None,
+              requires_grad: bool = False) -> Array:  # fmt: skip
     """``fill_value`` with ``x``'s shape, dtype, backend and device unless given.
 
     >>> import xbackend as xb
@@ -579,7 +594,8 @@ def full_like(x: Array, /, fill_value: Any, *, dtype: DType | None = None, devic
     [3.0, 3.0]
     """
     be, dev, dt = _like(x, dtype, device)
-    return _new(be.full(_shape_of(x), _fill_value(fill_value, dt, "full_like"), dt, dev), dt, dev, be)
+    return _leaf_if(_new(be.full(_shape_of(x), _fill_value(fill_value, dt, "full_like"), dt, dev), dt, dev, be),
+                    requires_grad)  # fmt: skip
 
 
 def _real_value(v: Any, fname: str, what: str) -> int | float:
@@ -592,7 +608,7 @@ def _real_value(v: Any, fname: str, what: str) -> int | float:
 
 
 def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: DType | None = None, device: Any = None,
-           backend: str | None = None) -> Array:  # fmt: skip
+           backend: str | None = None, requires_grad: bool = False) -> Array:  # fmt: skip
     """Evenly spaced values in ``[start, stop)``.
 
     Integer results are range-checked, never wrapped: ``xb.arange(300, dtype=xb.uint8)`` raises. Float endpoints
@@ -623,7 +639,7 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: DType | Non
         n = max(0, -((start - stop) // step))  # ceil((stop - start) / step), exactly
     A.check_size((n,), dt.itemsize, "arange")
     if n == 0:
-        return _new(be.empty((0,), dt, dev), dt, dev, be)
+        return _leaf_if(_new(be.empty((0,), dt, dev), dt, dev, be), requires_grad)
     if dt.kind in "iu" or dt.kind == "b":
         last = start + (n - 1) * step
         if dt.kind == "b":
@@ -638,12 +654,12 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: DType | Non
                     f"Fix: pass a dtype that holds it, e.g. dtype=xb.{D.holder(bad, dt).name}")
     if n == 1:  # one value: the step may be anything (even beyond int64, which some libraries cannot take)
         first = bool(start) if dt.kind == "b" else start
-        return _new(be.full((1,), _fill_value(first, dt, "arange"), dt, dev), dt, dev, be)
-    return _new(be.arange(start, stop, step, dt, dev, n), dt, dev, be)
+        return _leaf_if(_new(be.full((1,), _fill_value(first, dt, "arange"), dt, dev), dt, dev, be), requires_grad)
+    return _leaf_if(_new(be.arange(start, stop, step, dt, dev, n), dt, dev, be), requires_grad)
 
 
 def linspace(start: Any, stop: Any, /, num: int, *, dtype: DType | None = None, device: Any = None,
-             endpoint: bool = True, backend: str | None = None) -> Array:  # fmt: skip
+             endpoint: bool = True, backend: str | None = None, requires_grad: bool = False) -> Array:  # fmt: skip
     """``num`` evenly spaced values from ``start`` to ``stop``.
 
     The endpoints may be Python or NumPy scalars or 0-d Arrays. An integer ``dtype`` rounds the evenly spaced
@@ -667,8 +683,8 @@ def linspace(start: Any, stop: Any, /, num: int, *, dtype: DType | None = None, 
                              "pass a complex dtype, e.g. dtype=xb.complex128")  # fmt: skip
     A.check_size((num,), dt.itemsize, "linspace")
     if dt.kind in "biu":
-        return _int_linspace(be, dev, float(start), float(stop), num, dt, endpoint)
-    return _new(be.linspace(start, stop, num, dt, dev, endpoint), dt, dev, be)
+        return _leaf_if(_int_linspace(be, dev, float(start), float(stop), num, dt, endpoint), requires_grad)
+    return _leaf_if(_new(be.linspace(start, stop, num, dt, dev, endpoint), dt, dev, be), requires_grad)
 
 
 def _float(v: Any) -> float | complex:
@@ -707,7 +723,7 @@ def _int_linspace(be: Any, dev: Device, start: float, stop: float, num: int, dt:
 
 
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType | None = None, device: Any = None,
-        backend: str | None = None) -> Array:  # fmt: skip
+        backend: str | None = None, requires_grad: bool = False) -> Array:  # fmt: skip
     """A 2-D Array with ones on the ``k``-th diagonal.
 
     >>> import xbackend as xb
@@ -723,7 +739,12 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType |
     be, dev = _target(backend, device)
     dt = _dt(dtype, _config.current().default_float)
     A.check_size((n, m), dt.itemsize, "eye")
-    return _new(be.eye(n, m, k, dt, dev), dt, dev, be)
+    return _leaf_if(_new(be.eye(n, m, k, dt, dev), dt, dev, be), requires_grad)
+
+
+def _leaf_if(x: Array, requires_grad: bool) -> Array:
+    """``requires_grad=`` of a creation function: ``x`` made a leaf that requires grad (``_autograd.leaf``)."""
+    return _autograd.leaf(x) if requires_grad else x
 
 
 def _need_array(x: Any, name: str, min_ndim: int = 0) -> Array:

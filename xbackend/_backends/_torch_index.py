@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._backend import Backend
 from ._keys import check_bounds, key_dims
+from ._torch_grad import leaf_write_error
 
 torch: Any = None  # the torch module: bound by torch.py's _import_torch() before any backend runs
 
@@ -148,6 +149,8 @@ class TorchIndexMixin(Backend):
             target[k] = value
         except RuntimeError as exc:  # NumPy (and the standard's broadcasting rules) say ValueError
             msg = str(exc)
+            if (err := leaf_write_error(x, "x[...] = value", exc)) is not None:
+                raise err from exc
             if "must match" in msg or "shape mismatch" in msg or "broadcast" in msg:
                 raise ValueError(f"cannot broadcast the value into the indexed shape: {msg}") from exc
             raise

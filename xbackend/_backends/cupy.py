@@ -306,6 +306,12 @@ class CupyBackend(NumpyBackend):
         """The device ``xb.synchronize()`` waits for on CuPy: the current one (CuPy launches there)."""
         return [self.default_device()]
 
+    def stream_handle(self, dev: Device) -> int | None:
+        """The ``cudaStream_t`` current on ``dev`` (0: the legacy default stream): ``xb.grad`` runs torch's autograd
+        on it, so the CuPy work before and after is ordered with it without a synchronisation."""
+        with self._on(dev):
+            return int(cupy.cuda.get_current_stream().ptr)
+
     # -- sorting / set / statistical / utility (issue 3) ----------------------------------------
     # CuPy's sort/argsort are always stable (thrust; NaNs last like NumPy) and accept only kind=None.
     # The NumPy code allocates helper arrays, which CuPy puts on the *current* device: run on x's.

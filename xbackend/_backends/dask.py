@@ -214,6 +214,9 @@ class DaskBackend(NumpyBackend):
     #: ``x.shape`` may hold ``None`` (sizes that depend on values)
     unknown_shapes = True
     host_index_keys = True
+    grad_via = None  # no autograd through lazy graphs (NumpyBackend's torch route needs values)
+    grad_fix = ("compute the values first: x = x.compute() gives NumPy Arrays, which xb.grad differentiates "
+                "(through torch), or move them: x.to(backend='torch')")
     #: chunks of Arrays made from host data or by creation functions (``chunks=`` / ``xb.rechunk`` override)
     default_chunks: Any = "auto"
     sort_kind = "stable"

@@ -68,6 +68,8 @@ class GenericBackend(Backend):
     name = "generic"
     module = "generic"
     fixed_default_device = True
+    grad_fix = ("move the Arrays to a backend with gradients: x.to(backend='torch'), or x.to(backend='numpy') "
+                "(xb.grad differentiates NumPy Arrays through torch)")
 
     def __init__(self) -> None:
         super().__init__()
@@ -646,6 +648,19 @@ class JaxBackend(GenericBackend):
     def capabilities(self) -> dict[str, Any]:
         """What the inspection API adds for JAX: no views (writes rebind the Array), whether 64-bit dtypes are on."""
         return {"views": False, "64-bit dtypes": _jax_x64()}
+
+    grad_fix = "differentiate a function instead (JAX has no requires_grad or .grad): g = xb.grad(loss)(w) (jax.grad)"
+
+    def detach(self, x: Any) -> Any:
+        import jax
+
+        return jax.lax.stop_gradient(x)
+
+    def value_and_grad(self, fn: Callable[[list[Any]], tuple[Any, list[Any]]], xs: list[Any], wrt: tuple[int, ...],
+                       nested: bool) -> tuple[Any, list[Any], list[Any]]:  # fmt: skip
+        from ._jax_grad import value_and_grad
+
+        return value_and_grad(fn, xs, wrt)
 
     def compile(self, fn: Callable[..., Any], example: list[Any], options: dict[str, Any]) -> Callable[..., Any] | None:
         from ._jax_jit import compile_jax

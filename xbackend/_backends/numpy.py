@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 import numpy as np
 
@@ -113,6 +113,7 @@ class NumpyBackend(NumpyFastPathsMixin, Backend):
     int_key_view = False  # x[i] of a 1-d array is a NumPy scalar: x[i, ...] is the 0-d view
     xp: Any = np
     index_checks = False  # NumPy raises IndexError for out-of-bounds indices itself (CuPy wraps: True there)
+    grad_via: ClassVar[str | None] = "torch"  # xb.grad: torch's autograd on zero-copy views (xbackend/_grad.py); CuPy inherits it
 
     def __init__(self) -> None:
         super().__init__()
@@ -254,8 +255,6 @@ class NumpyBackend(NumpyFastPathsMixin, Backend):
             nd = self.native_dtype(dt)
         return x.astype(nd) if copy else x.astype(nd, copy=False)
 
-    def requires_grad(self, x: Any) -> bool:
-        return False
 
     # -- kernels --------------------------------------------------------------------------------
     def make_kernel(self, name: str, dt: DType) -> Callable[..., Any]:

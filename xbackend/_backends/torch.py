@@ -48,6 +48,8 @@ from . import _torch_fast
 from ._torch_fast import TorchFastPathsMixin
 from . import _torch_cuda
 from ._torch_cuda import TorchCudaMixin
+from . import _torch_grad
+from ._torch_grad import TorchGradMixin, leaf_write_error
 
 _NULL = contextlib.nullcontext()  # reusable
 _CUDA_OK: set[Device] = set()  # concrete CUDA devices already checked
@@ -70,7 +72,7 @@ def _import_torch() -> Any:
         _tf_stack_len = getattr(_torch._C, "_len_torch_function_stack", _tf_stack_len)
         # the moved emulations' global, too
         _torch_uint.torch = _torch_index.torch = _torch_linalg.torch = _torch_special.torch = _torch_fast.torch = _torch
-        _torch_cuda.torch = _torch
+        _torch_cuda.torch = _torch_grad.torch = _torch
     return torch
 
 
@@ -101,7 +103,7 @@ def _host_dtype(nd: Any) -> DType | None:
 
 
 class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchIndexMixin, TorchLinalgMixin,
-                   TorchSpecialCasesMixin, Backend):  # fmt: skip
+                   TorchSpecialCasesMixin, TorchGradMixin, Backend):  # fmt: skip
     name = "torch"
     module = "torch"
     native_basic_indexing = True  # ints and step-less slices; negative steps go through getitem below
@@ -315,11 +317,6 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
             return x.clone() if copy else x
         return x.to(dtype=nd)  # the keyword form: ~0.7 µs faster than x.to(nd) (torch 2.13)
 
-    def requires_grad(self, x: Any) -> bool:
-        return x.requires_grad
-
-    def detach(self, x: Any) -> Any:
-        return x.detach()
 
     def export_for_numpy(self, x: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         if x.requires_grad:
@@ -417,7 +414,13 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
     def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
         dt = self.from_t[x.dtype]
         r = self.kernel(name, dt)(x, y)
-        x.copy_(r)
+        try:
+            x.copy_(r)
+        except RuntimeError as exc:
+            err = leaf_write_error(x, f"in-place {name}", exc)
+            if err is None:
+                raise
+            raise err from exc
         return x
 
     def item(self, x: Any) -> Any:
