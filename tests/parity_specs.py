@@ -291,6 +291,8 @@ ROLE_BY_NAME: dict[str, Role] = {
          xb.float32, ("integral", xb.float64), "nope"]),  # fmt: skip
     "from_": dtypes, "to": dtypes, "type": dtypes,
     "shapes": shapes, "obj": dtypes,
+    # requires_grad=True differs by design (backends without autograd refuse it: tests/test_autograd.py)
+    "requires_grad": lambda c: st.sampled_from([False, np.bool_(False)]),
     "arrays_and_dtypes": lambda c: st.one_of(arrays(), dtypes(), python_scalars()),
 }  # fmt: skip
 
@@ -333,7 +335,8 @@ NOT_COMPARED: dict[str, str] = {
     "rechunk": "Dask only: refused elsewhere by design", "from_dlpack": "tests/test_interchange.py",
     "moved": "reports a move", "to_numpy": "host copies", "device_to_host": "transfers",
     "host_to_device": "transfers", "shares_memory": "memory identity", "empty": "uninitialised values",
-    "empty_like": "uninitialised values",
+    "empty_like": "uninitialised values", "grad": "takes a callable (tests/test_grad.py)",
+    "value_and_grad": "takes a callable (tests/test_grad.py)", "no_grad": "a context manager",
 }
 
 # outcomes compared without values (the values are not unique or not defined by the standard)
