@@ -294,7 +294,13 @@ def slogdet(x: Array, /) -> SlogdetResult:
     (-1.0, 0.693147)
     """
     x, data, cd, rd = _prep(x, "slogdet", square=True)
-    sign, logabs = x._be.la_slogdet(data)
+    be = x._be
+    sign, logabs = be.la_slogdet(data)
+    # a matrix holding NaN has no determinant: its sign is NaN too (NumPy says 1, torch 0)
+    lt = be.dtype_of(logabs)
+    undefined = be.kernel("isnan", lt)(logabs)
+    st = be.dtype_of(sign)
+    sign = be.where(undefined, be.full((), complex(math.nan, math.nan) if st.kind == "c" else math.nan, st, x._dev), sign)
     return SlogdetResult(_out(x, sign, rd), _out(x, logabs, D.real_of(rd)))
 
 

@@ -21,6 +21,8 @@ torch: Any = None  # the torch module: bound by torch.py's _import_torch() befor
 def _finite_only(fn: Callable[..., Any], x: Any) -> Any:
     """torch's general eigensolver refuses NaN and infinity with a RuntimeError; NumPy's with a LinAlgError, which
     is the one xbackend raises (the core translates ``linalg_errors``)."""
+    if not bool(torch.isfinite(x).all()):  # some torch versions return NaN instead (eigvals of float32 [[nan]])
+        raise torch.linalg.LinAlgError("the input holds infs or NaNs")
     try:
         return fn(x)
     except RuntimeError as exc:
