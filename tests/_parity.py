@@ -167,7 +167,8 @@ def _python_operator_error(exc: BaseException) -> bool:
     """Python's own TypeError for an operator neither side supports (``x + "abc"``): not a backend's error."""
     text = str(exc)
     return type(exc) is TypeError and (text.startswith(("unsupported operand type", "bad operand type",
-                                                        "can only concatenate", "can't multiply sequence")) or
+                                                        "can only concatenate", "can't multiply sequence",
+                                                        "can't concat")) or
                                        "not supported between instances of" in text)  # fmt: skip
 
 
@@ -247,7 +248,7 @@ def _run(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], 
 
 
 # --- comparing ----------------------------------------------------------------------------------------
-def _close(a: Any, b: Any, dt: str, *, exact: bool) -> bool:
+def _close(a: Any, b: Any, dt: str, *, exact: bool, scaled: bool = False) -> bool:
     if a.shape != b.shape:
         return False
     if a.size == 0:
@@ -258,6 +259,9 @@ def _close(a: Any, b: Any, dt: str, *, exact: bool) -> bool:
         return bool(np.array_equal(a, b))
     rtol, atol = default_tolerance(xb.dtype(dt))
     complex_ = a.dtype.kind == "c"
+    if scaled:  # a decomposition's small values are only as accurate as eps times the largest one
+        finite = np.abs(a[np.isfinite(a)]).astype(np.float64)
+        atol = max(atol, 64 * rtol * float(finite.max()) if finite.size else 0.0)
     a64 = a.astype(np.complex128 if complex_ else np.float64)
     b64 = b.astype(np.complex128 if complex_ else np.float64)
     real = np.dtype(dt.replace("complex64", "float32").replace("complex128", "float64")) if complex_ else a.dtype
@@ -268,25 +272,28 @@ def _close(a: Any, b: Any, dt: str, *, exact: bool) -> bool:
         near = np.abs(a64 - b64) <= atol + rtol * mag
         # transcendental functions differ by a few ulp between libraries, more near their poles
         big = np.abs(a64 - b64) <= 64 * np.spacing(mag.astype(real))
-    for x, y in ((a64.real, b64.real), (a64.imag, b64.imag)) if complex_ else ((a64, b64),):
-        nan = np.isnan(x) & np.isnan(y)
-        same = (x == y) | nan
-        finite = np.isfinite(x) & np.isfinite(y)
-        if not np.all(same | (finite & (near | big))):
-            return False
-    return True
+    if complex_:
+        # which component of a complex non-finite result is inf and which NaN follows each library's complex
+        # arithmetic where the standard leaves it open (C99's recovery of infinities, or the plain formula): such
+        # an element must be non-finite everywhere; finite elements compare by distance against magnitude
+        fa, fb = np.isfinite(a64), np.isfinite(b64)
+        return bool(np.all((fa == fb) & (~fa | near | big)))
+    nan = np.isnan(a64) & np.isnan(b64)
+    same = (a64 == b64) | nan
+    finite = np.isfinite(a64) & np.isfinite(b64)
+    return bool(np.all(same | (finite & (near | big))))
 
 
-def same(ref: Any, got: Any, *, exact: bool = False, values: bool = True) -> bool:
+def same(ref: Any, got: Any, *, exact: bool = False, values: bool = True, scaled: bool = False) -> bool:
     if isinstance(ref, tuple) and ref and ref[0] == "array":
         if not (isinstance(got, tuple) and got and got[0] == "array"):
             return False
         if ref[1] != got[1] or ref[2] != got[2]:
             return False
-        return not values or _close(ref[3], got[3], ref[1], exact=exact)
+        return not values or _close(ref[3], got[3], ref[1], exact=exact, scaled=scaled)
     if isinstance(ref, (tuple, list)):
         return type(ref) is type(got) and len(ref) == len(got) and all(
-            same(r, g, exact=exact, values=values) for r, g in zip(ref, got))  # fmt: skip
+            same(r, g, exact=exact, values=values, scaled=scaled) for r, g in zip(ref, got))  # fmt: skip
     if isinstance(ref, float) and isinstance(got, float):
         return ref == got or (math.isnan(ref) and math.isnan(got))
     return bool(ref == got)
@@ -339,7 +346,8 @@ def check_call(name: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs:
         if out.late and ref.kind == "error" and out.error[0] == ref.error[0]:
             continue  # a lazy backend raises value-dependent errors when it computes (tests/known_failures.py)
         if out.kind != ref.kind or (out.kind == "error" and out.error != ref.error) or (
-                out.kind == "value" and not same(ref.value, out.value, exact=exact, values=values)):  # fmt: skip
+                out.kind == "value" and not same(ref.value, out.value, exact=exact, values=values,
+                                                 scaled=name in CONTRACTIONS)):  # fmt: skip
             problems.append(f"{tid} {out!r}\n      but {ref_id} {ref!r}")
     if problems:
         call = f"{name}({', '.join([*map(repr, args), *(f'{k}={v!r}' for k, v in kwargs.items())])})"

@@ -141,6 +141,9 @@ class Backend(AutogradContract):
     int_key_view: ClassVar[bool] = True
     #: True when index lists/NumPy arrays stay NumPy arrays in native keys (known values: known shapes)
     host_index_keys: ClassVar[bool] = False
+    #: True for a lazy library (Dask): values are not known until computed, so checks that read values (the finite
+    #: check of iterative linalg routines) run on each chunk when it is computed instead of at the call
+    lazy: ClassVar[bool] = False
     #: True when ``native.reshape(shape)`` is ``reshape(x, shape, copy=None)`` for shapes whose entries are all
     #: ``>= -1`` (errors included: they fall through to the checks): ``xb.reshape`` then calls it directly
     native_reshape: ClassVar[bool] = False

@@ -34,7 +34,7 @@ from ._dispatch import backend_for_type
 from ._dtypes import DType
 from ._errors import UnsupportedDTypeError
 
-__all__ = ["HOST_SEQUENCES", "first_array", "to_array", "operand", "placed", "weak", "weak_dtype", "host_data",
+__all__ = ["scalar_array", "HOST_SEQUENCES", "first_array", "to_array", "operand", "placed", "weak", "weak_dtype", "host_data",
            "is_native", "wrap_native"]
 
 #: the types of Python data (no backend): they take the place of the call's Arrays
@@ -128,7 +128,7 @@ def weak(v: Any, like: Array) -> Array:
     if type(v) in _SCALARS:
         cfg = _config.current()
         dt = D.scalar_result(like._dt, v, cfg.default_float, cfg.default_int)
-        return _Late.asarray(v, dtype=dt, backend=like._be.name, device=like._dev)
+        return _new(scalar_array(v, dt, like._be, like._dev), dt, like._dev, like._be)
     h = host_data(v)
     if h is None:
         return _Late.asarray(v, backend=like._be.name, device=like._dev)  # Arrays inside, or an error
@@ -182,6 +182,13 @@ def fit_scalar(v: Any, dt: DType) -> Any:
         with _np.errstate(over="ignore"):
             return _np.asarray(v, dtype=dt.name).item()
     return v
+
+
+def scalar_array(v: Any, dt: DType, be: Any, dev: Any) -> Any:
+    """A 0-d native array of ``dt`` holding Python scalar ``v`` (already checked against ``dt``), made on the device
+    without a host round trip (``full``: torch's ``tensor(v, device=cuda)`` would synchronise) and rounded to
+    ``dt`` on the host first, the same on every backend (``fit_scalar``)."""
+    return be.full((), fit_scalar(v, dt), dt, dev)
 
 
 def placed(v: Any, like: Array) -> Array:

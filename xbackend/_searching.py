@@ -24,7 +24,7 @@ import numpy as np
 
 from . import _args as A, _config, _dtypes as D
 from ._array import Array, _new, _scalar_dtype
-from ._coerce import first_array, is_native, placed, py_scalar, to_array
+from ._coerce import first_array, is_native, placed, py_scalar, scalar_array, to_array
 from ._errors import ArgumentTypeError, ShapeError, UnsupportedDTypeError
 from ._manipulation import _arr, _axes, _axis, broadcast_shapes
 
@@ -141,7 +141,7 @@ def searchsorted(x1: Array, x2: Array | int | float, /, *, side: Literal["left",
         if type(x2) is complex:
             raise UnsupportedDTypeError("searchsorted() needs real values, got a complex x2")
         cd = _scalar_dtype(x1, x2)
-        v = be.full((), x2, cd, dev)
+        v = scalar_array(x2, cd, be, dev)
     else:
         x2 = to_array(x2, x1)
         cd = x1._dt if x2._dt is x1._dt else D.promote(x1._dt, x2._dt)
@@ -206,6 +206,6 @@ def where(condition: Array, x1: Array | int | float | complex | bool, x2: Array 
     shapes = [tuple(c._data.shape)] + [tuple(a._data.shape) for a in (x1, x2) if type(a) is Array]
     broadcast_shapes(*shapes)  # ValueError with the shapes on every backend
     v1, v2 = cast(Any, x1), cast(Any, x2)  # each an Array or a Python scalar, as s1/s2 say
-    a = be.full((), v1, cd, dev) if s1 else (v1._data if v1._dt is cd else be.astype(v1._data, cd))
-    b = be.full((), v2, cd, dev) if s2 else (v2._data if v2._dt is cd else be.astype(v2._data, cd))
+    a = scalar_array(v1, cd, be, dev) if s1 else (v1._data if v1._dt is cd else be.astype(v1._data, cd))
+    b = scalar_array(v2, cd, be, dev) if s2 else (v2._data if v2._dt is cd else be.astype(v2._data, cd))
     return _new(be.where(c._data, a, b), cd, dev, be)

@@ -22,7 +22,7 @@ import numpy as np
 from . import _dtypes as D
 from . import _args as A
 from ._array import Array, _new
-from ._coerce import first_array, is_native, py_scalar, to_array
+from ._coerce import first_array, is_native, py_scalar, scalar_array, to_array
 from ._config import current
 from ._errors import ArgumentTypeError, PromotionError
 from ._utility import as_array
@@ -161,7 +161,7 @@ def isin(x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
         if type(v) is Array:
             natives.append(v._data if v._dt is dt else be.astype(v._data, dt))
         else:
-            natives.append(be.full((), v, dt, ref._dev))
+            natives.append(scalar_array(v, dt, be, ref._dev))
     return _new(be.isin(natives[0], natives[1], dt, invert), D.bool, ref._dev, be)
 
 

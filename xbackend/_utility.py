@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _args as A, _config, _dtypes as D
 from ._array import Array, _new
-from ._coerce import py_scalar, to_array
+from ._coerce import fit_scalar, py_scalar, to_array
 from ._dtypes import DType
 from ._errors import ArgumentValueError, PromotionError, ShapeError
 
@@ -162,7 +162,7 @@ def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = Non
         else:
             shape = list(x._data.shape)  # native sizes, back to the same backend
             shape[ax] = 1
-            natives.append(be.full(tuple(shape), v, dt, x._dev))
+            natives.append(be.full(tuple(shape), fit_scalar(v, dt), dt, x._dev))
     if natives[0] is not None or natives[1] is not None:  # glue the edges on: the backend only differences
         parts = []
         for e in (natives[0], data, natives[1]):

@@ -113,7 +113,21 @@ def _prep(x: Any, name: str, square: bool = False, min_ndim: int = 2) -> tuple[A
                          "matrices with as many rows as columns")
     cd, rd = _float_rule(x._dt)
     data = x._data if x._dt is cd else x._be.astype(x._data, cd)
+    if name in ITERATIVE and x.size and not x._be.lazy:
+        _finite(x._be, data, cd, name)
     return x, data, cd, rd
+
+
+#: routines that iterate to convergence (eigenvalues, SVD): on NaN or inf every library fails differently (NumPy
+#: raises, torch raises or returns NaN, an SVD may "converge" to zeros), so xbackend checks first and raises the one
+#: LinAlgError (a reduction: one device synchronisation, next to a decomposition's own). Dask checks each chunk.
+ITERATIVE = frozenset({"eig", "eigvals", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank"})
+
+
+def _finite(be: Any, data: Any, cd: DType, name: str) -> None:
+    flat = be.reshape(data, (-1,))
+    if not bool(be.item(be.reduce("all", be.kernel("isfinite", cd)(flat), D.bool, (0,), False))):
+        raise linalg_failure(name)
 
 
 def _out(x: Array, r: Any, dt: DType) -> Array:
@@ -428,6 +442,8 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False, ord: Any = "fro") -> Arr
         raise ArgumentValueError(f"linalg.matrix_norm() ord must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, -inf; got {ord!r}")
     x, data, cd, rd = _prep(x, "matrix_norm")
     keepdims = A.flag(keepdims, "linalg.matrix_norm", "keepdims")
+    if ord in (2, -2, "nuc") and x.size and not x._be.lazy:  # singular values: as svdvals
+        _finite(x._be, data, cd, "matrix_norm")
     if ord not in ("fro", "nuc") and 0 in x.shape[-2:]:
         raise ShapeError(f"linalg.matrix_norm(ord={ord}) of an empty matrix (shape {x.shape}) has no value (a max/min "
                          "of nothing). Fix: check x.size first, or use ord='fro'")  # fmt: skip
@@ -474,7 +490,13 @@ def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepd
                          "Fix: check x.size first")  # fmt: skip
     if x.ndim == 0 and axis is None:
         ax = None
-    r = x._be.la_vector_norm(data, ax, bool(keepdims), ord)
+    be = x._be
+    if isinstance(ax, tuple) and not ax:  # the norm of each element alone (torch reads dim=() as every axis)
+        real = D.real_of(cd)
+        if ord == 0:
+            return _out(x, be.astype(be.kernel("not_equal", cd)(data, 0), real), D.real_of(rd))
+        return _out(x, be.kernel("abs", cd)(data), D.real_of(rd))
+    r = be.la_vector_norm(data, ax, keepdims, ord)
     return _out(x, r, D.real_of(rd))
 
 
@@ -550,6 +572,7 @@ def trace(x: Array, /, *, offset: int = 0, dtype: DType | None = None) -> Array:
     if x.ndim < 2:
         raise ShapeError(f"linalg.trace() needs an Array with at least 2 dimensions, got shape {x.shape}")
     dt = _sum_dtype(x._dt, _current().default_int) if dtype is None else D.dtype(dtype)
+    D.check_cast(x._dt, dt)  # complex -> real would drop the imaginary part silently (as sum's dtype= refuses)
     be = x._be
     data = x._data if x._dt is dt else be.astype(x._data, dt)
     return _new(be.la_trace(data, _diagonal_offset(x, offset, "linalg.trace", "offset")), dt, x._dev, be)

@@ -84,6 +84,9 @@ def _chunk_backend(x: Any) -> Any:
     return backend_for_type(t) or get_backend("numpy")
 
 
+_ITERATIVE = frozenset({"eig", "eigvals", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank"})
+
+
 def _is_host_index(k: Any) -> bool:
     return isinstance(k, np.ndarray)
 
@@ -157,6 +160,8 @@ class ChunkCall:
     def __call__(self, *chunks: Any) -> Any:
         be = _chunk_backend(chunks[0])
         fn = getattr(be, self.method)
+        if self.method[3:] in _ITERATIVE and chunks[0].size and not bool(be.xp.isfinite(chunks[0]).all()):
+            raise linalg_failure(self.method[3:])  # the check the eager backends make at the call (linalg.ITERATIVE)
         try:
             r = fn(*chunks[: self.nargs], *self.args, *chunks[self.nargs :])
         except be.linalg_errors as exc:
@@ -209,6 +214,7 @@ class DaskBackend(NumpyBackend):
     module = "dask"
     fixed_default_device = True
     native_basic_indexing = False
+    lazy = True
     native_reshape = False  # reshape checks unknown sizes and merges chunks
     index_checks = False
     #: ``x.shape`` may hold ``None`` (sizes that depend on values)
