@@ -7,22 +7,20 @@ backend), never to the backend's own.
 
 from __future__ import annotations
 
-import array
 import contextlib
 import math
-import operator
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from . import _autograd, _config, _dtypes as D
-from ._array import Array, _Late, _alloc, _check_partner, _new
-from ._devices import Device, device as _device, split as _split
+from . import _autograd, _config, _dtypes as D, _hostdata as H
+from ._array import Array, _Late, _alloc, _new
+from ._devices import Device, split as _split
 from ._dispatch import _instances, backend_for_type, backend_name, get_backend
 from ._dtypes import DType
 from . import _args as A
 from ._boundary import raise_translated
-from ._coerce import first_array, is_native, py_scalar, to_array, weak, wrap_native
+from ._coerce import first_array, is_native, py_scalar, to_array, wrap_native
 from ._errors import (
     ArgumentTypeError, ArgumentValueError, CopyError, DomainError, ForeignArrayError, OutOfMemoryError, PromotionError,
     ScalarOverflowError, ShapeError, UnsupportedDTypeError, XBackendError,
@@ -109,22 +107,6 @@ def _creation_failed(fname: str, shape: Any, dt: DType, exc: BaseException) -> N
                                "for less, or free memory (on a GPU: del unused Arrays)") from exc  # fmt: skip
 
 
-def _host_dtype(a: np.ndarray, cfg: _config.Config) -> DType:
-    """xbackend's dtype for data NumPy inferred from Python objects (defaults, not NumPy's)."""
-    k = a.dtype.kind
-    if k == "b":
-        return D.bool
-    if k == "i":
-        return cfg.default_int
-    if k == "u":
-        return D.uint64  # Python ints above int64's range
-    if k == "f":
-        return cfg.default_float
-    if k == "c":
-        return cfg.default_complex
-    raise UnsupportedDTypeError(f"cannot make an Array from {a.dtype} data ({a.dtype.kind!r}); use numbers only")
-
-
 def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy: bool | None = None,
             backend: str | None = None, chunks: Any = None, requires_grad: bool = False) -> Array:  # fmt: skip
     """Convert Python data, NumPy arrays, native arrays of any backend, or Arrays to an Array.
@@ -168,8 +150,8 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
     src = backend_for_type(t) if not isinstance(obj, np.generic) else None
     if src is not None:
         return asarray(wrap_native(obj), dtype=dt, device=device, copy=copy, backend=backend)
-    if (t is list or t is tuple) and _holds_arrays(obj):  # [t1, t2]: built where those arrays live, never on the host
-        x = _from_arrays(obj)
+    if (t is list or t is tuple) and H.holds_arrays(obj):  # [t1, t2]: built where those arrays live, never on the host
+        x = H.from_arrays(obj)
         return asarray(x, dtype=dt, device=device, copy=copy, backend=backend)
     if hasattr(obj, "__dlpack__") and not isinstance(obj, (np.ndarray, np.generic)):
         return from_dlpack(obj, device=device, copy=copy, backend=backend)
@@ -180,19 +162,19 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
             D.check_cast(D.complex128, dt)
         dt = dt or D.python_scalar_dtype(obj, cfg.default_float, cfg.default_int)
         if t is int and dt.kind in "iu":
-            _check_range(obj, obj, dt)
+            H.check_range(obj, obj, dt)
         elif t is float and dt.kind in "iu":
-            _check_float_to_int(np.asarray(obj), dt)
+            H.check_float_to_int(np.asarray(obj), dt)
         return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
     if isinstance(obj, np.generic):
         src_dt = D.from_numpy_dtype(obj.dtype)
         if dt is not None:
             D.check_cast(src_dt, dt)
             if src_dt.kind == "f" and dt.kind in "iu":
-                _check_float_to_int(np.asarray(obj), dt)
+                H.check_float_to_int(np.asarray(obj), dt)
         dt = dt or src_dt
         return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
-    if _foreign(t):
+    if H.foreign(t):
         raise ForeignArrayError(
             f"xbackend does not know {t.__module__}.{t.__name__} and it does not implement the Array API standard "
             "(__array_namespace__): converting it with np.asarray could compute or copy it silently. Fix: convert "
@@ -203,17 +185,17 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
     try:
         host = np.asarray(obj)
     except (ValueError, TypeError) as exc:
-        raise ShapeError(f"cannot make an Array from {t.__name__}: {_ragged(exc)}. Fix: give every row the same "
+        raise ShapeError(f"cannot make an Array from {t.__name__}: {H.ragged(exc)}. Fix: give every row the same "
                          "length (nested lists must be rectangular)") from None  # fmt: skip
     except RuntimeError as exc:  # tensors (or Arrays) that require grad in nested data
         raise _autograd.nested_grad_error(obj, exc) from exc
-    if isinstance(obj, _BUFFERS):  # typed memory keeps its type: memoryview of float32 is float32, bytes are uint8
+    if isinstance(obj, H.BUFFERS):  # typed memory keeps its type: memoryview of float32 is float32, bytes are uint8
         if host.dtype.kind not in "biufc":
             raise UnsupportedDTypeError(f"cannot make an Array from a {t.__name__} of format {host.dtype}; "
                                         "use a buffer of numbers")  # fmt: skip
         dt = dt or D.from_numpy_dtype(host.dtype)
     if host.dtype.kind == "O":
-        if type(_first_leaf(obj)) is int:  # ints beyond uint64 (and int64): NumPy keeps Python objects
+        if type(H.first_leaf(obj)) is int:  # ints beyond uint64 (and int64): NumPy keeps Python objects
             with contextlib.suppress(TypeError, ValueError):
                 leaves = np.asarray(obj, dtype=object).ravel()
                 if all(type(v) is int or type(v) is bool for v in leaves):
@@ -221,136 +203,25 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
                         host = np.array(obj, dtype=np.float64)  # asked for floats: rounding is expected
                     else:
                         lo, hi = int(min(leaves)), int(max(leaves))
-                        _check_range(lo, hi, dt if dt is not None and dt.kind in "iu" else D.int64 if lo < 0 else D.uint64)
+                        H.check_range(lo, hi, dt if dt is not None and dt.kind in "iu" else D.int64 if lo < 0 else D.uint64)
         if host.dtype.kind == "O":
-            raise UnsupportedDTypeError(f"cannot make an Array from a {t.__name__} of {type(_first_leaf(obj)).__name__} "
+            raise UnsupportedDTypeError(f"cannot make an Array from a {t.__name__} of {type(H.first_leaf(obj)).__name__} "
                                         "values; use numbers only")  # fmt: skip
     k: str = host.dtype.kind
     if k not in "biufc":
-        raise UnsupportedDTypeError(f"cannot make an Array from {host.dtype} data ({type(_first_leaf(obj)).__name__} "
+        raise UnsupportedDTypeError(f"cannot make an Array from {host.dtype} data ({type(H.first_leaf(obj)).__name__} "
                                     "values); use numbers only")  # fmt: skip
     if dt is not None and k == "c":
         D.check_cast(D.complex128, dt)
-    if k == "f" and (dt is None or dt.kind in "iu") and type(_first_leaf(obj)) is int:
-        host = _exact_ints(obj, host, dt)  # ints beyond int64 that NumPy turned into float64
+    if k == "f" and (dt is None or dt.kind in "iu") and type(H.first_leaf(obj)) is int:
+        host = H.exact_ints(obj, host, dt)  # ints beyond int64 that NumPy turned into float64
         k = host.dtype.kind
-    dt = dt or _host_dtype(host, cfg)
-    if (k == "i" or k == "u") and (dt.kind == "i" or dt.kind == "u") and host.size and _NARROWER[k, dt]:
-        _check_range(int(host.min()), int(host.max()), dt)  # only when the target is narrower than the data
+    dt = dt or H.host_dtype(host, cfg)
+    if (k == "i" or k == "u") and (dt.kind == "i" or dt.kind == "u") and host.size and H.NARROWER[k, dt]:
+        H.check_range(int(host.min()), int(host.max()), dt)  # only when the target is narrower than the data
     elif k == "f" and dt.kind in "iu" and host.size:
-        _check_float_to_int(host, dt)
+        H.check_float_to_int(host, dt)
     return _new(be.from_host(host, dt, dev, True), dt, dev, be)
-
-
-# Python ints NumPy inferred as int64 ("i") or uint64 ("u") need a range check only for a narrower target.
-_NARROWER = {(k, d): not (d is D.int64 and k == "i" or d is D.uint64 and k == "u") for k in "iu"
-             for d in (*D.SIGNED, *D.UNSIGNED)}  # fmt: skip
-_HUGE = float(1 << 63)
-
-
-def _first_leaf(obj: Any) -> Any:
-    """The first scalar of nested Python data (cheap: follows index 0 only)."""
-    while type(obj) is list or type(obj) is tuple:
-        if not obj:
-            return None
-        obj = obj[0]
-    return obj
-
-
-def _check_range(lo: int, hi: int, dt: DType) -> None:
-    dlo, dhi = D._INT_RANGE[dt]
-    if lo < dlo or hi > dhi:
-        bad = lo if lo < dlo else hi
-        wider = "int64" if -(1 << 63) <= bad < 1 << 63 else "uint64" if 0 <= bad < 1 << 64 else "float64"
-        note = " (inexact: no integer dtype holds it)" if wider == "float64" else ""
-        raise ScalarOverflowError(
-            f"Python int {bad} in the data does not fit {dt} (range {dlo}..{dhi}); xbackend never wraps around. "
-            f"Fix: pass a dtype that holds it, e.g. xb.asarray(data, dtype=xb.{wider}){note}"
-        )
-
-
-def _exact_ints(obj: Any, host: np.ndarray, dt: DType | None) -> np.ndarray:
-    """``obj`` as exact integers when it holds only Python ints, some beyond int64 (NumPy made them float64).
-
-    Floats anywhere in the data keep the float64 result; ints beyond uint64 (or mixing signs beyond
-    int64) raise :class:`ScalarOverflowError` unless ``dt`` is a float dtype (not called then)."""
-    if not host.size or not np.abs(host).max() >= _HUGE:
-        return host  # no int beyond int64: NumPy's float64 comes from float data
-    leaves = np.asarray(obj, dtype=object).ravel()
-    if not all(type(v) is int or type(v) is bool for v in leaves):
-        return host
-    lo, hi = int(min(leaves)), int(max(leaves))
-    target = dt if dt is not None else D.uint64 if lo >= 0 else D.int64
-    _check_range(lo, hi, target)
-    return np.array(obj, dtype=np.uint64 if lo >= 0 else np.int64)
-
-
-_HOST_MODULES = frozenset({"builtins", "array", "numpy", "ml_dtypes"})
-
-
-def _foreign(t: type) -> bool:
-    """An array-like type of a library xbackend does not know (``__array__`` and not a Python/NumPy type)."""
-    return (hasattr(t, "__array__") or hasattr(t, "__array_interface__")) and \
-        t.__module__.partition(".")[0] not in _HOST_MODULES  # fmt: skip
-
-
-_BUFFERS = (memoryview, bytearray, bytes, array.array)
-
-
-def _ragged(exc: Exception) -> str:
-    text = str(exc)
-    return "the nested sequences have different lengths" if "inhomogeneous" in text or "sequence" in text else text
-
-
-def _check_float_to_int(host: np.ndarray, dt: DType) -> None:
-    """Float data to an integer dtype truncates towards zero (as NumPy and torch do); NaN, infinities and values
-    outside the dtype's range have no integer, and raise instead of wrapping (NumPy gives INT_MIN, torch garbage)."""
-    if not np.isfinite(host).all():
-        raise DomainError(f"cannot convert NaN or an infinity to {dt}: no integer holds it. Fix: replace them first, "
-                          f"e.g. xb.where(xb.isfinite(x), x, 0), or keep a floating dtype")  # fmt: skip
-    lo, hi = D._INT_RANGE[dt]
-    vmin, vmax = float(host.min()), float(host.max())
-    if vmin <= lo - 1 or vmax >= hi + 1:
-        bad = vmin if vmin <= lo - 1 else vmax
-        raise ScalarOverflowError(f"value {bad!r} does not fit {dt} (range {lo}..{hi}); xbackend never wraps around. "
-                                  "Fix: clip first, or pass a dtype that holds it")  # fmt: skip
-
-
-def _holds_arrays(obj: Any) -> bool:
-    for o in obj:
-        if type(o) is Array or (type(o) is list or type(o) is tuple) and _holds_arrays(o) or is_native(o):
-            return True
-    return False
-
-
-def _from_arrays(obj: Any) -> Array:
-    """A (nested) sequence holding Arrays or native arrays, stacked on *their* backend and device: nothing goes
-    through the host, and arrays of two places are refused with the fix (never converted silently)."""
-    from ._manipulation import stack
-
-    def build(o: Any) -> Any:
-        if type(o) is Array:
-            return o
-        if is_native(o):
-            return wrap_native(o)
-        if type(o) is list or type(o) is tuple:
-            parts = [build(i) for i in o]
-            anchor = next((p for p in parts if type(p) is Array), None)
-            if anchor is None:
-                return list(o)  # Python data alone: its parent gives it a place
-            for p in parts:
-                if type(p) is Array and (p._be is not anchor._be or p._dev is not anchor._dev):
-                    _check_partner(anchor, p)
-            dt = anchor._dt
-            for p in parts:
-                if type(p) is Array and p._dt is not dt:
-                    dt = D.promote(dt, p._dt)
-            like = _new(anchor._data, dt, anchor._dev, anchor._be)
-            return stack([p if type(p) is Array else weak(p, like) for p in parts])
-        return o
-
-    out = build(obj)
-    return out if type(out) is Array else asarray(out)
 
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None, backend: str | None = None) -> Array:

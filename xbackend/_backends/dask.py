@@ -41,6 +41,7 @@ from .._errors import (
     UnknownDeviceError,
     XBackendError,
 )
+from . import _dask_index as I
 from ._keys import check_bounds, map_index_arrays
 from .numpy import NumpyBackend, negative_integer_power
 
@@ -71,6 +72,7 @@ def _import() -> Any:
         import dask.array as _da
 
         dask, da = _dask, _da
+        I.da = _da
     return da
 
 
@@ -85,38 +87,6 @@ def _chunk_backend(x: Any) -> Any:
 
 
 _ITERATIVE = frozenset({"eig", "eigvals", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank"})
-
-
-def _is_host_index(k: Any) -> bool:
-    return isinstance(k, np.ndarray)
-
-
-def _is_mask(k: Any) -> bool:
-    return k.dtype.kind == "b"
-
-
-def _is_lazy_index(k: Any) -> bool:
-    return isinstance(k, da.Array)
-
-
-class _InBounds:
-    """A Dask task that checks a block of indices for one axis and passes it on; out of range: the error the eager
-    backends raise, with the same text (``xbackend._native_errors.index_failed``), when the graph is computed."""
-
-    def __init__(self, n: int, axis: int, shape: tuple[int, ...]) -> None:
-        self.n, self.axis, self.shape = n, axis, shape
-
-    def __call__(self, block: Any) -> Any:
-        n = self.n
-        bad = (block < -n) | (block >= n)
-        if bool(bad.any()):
-            from .._errors import index_out_of_range
-
-            raise index_out_of_range(int(block[bad].ravel()[0]), self.axis, n, "dask", self.shape)
-        return block
-
-    def __dask_tokenize__(self) -> Any:
-        return ("xbackend-in-bounds", self.n, self.axis, self.shape)
 
 
 def _matmul(a: Any, b: Any) -> Any:
@@ -459,10 +429,10 @@ class DaskBackend(NumpyBackend):
 
     def getitem(self, x: Any, key: Any) -> Any:
         if not any(s != s for s in x.shape):  # Dask would wrap or clip out-of-range indices: host index arrays
-            check_bounds(tuple(x.shape), key, _is_host_index, _is_mask)  # (known values) are checked now, as NumPy
-            key = map_index_arrays(tuple(x.shape), key, _is_lazy_index, _is_mask,  # does; lazy ones when computed
-                                   lambda k, dim, n: k.map_blocks(_InBounds(n, dim, tuple(x.shape)), dtype=k.dtype))
-        key, falses = _bool_scalars(key)
+            check_bounds(tuple(x.shape), key, I.is_host_index, I.is_mask)  # (known values) are checked now, as NumPy
+            key = map_index_arrays(tuple(x.shape), key, I.is_lazy_index, I.is_mask,  # does; lazy ones when computed
+                                   lambda k, dim, n: k.map_blocks(I.InBounds(n, dim, tuple(x.shape)), dtype=k.dtype))
+        key, falses = I.bool_scalars(key)
         try:
             out = x[key]
             if falses:  # x[False] selects nothing along the new axis
@@ -473,10 +443,10 @@ class DaskBackend(NumpyBackend):
                                 "e.g. x[i][:, j], or x.compute() first")  # fmt: skip
 
     def setitem(self, x: Any, key: Any, value: Any) -> None:
-        key, value = _drop_new_axes(x, key, value)
+        key, value = I.drop_new_axes(x, key, value)
         if key is None:
             return  # x[False] = v writes nothing
-        key, value = _positive_steps(x, key, value)
+        key, value = I.positive_steps(x, key, value)
         if key is None:
             return  # an empty selection writes nothing (Dask's setitem trips over some)
         try:
@@ -489,7 +459,7 @@ class DaskBackend(NumpyBackend):
         if any(s != s for s in x.shape):
             raise ChunkingError("reshape of a Dask Array whose shape is unknown (after a boolean mask, nonzero or "
                                 "unique). Fix: x = x.persist() first (it resolves the sizes)")  # fmt: skip
-        shape = _check_reshape(tuple(x.shape), tuple(shape))
+        shape = I.check_reshape(tuple(x.shape), tuple(shape))
         if 0 in shape or 0 in x.shape:
             return self._empty_result(shape, x.dtype)
         out = x.reshape(shape, merge_chunks=True) if x.shape != shape else x
@@ -764,102 +734,3 @@ def _cuda_devices() -> tuple[str, ...]:
 
     info = get_backend_class("cupy").probe()
     return tuple(info.devices) if info.usable else ()
-
-
-def _bool_scalars(key: Any) -> tuple[Any, set[int]]:
-    """Python bools in a basic key: ``True`` is ``None`` (a new axis), ``False`` a new empty axis."""
-    items = key if type(key) is tuple else (key,)
-    if not any(type(k) is bool for k in items):
-        return key, set()
-    if any(hasattr(k, "shape") for k in items):
-        raise ChunkingError("Dask cannot mix Python bools with index arrays in one key. Fix: index in two steps")
-    out: list[Any] = []
-    falses: set[int] = set()
-    dim = 0
-    for k in items:
-        if type(k) is bool:
-            out.append(None)
-            if not k:
-                falses.add(dim)
-            dim += 1
-        elif k is None or type(k) is slice:
-            out.append(k)
-            dim += 1
-        elif k is Ellipsis:
-            out.append(k)
-            dim = -10**9  # positions after ... are not tracked: falses only before it
-        else:
-            out.append(k)
-    if any(f < 0 for f in falses):
-        raise ChunkingError("Dask: x[..., False] is not supported. Fix: index without the bool")
-    return tuple(out), falses
-
-
-def _drop_new_axes(x: Any, key: Any, value: Any) -> tuple[Any, Any]:
-    """A setitem key without ``None``/bools (Dask refuses them): the value loses those length-1 axes."""
-    items = key if type(key) is tuple else (key,)
-    if not any(k is None or type(k) is bool for k in items):
-        return key, value
-    if any(hasattr(k, "shape") for k in items):
-        raise ChunkingError("Dask cannot assign through a key that mixes None with index arrays. Fix: drop the None")
-    if any(k is False for k in items):
-        return None, value
-    target = x[tuple(None if type(k) is bool else k for k in items)].shape
-    rest = tuple(k for k in items if k is not None and type(k) is not bool)
-    if hasattr(value, "shape"):
-        value = da.broadcast_to(value, target) if hasattr(value, "dask") else np.broadcast_to(value, target)
-        sel: list[Any] = []  # 0 on each new axis, everything on the rest (no arrays here: positions are plain)
-        for k in items:
-            if k is None or type(k) is bool:
-                sel.append(0)
-            elif k is Ellipsis or type(k) is slice:
-                sel.append(Ellipsis if k is Ellipsis else slice(None))
-        value = value[tuple(sel)] if sel else value
-    return (rest if rest else Ellipsis), value
-
-
-def _check_reshape(old: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:
-    """NumPy's reshape rules with NumPy's ValueErrors (Dask raises ZeroDivisionError on some)."""
-    if sum(1 for s in shape if s == -1) > 1 or any(s < -1 for s in shape):
-        raise ValueError(f"cannot reshape an array of shape {old} into {shape}: at most one -1, no other negatives")
-    n = math.prod(old)
-    known = math.prod(s for s in shape if s != -1)
-    if -1 in shape:
-        if known == 0 or n % known:
-            raise ValueError(f"cannot reshape an array of shape {old} into {shape}")
-        shape = tuple(n // known if s == -1 else s for s in shape)
-    if math.prod(shape) != n:
-        raise ValueError(f"cannot reshape an array of size {n} into shape {shape}")
-    return shape
-
-
-def _positive_steps(x: Any, key: Any, value: Any) -> tuple[Any, Any]:
-    """A basic setitem key with negative-step slices as positive ones (the value flipped to match), since
-    Dask's setitem mishandles some negative steps; ``(None, value)`` when the selection is empty."""
-    items = key if type(key) is tuple else (key,)
-    if any(hasattr(k, "shape") or isinstance(k, list) for k in items):
-        return key, value
-    n_ell = x.ndim - sum(1 for k in items if k is not Ellipsis)
-    full: list[Any] = []
-    for k in items:
-        full += [slice(None)] * n_ell if k is Ellipsis else [k]
-    full += [slice(None)] * (x.ndim - len(full))
-    out, flips, rdim = [], [], 0
-    for n, k in zip(x.shape, full):
-        if type(k) is slice:
-            r = range(*k.indices(n))
-            if len(r) == 0:
-                return None, value
-            if r.step < 0:
-                k = slice(r[-1], r[0] + 1, -r.step)
-                flips.append(rdim)
-            rdim += 1
-        out.append(k)
-    if flips and hasattr(value, "shape") and value.ndim:
-        lead = rdim - value.ndim  # the value broadcasts from the right
-        sel = [slice(None)] * value.ndim
-        for f in flips:
-            if f - lead >= 0 and value.shape[f - lead] > 1:
-                sel[f - lead] = slice(None, None, -1)
-        value = value[tuple(sel)]
-    return tuple(out), value
