@@ -312,7 +312,7 @@ def zero_d_ok(v: Any) -> list[str]:
 #: recovery of infinities, or the plain formula) is its own, as the standard leaves it; with a complex input that
 #: holds inf or NaN their values are not compared (dtypes and shapes still are)
 CONTRACTIONS = frozenset({"matmul", "vecdot", "tensordot", "x @ y", "y @ x", "x @= y"}) | {
-    f"linalg.{n}" for n in xb.linalg.__all__}
+    f"linalg.{n}" for n in xb.linalg.__all__} | {f"fft.{n}" for n in xb.fft.__all__}  # FFTs: sums of products too
 
 
 def _complex_nonfinite(spec: Any) -> bool:

@@ -553,6 +553,12 @@ def linspace(start: Any, stop: Any, /, num: int, *, dtype: DType | None = None, 
         raise PromotionError(f"linspace(): complex endpoints with dtype={dt} would drop the imaginary part. Fix: "
                              "pass a complex dtype, e.g. dtype=xb.complex128")  # fmt: skip
     A.check_size((num,), dt.itemsize, "linspace")
+    if num == 1:  # one value: start itself (some libraries compute start + 0 * step, which is NaN for inf endpoints)
+        first = _fill_value(start if dt.kind in "fc" else math.floor(start), dt, "linspace") if (
+            dt.kind in "fc" or math.isfinite(start)) else start  # fmt: skip
+        if dt.kind in "biu":
+            return _leaf_if(_int_linspace(be, dev, float(start), float(stop), num, dt, endpoint), requires_grad)
+        return _leaf_if(_new(be.full((1,), first, dt, dev), dt, dev, be), requires_grad)
     if dt.kind in "biu":
         return _leaf_if(_int_linspace(be, dev, float(start), float(stop), num, dt, endpoint), requires_grad)
     return _leaf_if(_new(be.linspace(start, stop, num, dt, dev, endpoint), dt, dev, be), requires_grad)

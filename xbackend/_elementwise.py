@@ -29,7 +29,8 @@ from ._array import Array, _check_partner, _new, _scalar_dtype
 from ._operators import binary, unary
 from ._creation import asarray
 from ._coerce import is_native, py_scalar, to_array, wrap_native
-from ._errors import ArgumentTypeError, ArgumentValueError, PromotionError
+from . import _native_errors as _NE
+from ._errors import ArgumentTypeError, ArgumentValueError, PromotionError, ShapeError
 from ._rules import ELEMENTWISE
 
 # written out (type checkers read a literal ``__all__`` only); checked against the category table at import
@@ -239,6 +240,12 @@ def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:  # noqa: A002 
             isinstance(b, np.generic) else name for b, name in ((min, "min"), (max, "max"))]  # fmt: skip
     call = f"xb.clip({{}}, {show[0]}, {show[1]})"
     bounds = [_bound(x, min, "min", call), _bound(x, max, "max", call)]
+    shape = tuple(x._data.shape)
+    for b, which in zip(bounds, ("min", "max")):  # the result has x's shape: a bound must broadcast to it
+        bs = getattr(b, "shape", None)
+        if bs is not None and (len(bs) > len(shape) or _NE.broadcast(tuple(bs), shape) != shape):
+            raise ShapeError(f"clip(): {which} of shape {tuple(bs)} does not broadcast to x's shape {shape} (the result "
+                             f"keeps x's shape). Fix: reshape the bound, e.g. xb.broadcast_to({which}, x.shape)")
     if bounds[0] is None and bounds[1] is None:
         return _new(x._be.astype(x._data, x.dtype, copy=True), x.dtype, x._dev, x._be)
     return _new(x._be.kernel("clip", x.dtype)(x._data, bounds[0], bounds[1]), x.dtype, x._dev, x._be)

@@ -452,7 +452,13 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
     n = max(len(reps), x.ndim)
     reps = (1,) * (n - len(reps)) + reps
     xs = (1,) * (n - x.ndim) + tuple(x._data.shape)
-    A.check_size(tuple(a * b for a, b in zip(xs, reps)), x._dt.itemsize, "tile")
+    out = tuple(a * b for a, b in zip(xs, reps))
+    A.check_size(out, x._dt.itemsize, "tile")
+    if any(d >= 2**63 for d in out):  # a dimension no array can have, even an empty one
+        raise ShapeError(f"tile(): the result would have a dimension of {max(out)}, more than any array can have. "
+                         "Fix: ask for fewer repetitions")  # fmt: skip
+    if 0 in out:  # nothing to copy (and repetitions beyond int64 that some libraries cannot take)
+        return _new(x._be.zeros(out, x._dt, x._dev), x._dt, x._dev, x._be)
     data = x._data
     if x.ndim < n:
         data = x._be.reshape(data, (1,) * (n - x.ndim) + tuple(data.shape))

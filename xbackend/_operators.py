@@ -73,7 +73,10 @@ def {fname}(self, other):
             fn = learn_scalar(be, d)
         if fn is not None:
             out = _alloc()
-            out._data = fn({scalar_args})
+            try:
+                out._data = fn({scalar_args})
+            except Exception:  # e.g. 1e300 with a float16 Array, which torch refuses: the general path rounds it
+                return general(self, other)
             out._dt = {result}
             out._dev = self._dev
             out._be = be
@@ -153,7 +156,7 @@ def binary(name: str, reflected: bool = False) -> Any:
                     y = be.astype(y, cd)
         elif (t := type(other)) is float and d1 in fast_fc:  # float Array (op) Python float: the common case
             x = self._data
-            y = other
+            y = other if d1.itemsize >= 8 and d1.kind == "f" or d1.itemsize >= 16 else _Late.fit_scalar(other, d1)
             cd = d1
         elif t is float or t is int or t is bool or t is complex:
             p = _scalar_dtype(self, other)
@@ -165,8 +168,8 @@ def binary(name: str, reflected: bool = False) -> Any:
                 cd, _ = resolve(name, category, p, _current().default_float)
                 if d1 is not cd:
                     x = be.astype(x, cd)
-            if t is int and cd.kind in "fc":
-                y = _Late.fit_scalar(y, cd)  # 10**30 with a float32 Array: rounded on the host, as NumPy does
+            if (t is int or t is float) and cd.kind in "fc":
+                y = _Late.fit_scalar(y, cd)  # 10**30 or 1e300 with a float32 Array: rounded on the host, as NumPy does
         else:
             other = _coerce(self, other)
             return NotImplemented if other is NotImplemented else general(self, other)
@@ -209,7 +212,7 @@ def inplace(name: str) -> Any:
         elif type(other) in _SCALARS:
             p = _scalar_dtype(self, other)
             y = other if type(other) is not bool or d1 is _BOOL else int(other)  # bools with numbers: 0/1
-            if type(other) is int and d1.kind in "fc":
+            if (type(other) is int or type(other) is float) and d1.kind in "fc":
                 y = _Late.fit_scalar(y, d1)
         else:
             other = _coerce(self, other)

@@ -98,6 +98,7 @@ def _points(name: str, n: int | None, m: int, last: bool = True) -> int:
     if k < 1:
         raise ArgumentValueError(f"fft.{name}(): an axis of size {m} gives a transform of {k} points; it needs at "
                                  "least 1. Fix: pass n (or s) >= 1, or transform a longer axis")  # fmt: skip
+    A.check_size((k,), 16, f"fft.{name}")  # complex128 points: no machine addresses more
     return k
 
 

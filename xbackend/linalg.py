@@ -412,11 +412,9 @@ def matrix_power(x: Array, n: int, /) -> Array:
     >>> xb.linalg.matrix_power(xb.asarray([[1.0, 1.0], [0.0, 1.0]]), 3).tolist()
     [[1.0, 3.0], [0.0, 1.0]]
     """
-    if isinstance(n, bool) or not isinstance(n, int):
-        try:
-            n = n.__index__()
-        except AttributeError:
-            raise ArgumentTypeError(f"linalg.matrix_power() needs an int exponent, got {type(n).__name__}") from None
+    n = A.integer(n, "linalg.matrix_power", "n")
+    if not -(2**63) <= n < 2**63:
+        raise ArgumentValueError(f"linalg.matrix_power(): n must be within int64 (|n| < 2**63), got {n}")
     x, data, cd, rd = _prep(x, "matrix_power", square=True)
     try:
         r = x._be.la_matrix_power(data, n)
@@ -573,6 +571,9 @@ def trace(x: Array, /, *, offset: int = 0, dtype: DType | None = None) -> Array:
         raise ShapeError(f"linalg.trace() needs an Array with at least 2 dimensions, got shape {x.shape}")
     dt = _sum_dtype(x._dt, _current().default_int) if dtype is None else D.dtype(dtype)
     D.check_cast(x._dt, dt)  # complex -> real would drop the imaginary part silently (as sum's dtype= refuses)
+    if dt is D.bool:
+        raise UnsupportedDTypeError("linalg.trace(dtype=xb.bool) is not supported (a sum of bools counts them). Fix: "
+                                    "leave dtype out (bool input sums in the default int dtype)")  # fmt: skip
     be = x._be
     data = x._data if x._dt is dt else be.astype(x._data, dt)
     return _new(be.la_trace(data, _diagonal_offset(x, offset, "linalg.trace", "offset")), dt, x._dev, be)
