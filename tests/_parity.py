@@ -324,12 +324,14 @@ def _complex_nonfinite(spec: Any) -> bool:
 
 
 def check_call(name: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], *,
-               exact: bool = False, values: bool = True) -> None:  # fmt: skip
-    """Run the call on every target that holds its dtypes; raise AssertionError listing every disagreement."""
+               exact: bool = False, values: bool = True, targets: Any = None) -> None:  # fmt: skip
+    """Run the call on every target that holds its dtypes (the CPU targets unless ``targets`` says otherwise; NumPy
+    on the CPU is always the reference); raise AssertionError listing every disagreement."""
     if name in CONTRACTIONS and _complex_nonfinite(Seq(args)):
         values = False
     used = dtypes_in(Seq(args)) | dtypes_in(kwargs)
-    targets = [t for t in CPU_TARGETS if all(t.holds(d) for d in used)]
+    pool = CPU_TARGETS if targets is None else [t for t in CPU_TARGETS if t.backend == REFERENCE] + list(targets)
+    targets = [t for t in pool if all(t.holds(d) for d in used)]
     outcomes = {t.id: run(fn, args, kwargs, t) for t in targets}
     ref_id = next((t.id for t in targets if t.backend == REFERENCE), None)
     if ref_id is None:
