@@ -1,0 +1,292 @@
+"""scikit-learn's and SciPy's own array-API test suites on xbackend, next to the libraries they run on.
+
+Usage (from the repository root; installs nothing, patches no installed file)::
+
+    python tools/consumer_suites.py                      # the full run: both suites, every namespace
+    python tools/consumer_suites.py --selection ci       # the bounded CI selection (tests/test_consumer_suites.py)
+    python tools/consumer_suites.py --suites scipy --namespaces torch,xbackend-torch -- -k logsumexp
+    python tools/consumer_suites.py --from-json out.json # the tables again, from a saved run
+
+Each suite runs in one pytest process (``-n`` with pytest-xdist when it is installed and ``--jobs`` > 1)
+with tools/consumer_plugin.py loaded by ``-p``: it adds ``xbackend-<backend>`` namespaces to the suite's
+own parametrisation (scikit-learn's ``yield_namespace_device_dtype_combinations`` / ``_array_api_for_tests``,
+SciPy's ``xp`` fixture) and records each test's outcome. The tables count passed / failed (+ errors) per
+namespace, then the xbackend tests that fail where the same test passes on the library underneath
+("new"), and group those by cause (exception type and normalised message). Failures listed in
+:data:`KNOWN_DIFFERENCES` are deliberate choices of xbackend, counted apart. The exit status is 1 when
+any xbackend namespace has a new failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from importlib import util as importlib_util
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BASELINES = ("numpy", "torch", "array_api_strict", "dask")
+XB = "xbackend-"
+ALL_NAMESPACES = BASELINES + tuple(XB + b for b in BASELINES)
+TITLES = {"numpy": "numpy", "torch": "torch", "array_api_strict": "array-api-strict", "dask": "dask",
+          "xbackend-numpy": "xbackend on NumPy", "xbackend-torch": "xbackend on torch",
+          "xbackend-array_api_strict": "xbackend on array-api-strict", "xbackend-dask": "xbackend on Dask"}  # fmt: skip
+SUITE_TITLES = {"sklearn": "scikit-learn", "scipy": "SciPy"}
+
+#: SciPy's array-API modules the full run covers (``-m array_api_backends``: tests that take ``xp``)
+SCIPY_MODULES = ("scipy.special", "scipy.stats", "scipy.signal", "scipy.fft", "scipy.linalg", "scipy.cluster",
+                 "scipy.ndimage", "scipy.integrate", "scipy.optimize", "scipy._lib")  # fmt: skip
+
+#: the bounded selection CI runs (tests/test_consumer_suites.py): whole test modules (their ids below the
+#: installed package), chosen for covering creation, reductions, linear algebra, devices and dtypes
+CI_SELECTION: dict[str, tuple[str, ...]] = {
+    "sklearn": ("utils/tests/test_array_api.py", "metrics/tests/test_pairwise.py::test_pairwise_distances_array_api",
+                "decomposition/tests/test_pca.py::test_pca_array_api_compliance",
+                "preprocessing/tests/test_data.py::test_scaler_array_api_compliance"),  # fmt: skip
+    "scipy": ("special/tests/test_logsumexp.py", "special/tests/test_support_alternative_backends.py",
+              "_lib/tests/test_array_api.py", "stats/tests/test_variation.py", "fft/tests/test_basic.py",
+              "cluster/tests/test_vq.py"),  # fmt: skip
+}
+CI_NAMESPACES = ("numpy", "torch", "xbackend-numpy", "xbackend-torch")
+
+#: Deliberate differences: (suite, test-id pattern (fnmatch, namespace part replaced by the baseline's), the
+#: xbackend namespaces it concerns (None: all), the reason). Each is a choice documented in docs/behaviour.md,
+#: never a bug; a failure that matches is counted as "listed", not as new.
+KNOWN_DIFFERENCES: tuple[tuple[str, str, tuple[str, ...] | None, str], ...] = ()
+
+
+# -- running ------------------------------------------------------------------------------------------------
+def _package_dir(name: str) -> Path:
+    spec = importlib_util.find_spec(name)
+    if spec is None or spec.origin is None:
+        raise SystemExit(f"{name} is not installed in {sys.executable}: install it (requirements/test.txt)")
+    return Path(spec.origin).parent
+
+
+def _sklearn_targets(selection: str) -> list[str]:
+    base = _package_dir("sklearn")
+    if selection == "ci":
+        return [str(base / t) for t in CI_SELECTION["sklearn"]]
+    found = []
+    for path in sorted(base.rglob("test_*.py")):  # every test module that parametrises over namespaces
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "yield_namespace" in text or "_array_api_for_tests" in text or path.parent.name == "tests" and \
+                path.name == "test_common.py" and path.parent.parent == base:  # fmt: skip
+            found.append(str(path))
+    return found
+
+
+def _scipy_targets(selection: str) -> list[str]:
+    if selection == "ci":
+        base = _package_dir("scipy")
+        return [str(base / t) for t in CI_SELECTION["scipy"]]
+    return ["--pyargs", *SCIPY_MODULES]
+
+
+def _xdist_available() -> bool:
+    return importlib_util.find_spec("xdist") is not None
+
+
+def run_suite(suite: str, namespaces: list[str], selection: str, jobs: int, extra: list[str],
+              report: Path, quiet: bool = True) -> float:  # fmt: skip
+    """Run one suite in a pytest subprocess; the records land in ``report``. Returns the wall time."""
+    targets = _sklearn_targets(selection) if suite == "sklearn" else _scipy_targets(selection)
+    work = Path(tempfile.mkdtemp(prefix="xb-consumers-"))
+    ini = work / "pytest.ini"  # neither this repository's pytest settings nor a cache directory apply
+    ini.write_text("[pytest]\naddopts =\n")
+    rootdir = _package_dir(suite).parent  # test ids read "sklearn/utils/tests/test_x.py::test_y[...]"
+    cmd = [sys.executable, "-m", "pytest", "-c", str(ini), "--rootdir", str(rootdir), "-p", "consumer_plugin",
+           "-p", "no:cacheprovider", f"--xb-suite={suite}", f"--xb-namespaces={','.join(namespaces)}",
+           f"--xb-report={report}", "-q" if quiet else "-v", "--tb=line", "-rN", "--no-header"]  # fmt: skip
+    if suite == "scipy":
+        cmd += ["-m", "array_api_backends"]
+    if jobs > 1 and _xdist_available():
+        cmd += ["-n", str(jobs)]
+    cmd += [*targets, *extra]
+    env = dict(os.environ)
+    env["SCIPY_ARRAY_API"] = "1"
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "tools"), str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env.setdefault("OMP_NUM_THREADS", "1")
+    env.setdefault("SKLEARN_SKIP_NETWORK_TESTS", "1")
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    took = time.perf_counter() - t0
+    if not report.exists():
+        tail = "\n".join(proc.stdout.splitlines()[-40:])
+        raise SystemExit(f"{suite}: pytest wrote no report (exit {proc.returncode}):\n{shlex.join(cmd)}\n{tail}")
+    return took
+
+
+# -- tables -------------------------------------------------------------------------------------------------
+_RANK = {"error": 5, "failed": 4, "xpassed": 3, "passed": 2, "xfailed": 1, "skipped": 0}
+
+
+def _outcomes(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """One record per test id (a teardown error after a pass counts as the error)."""
+    out: dict[str, dict[str, Any]] = {}
+    for r in records:
+        old = out.get(r["nodeid"])
+        if old is None or _RANK[r["outcome"]] > _RANK[old["outcome"]]:
+            out[r["nodeid"]] = r
+    return out
+
+
+def _baseline_id(nodeid: str, ns: str) -> str:
+    """The id of the same test on the library underneath: ``[xbackend-torch-cpu-float64]`` -> ``[torch-...]``."""
+    head, sep, params = nodeid.partition("[")
+    return head + sep + params.replace(ns, ns.removeprefix(XB))
+
+
+_NORMALISE = [
+    (re.compile(r"0x[0-9a-fA-F]+"), "0x…"),
+    (re.compile(r"(?<![\w.])[-+]?\d+(\.\d+)?(e[-+]?\d+)?"), "N"),
+    (re.compile(r"\s+"), " "),
+]
+
+
+def cause(failure: str) -> str:
+    """A failure's cause: exception type and first line, numbers and addresses normalised, ≤ 110 characters."""
+    line = failure.strip().splitlines()[0] if failure.strip() else "?"
+    line = re.sub(r"^E\s+", "", line)
+    for pattern, repl in _NORMALISE:
+        line = pattern.sub(repl, line)
+    return line if len(line) <= 110 else line[:109] + "…"
+
+
+def _listed(suite: str, base_id: str, ns: str) -> str | None:
+    for s, pattern, which, reason in KNOWN_DIFFERENCES:
+        if s == suite and (which is None or ns in which) and fnmatch.fnmatchcase(base_id, pattern):
+            return reason
+    return None
+
+
+def summarise(reports: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Counts per suite and namespace, and the xbackend failures the baseline does not have."""
+    counts: dict[str, dict[str, Counter[str]]] = {}
+    new: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for suite, rep in reports.items():
+        tests = _outcomes(rep["records"])
+        per_ns: dict[str, Counter[str]] = defaultdict(Counter)
+        for r in tests.values():
+            per_ns[r["ns"]][r["outcome"]] += 1
+        counts[suite] = dict(per_ns)
+        new[suite] = defaultdict(list)
+        for r in tests.values():
+            ns = r["ns"]
+            if not ns.startswith(XB) or r["outcome"] not in ("failed", "error"):
+                continue
+            bid = _baseline_id(r["nodeid"], ns)
+            base = tests.get(bid)
+            if base is not None and base["outcome"] in ("failed", "error", "skipped", "xfailed"):
+                kind = "as baseline"
+            elif (reason := _listed(suite, bid, ns)) is not None:
+                kind = "listed: " + reason
+            else:
+                kind = "new"
+            new[suite][ns].append({**r, "kind": kind, "baseline": None if base is None else base["outcome"]})
+    return {"counts": counts, "xb_failures": new}
+
+
+def _cell(c: Counter[str] | None) -> str:
+    if not c:
+        return "—"
+    s = f"{c['passed']} / {c['failed']}"
+    if c["error"]:
+        s += f" + {c['error']} err"
+    return s
+
+
+def tables(summary: dict[str, Any], namespaces: list[str], times: dict[str, float] | None = None) -> str:
+    counts, fails = summary["counts"], summary["xb_failures"]
+    cols = [n for n in ALL_NAMESPACES if n in namespaces]
+    lines = ["passed / failed (+ errors) per namespace; skipped tests are not counted", ""]
+    lines.append("| suite | " + " | ".join(TITLES[n] for n in cols) + " |")
+    lines.append("|---" * (len(cols) + 1) + "|")
+    for suite in counts:
+        lines.append(f"| {SUITE_TITLES[suite]} | " + " | ".join(_cell(counts[suite].get(n)) for n in cols) + " |")
+    xcols = [n for n in cols if n.startswith(XB)]
+    if xcols:
+        lines += ["", "xbackend failures where the same test passes on the library underneath (new), deliberate "
+                      "differences (listed), failures the baseline has too (as baseline)", ""]  # fmt: skip
+        lines.append("| suite | " + " | ".join(TITLES[n] + ": new / listed / as baseline" for n in xcols) + " |")
+        lines.append("|---" * (len(xcols) + 1) + "|")
+        for suite in counts:
+            cells = []
+            for n in xcols:
+                if n not in counts[suite]:
+                    cells.append("—")
+                    continue
+                k = Counter(("listed" if f["kind"].startswith("listed") else f["kind"]) for f in fails[suite][n])
+                cells.append(f"**{k['new']}** / {k['listed']} / {k['as baseline']}")
+            lines.append(f"| {SUITE_TITLES[suite]} | " + " | ".join(cells) + " |")
+        groups: dict[str, Counter[str]] = defaultdict(Counter)
+        example: dict[str, str] = {}
+        for suite in fails:
+            for n, fs in fails[suite].items():
+                for f in fs:
+                    if f["kind"] == "new":
+                        c = cause(f.get("failure", "?"))
+                        groups[c][f"{SUITE_TITLES[suite]}:{TITLES[n]}"] += 1
+                        example.setdefault(c, f["nodeid"])
+        if groups:
+            lines += ["", "new failures grouped by cause (exception and normalised message)", ""]
+            lines.append("| failures | cause | where | one test |")
+            lines.append("|---|---|---|---|")
+            for c, where in sorted(groups.items(), key=lambda kv: -sum(kv[1].values())):
+                w = ", ".join(f"{k} {v}" for k, v in where.most_common())
+                lines.append(f"| {sum(where.values())} | `{c.replace('|', '/')}` | {w} | `{example[c]}` |")
+    if times:
+        lines += ["", "wall time: " + ", ".join(f"{SUITE_TITLES[s]} {t / 60:.1f} min" for s, t in times.items())]
+    return "\n".join(lines)
+
+
+def new_failures(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    return [f for suite in summary["xb_failures"].values() for fs in suite.values() for f in fs if f["kind"] == "new"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--suites", default="sklearn,scipy", help="comma-separated: sklearn, scipy")
+    ap.add_argument("--namespaces", default=None,
+                    help=f"comma-separated (default: all for --selection full, {','.join(CI_NAMESPACES)} for ci)")
+    ap.add_argument("--selection", choices=("full", "ci"), default="full")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="pytest-xdist workers, when installed")
+    ap.add_argument("--json", type=Path, default=None, help="save the records (and re-render with --from-json)")
+    ap.add_argument("--from-json", type=Path, default=None, help="print the tables of a saved run")
+    ap.add_argument("--out", type=Path, default=None, help="also write the tables here")
+    ap.add_argument("pytest_args", nargs="*", help="after --: passed to pytest (e.g. -k logsumexp)")
+    args = ap.parse_args(argv)
+    if args.from_json is not None:
+        saved = json.loads(args.from_json.read_text())
+        reports, namespaces, times = saved["reports"], saved["namespaces"], saved.get("times")
+    else:
+        default = ALL_NAMESPACES if args.selection == "full" else CI_NAMESPACES
+        namespaces = args.namespaces.split(",") if args.namespaces else list(default)
+        reports, times = {}, {}
+        with tempfile.TemporaryDirectory() as tmp:
+            for suite in args.suites.split(","):
+                path = Path(tmp) / f"{suite}.json"
+                times[suite] = run_suite(suite, namespaces, args.selection, args.jobs, args.pytest_args, path)
+                reports[suite] = json.loads(path.read_text())
+        if args.json is not None:
+            args.json.write_text(json.dumps({"reports": reports, "namespaces": namespaces, "times": times}))
+    summary = summarise(reports)
+    text = tables(summary, namespaces, times)
+    print(text)
+    if args.out is not None:
+        args.out.write_text(text + "\n")
+    return 1 if new_failures(summary) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
