@@ -123,17 +123,33 @@ def real_of(dt: DType) -> DType:
     return _REAL_OF.get(dt, dt)
 
 
+#: Python's types as dtypes (``dtype=float``, as NumPy and torch accept them): the configured defaults' names
+_BUILTIN_DEFAULTS = {builtins.float: "default_float", builtins.int: "default_int", builtins.complex: "default_complex"}
+
+
 def dtype(obj: Any) -> DType:
-    """Parse a dtype name (``"float32"``) or return a DType unchanged.
+    """Parse a dtype name (``"float32"``) or Python's ``float``/``int``/``complex``/``bool`` (the configured
+    default float, int and complex dtypes, and bool), or return a DType unchanged.
 
     >>> import xbackend as xb
-    >>> xb.dtype("complex64")
-    xb.complex64
+    >>> xb.dtype("complex64"), xb.dtype(float), xb.dtype(bool)
+    (xb.complex64, xb.float64, xb.bool)
+    >>> with xb.using(default_float=xb.float32):
+    ...     xb.dtype(float), xb.dtype(complex)
+    (xb.float32, xb.complex64)
     """
     if type(obj) is DType:
         return obj
     if isinstance(obj, str) and obj in BY_NAME:
         return BY_NAME[obj]
+    if obj is builtins.bool:
+        return bool
+    default = _BUILTIN_DEFAULTS.get(obj) if type(obj) is type else None
+    if default is not None:
+        from . import _config  # it imports this module
+
+        dt: DType = getattr(_config.current(), default)
+        return dt
     raise UnsupportedDTypeError(
         f"{obj!r} is not an xbackend dtype; use one of {', '.join(BY_NAME)} (e.g. xb.float32)"
     )
