@@ -191,6 +191,22 @@ def test_python_types_are_dtypes(xb_target, py):
         xb.dtype(str)
 
 
+def test_numpy_reads_xbackend_dtypes():
+    """NumPy takes an xbackend dtype wherever it takes a dtype (it reads ``.dtype``): scikit-learn keeps
+    ``X.dtype`` of an Array and, with array-API dispatch off, casts its NumPy results with it."""
+    for d in ALL:
+        if d is xb.bfloat16:
+            continue
+        nd = np.dtype(d.name)
+        assert np.dtype(d) == nd and nd == d and d == nd and d != np.dtype("U3")
+        assert np.ones(2).astype(d).dtype == nd and np.asarray([1], dtype=d).dtype == nd
+        assert np.zeros(1, dtype=d).dtype == nd
+    assert np.dtype("float32") != xb.float64 and xb.int8 != np.dtype("uint8")
+    assert np.issubdtype(xb.float32, np.floating) and not np.issubdtype(xb.int32, np.floating)
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    assert np.dtype(xb.bfloat16) == np.dtype(ml_dtypes.bfloat16)
+
+
 def test_numpy_dtype_mapping():
     for d in ALL:
         if d is xb.bfloat16:

@@ -79,6 +79,27 @@ class DType:
     def bits(self) -> int:
         return self.itemsize * 8
 
+    @property
+    def dtype(self) -> Any:
+        """The NumPy dtype of the same name, so ``np.dtype(xb.float32)`` and NumPy's comparisons
+        (``np.dtype("float32") == xb.float32``) accept it: NumPy reads any object's ``.dtype``. scikit-learn
+        keeps ``X.dtype`` and casts NumPy results with it when array-API dispatch is off. bfloat16 needs ml_dtypes.
+
+        >>> import numpy as np, xbackend as xb
+        >>> np.dtype(xb.float32), np.dtype("float64") == xb.float64, np.ones(2).astype(xb.int8).dtype
+        (dtype('float32'), True, dtype('int8'))
+        """
+        import numpy as np
+
+        if self is bfloat16:
+            try:
+                import ml_dtypes
+            except ImportError:
+                msg = "bfloat16 has no NumPy dtype without ml_dtypes: pip install ml_dtypes"
+                raise UnsupportedDTypeError(msg) from None
+            return np.dtype(ml_dtypes.bfloat16)
+        return np.dtype(self.name)
+
 
 bool = DType("bool", "b", 1, 0)  # noqa: A001 - the standard's name
 int8 = DType("int8", "i", 1, 1)
