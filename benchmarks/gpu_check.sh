@@ -7,12 +7,19 @@
 # Runs from the repository root with PYTHONPATH=. (no install, no network). Steps, each with its own timeout
 # (cut to what is left of the whole budget, GPU_CHECK_BUDGET_S, default 340 s):
 #   1. environment report (torch/CUDA/CuPy versions, device)                 5 s  -> gpu_env.txt
-#   2. pytest -m gpu tests/ (every GPU test; hypothesis profile "gpu")     <=130 s -> gpu_tests.txt, gpu_tests.xml
-#   3. the cross-target oracle tests on the CUDA targets only               <=80 s -> gpu_oracle_tests.txt, .xml
+#   2. issue 20's stream-safety checks first (side-stream prefetch consumers, memory reuse under queued kernels,
+#      fault injection mid-transfer, CuPy pinned-pool reuse, set_sync_debug_mode("error") on scalar operands,
+#      the timer on side streams): tests/test_gpu_checks.py tests/test_sync_free.py    <=60 s -> gpu_streams.txt
+#   2b. xb.random (issue 21) on the CUDA targets: the portable stream equals <=40 s -> gpu_random_tests.txt, .xml
+#      NumPy's Philox bit for bit (torch's jiterator kernel, CuPy's raw kernel, the emulated rounds), the
+#      cross-backend ulp bounds, native streams; then benchmarks/random.py --gpu --quick (throughput at
+#      1e7 vs torch.rand / cupy.random, per call at 100)                 <=25 s -> gpu_random.txt
+#   2c. pytest -m gpu tests/ (every other GPU test; hypothesis profile "gpu") <=100 s -> gpu_tests.txt, .xml
+#   3. the cross-target oracle tests on the CUDA targets only               <=45 s -> gpu_oracle_tests.txt, .xml
 #      (test_elementwise/test_creation/test_array loop over every target; the CPU targets run in CI)
-#   4. benchmarks/interchange.py --gpu: zero-copy moves, H2D/D2H GB/s vs     <=80 s -> interchange.{md,json,txt},
+#   4. benchmarks/interchange.py --gpu: zero-copy moves, H2D/D2H GB/s vs     <=40 s -> interchange.{md,json,txt},
 #      the pinned peak by size, prefetch overlap, torch<->CuPy vs raw                  interchange_bandwidth.png
-#   5. benchmarks/overhead.py --gpu --quick: per-call ratios vs raw on CUDA <=45 s -> overhead_gpu.{md,txt}
+#   5. benchmarks/overhead.py --gpu --quick: per-call ratios vs raw on CUDA <=25 s -> overhead_gpu.{md,txt}
 #   6. only with GPU_CHECK_JIT=1 (and GPU_CHECK_BUDGET_S raised by 60): benchmarks/jit.py --quick on the
 #      CUDA targets: @xb.jit vs eager vs raw, compile time apart (rows print as they finish)  <=60 s -> jit_gpu.txt
 # A failing step does not stop the others. summary.txt lists each step's exit status and seconds.
@@ -88,16 +95,28 @@ elif [ -z "$GPU_TARGETS" ]; then
     echo "== no CUDA device (torch-CUDA or CuPy) here: GPU steps SKIPPED; nothing failed" | tee -a "$SUMMARY"
 else
     echo "== CUDA targets: $GPU_TARGETS" | tee -a "$SUMMARY"
-    step "pytest -m gpu tests/" 130 "$OUTDIR/gpu_tests.txt" \
-        "$PY" -m pytest -m gpu tests/ -q -p no:cacheprovider -rfEsx --durations=15 --junitxml="$OUTDIR/gpu_tests.xml"
+    # issue 20: each check slows the copy stream or the consumer with spin kernels, so a missing wait shows
+    step "stream-safety checks (issue 20)" 60 "$OUTDIR/gpu_streams.txt" \
+        "$PY" -m pytest -m gpu tests/test_gpu_checks.py tests/test_sync_free.py -q -p no:cacheprovider -rfEsx \
+        --durations=5 --junitxml="$OUTDIR/gpu_streams.xml"
+    # xb.random next and short: its CUDA kernels (torch jiterator, CuPy RawKernel) were only ever run on a CPU
+    step "xb.random on CUDA (tests/test_random*.py -m gpu)" 40 "$OUTDIR/gpu_random_tests.txt" \
+        "$PY" -m pytest tests/test_random.py tests/test_random_stats.py -m gpu -q -p no:cacheprovider -rfEsx \
+        --durations=10 --junitxml="$OUTDIR/gpu_random_tests.xml"
+    step "benchmarks/random.py --gpu --quick" 25 "$OUTDIR/gpu_random.txt" \
+        "$PY" benchmarks/random.py --gpu --quick --out "$OUTDIR/gpu_random.md"
+    step "pytest -m gpu tests/" 100 "$OUTDIR/gpu_tests.txt" \
+        "$PY" -m pytest -m gpu tests/ -q -p no:cacheprovider -rfEsx --durations=15 --junitxml="$OUTDIR/gpu_tests.xml" \
+        --ignore=tests/test_gpu_checks.py --ignore=tests/test_sync_free.py \
+        --ignore=tests/test_random.py --ignore=tests/test_random_stats.py
     # Tests that loop over every target carry no gpu marker, yet include the CUDA targets when a device exists;
     # the CPU targets' cases run in CI, so only the CUDA ones (and the all-target grids) run here.
-    step "cross-target oracle tests (CUDA targets)" 80 "$OUTDIR/gpu_oracle_tests.txt" \
+    step "cross-target oracle tests (CUDA targets)" 45 "$OUTDIR/gpu_oracle_tests.txt" \
         "$PY" -m pytest tests/test_elementwise.py tests/test_creation.py tests/test_array.py -m "not gpu" -q \
         -k "not numpy-cpu and not torch-cpu" -p no:cacheprovider -rfEsx --junitxml="$OUTDIR/gpu_oracle_tests.xml"
-    step "benchmarks/interchange.py --gpu" 80 "$OUTDIR/interchange.txt" \
+    step "benchmarks/interchange.py --gpu" 40 "$OUTDIR/interchange.txt" \
         "$PY" benchmarks/interchange.py --gpu --out "$OUTDIR"
-    step "benchmarks/overhead.py --gpu --quick" 45 "$OUTDIR/overhead_gpu.txt" \
+    step "benchmarks/overhead.py --gpu --quick" 25 "$OUTDIR/overhead_gpu.txt" \
         "$PY" benchmarks/overhead.py --gpu --quick --no-import --out "$OUTDIR/overhead_gpu.md"
     if [ "${GPU_CHECK_JIT:-0}" = "1" ]; then  # opt-in: the default budget above is already spent
         step "benchmarks/jit.py --quick (CUDA targets)" 60 "$OUTDIR/jit_gpu.txt" \

@@ -23,6 +23,7 @@ Writes ``interchange.md`` (tables), ``interchange.json`` and, when matplotlib is
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -211,14 +212,20 @@ class _NullDMA:
         buf[::4096] = 0  # touch the pages, as a pinned allocation does
         return buf, buf
 
-    def h2d_open(self, nbytes: int, dev: Any) -> Any:
-        return np.empty(0, dtype=np.uint8)
-
-    def h2d_copy(self, session: Any, buf: Any, lo: int, n: int) -> Any:
+    def copy_stream(self, dev: Any) -> Any:
         return None
 
-    def h2d_close(self, session: Any, wait: bool = True) -> tuple[Any, Any]:
-        return session, None
+    def device_scope(self, dev: Any) -> Any:
+        return contextlib.nullcontext()
+
+    def alloc_on(self, nbytes: int, dev: Any, stream: Any) -> Any:
+        return np.empty(0, dtype=np.uint8)
+
+    def h2d_copy(self, raw: Any, lo: int, owner: Any, n: int, stream: Any) -> Any:
+        return None
+
+    def record_event(self, stream: Any) -> Any:
+        return None
 
     def bytes_as(self, raw: Any, dt: Any, shape: tuple[int, ...]) -> Any:
         return raw
@@ -232,10 +239,8 @@ class _NullDMA:
 
 def staging(repeats: int, sizes: list[int]) -> tuple[str, list[dict[str, Any]]]:
     from xbackend import _transfer as T
-    from xbackend._array import _new  # noqa: F401  (T._h2d_staged wraps its result)
 
     be, dev = _NullDMA(), xb.device("cuda:0")
-    T._new = lambda data, dt, d, b: data  # the no-op "device" result is not an Array
     rows, records = [], []
     threads0 = T._THREADS
     try:
@@ -254,16 +259,9 @@ def staging(repeats: int, sizes: list[int]) -> tuple[str, list[dict[str, Any]]]:
                 records.append({"size": n, "method": how, "GBps": n / s_ / 1e9})
     finally:
         T._THREADS = threads0
-        T._new = _new_array()
     text = table(f"Host staging throughput (no-op DMA; {os.cpu_count()} CPUs, XBACKEND_STAGING_THREADS={threads0})",
                  ["size", "method", "GB/s", "speed-up vs one copyto"], rows)  # fmt: skip
     return text, records
-
-
-def _new_array() -> Any:
-    from xbackend._array import _new
-
-    return _new
 
 
 def goals(zero: list[dict[str, Any]], bw: list[dict[str, Any]], ov: dict[str, Any]) -> str:

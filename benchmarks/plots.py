@@ -9,9 +9,11 @@ Reads (what exists; a missing file leaves its part of a figure marked "not measu
 - ``interchange.json`` (``interchange.py``, CPU run): zero-copy move time by size;
 - ``gpu_*_interchange.txt``: the committed GPU run of ``interchange.py --gpu`` (zero-copy torch-CUDA <-> CuPy,
   host <-> device bandwidth by size);
-- ``gpu_*_percall.txt`` and ``overhead_gpu.txt``: per-call times on torch-CUDA and CuPy.
+- ``gpu_*_percall.txt`` and ``overhead_gpu.txt``: per-call times on torch-CUDA and CuPy;
+- ``cpu_random.txt`` (and ``gpu_*_random.txt``): ``random.py``, xb.random against each library's generator.
 
-Writes ``bench_overhead.png``, ``bench_zero_copy.png``, ``bench_bandwidth.png``, ``bench_throughput.png``. Needs
+Writes ``bench_overhead.png``, ``bench_zero_copy.png``, ``bench_bandwidth.png``, ``bench_throughput.png``,
+``bench_random.png``. Needs
 matplotlib (``pip install 'xbackend[docs]'``); uses the Agg backend, no display.
 """
 
@@ -253,6 +255,54 @@ def plot_throughput(cpu: list[dict[str, Any]], gpu: list[dict[str, Any]], gpu_la
     return f"wrote {path}"
 
 
+def load_random(results: Path) -> list[dict[str, Any]]:
+    """``random.py`` records (CPU, then any committed GPU run)."""
+    recs: list[dict[str, Any]] = []
+    for path in [results / "cpu_random.txt", *sorted(results.glob("gpu_*_random.txt"))]:
+        if path.exists():
+            recs += parse_overhead(read(path))
+    return recs
+
+
+def plot_random(recs: list[dict[str, Any]], path: Path) -> str:
+    """xb.random against each library's own generator: time ratios at 1e7 (left), time added per call (right)."""
+    if not recs:
+        return f"skipped {path.name}: no random.py results"
+    plt = _plt()
+    big = [r for r in recs if r["n"] > 1000 and r.get("ratio")]
+    small = [r for r in recs if r["n"] <= 1000 and isinstance(r.get("best_us"), (int, float))]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 0.34 * max(len(big), 2 * len(small)) + 1.8),
+                             gridspec_kw={"width_ratios": [1.6, 1]})  # fmt: skip
+    goals = {("numpy-cpu", "random f32 portable"): 2.0, ("torch-cpu", "random f32 portable"): 4.0}
+    for ax, rows, key, label, line in (
+        (axes[0], big, "ratio", "time of xbackend / time of the raw call (fastest of each; lower is better)", None),
+        (axes[1], small, "best_us", "µs added per call at 100 elements (best+)", 0.35),
+    ):
+        names = [f"{r['target']}  {r['op']}" for r in rows]
+        vals = [r[key] for r in rows]
+        colors = [TARGET_COLORS.get(r["target"].split(":")[0], "#4C72B0") for r in rows]
+        ax.barh(range(len(rows)), vals, color=colors)
+        for i, r in enumerate(rows):
+            goal = goals.get((r["target"], r["op"])) if line is None else (line if r["op"] == "random native" else None)
+            if r["target"].endswith("cuda:0") and r["op"] == "random f32 portable":
+                goal = 2.0
+            if goal is not None:
+                ax.plot([goal, goal], [i - 0.4, i + 0.4], color="#C44E52", lw=1.5)
+            ax.text(max(vals + [0]) * 0.02 + max(r[key], 0), i, f"{r[key]:.2f}", va="center", fontsize=7.5)
+        ax.set_yticks(range(len(rows)), names, fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel(label, fontsize=8.5)
+        if line is None:
+            ax.axvline(1.0, color="#888888", lw=0.8, ls=":")
+    axes[0].set_title(f"{big[0]['n']:,} variates per call; red ticks: the goals" if big else "not measured", fontsize=9)
+    axes[1].set_title("vs the raw call; red: the +0.35 µs goal (native random)", fontsize=9)
+    fig.suptitle("xb.random against each library's own generator (benchmarks/random.py)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return f"wrote {path}"
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--results", default=str(HERE / "results"), help="directory of result files")
@@ -275,6 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         plot_zero_copy(cpu_zero, _table(gpu_tables, "Zero-copy"), gpu_label, out / "bench_zero_copy.png"),
         plot_bandwidth(_table(gpu_tables, "Host <-> device bandwidth"), gpu_label, out / "bench_bandwidth.png"),
         plot_throughput(overhead, gpu_percall, gpu_label, out / "bench_throughput.png"),
+        plot_random(load_random(results), out / "bench_random.png"),
     ):
         print(msg)
     return 0

@@ -151,7 +151,7 @@ def test_matmul_of_a_0d_operand_raises_the_same_error_everywhere(xb_target):
     """Either side 0-d, operator or function: one ValueError naming the fix, whatever the library raises."""
     s, v = xb_target.asarray(np.float64(2.0)), xb_target.asarray(np.ones(3))
     for call in (lambda: s @ v, lambda: v @ s, lambda: xb.matmul(s, v), lambda: xb.matmul(v, s)):
-        with pytest.raises(ValueError, match="at least one dimension; use \\* for 0-d"):
+        with pytest.raises(ValueError, match="at least one dimension. Fix: use \\* for 0-d"):
             call()
 
 
@@ -194,9 +194,9 @@ def test_python_scalar_conversions(xb_target):
     assert operator.index(i) == 7 and [10, 20, 30, 40, 50, 60, 70, 80][i] == 80
     assert i.item() == 7 and type(i.item()) is int
     assert f.item() == 2.5 and type(b.item()) is bool and c.item() == 1 + 2j
-    with pytest.raises(TypeError, match="one element"):
+    with pytest.raises(ValueError, match=r"ambiguous. Fix: use xb.any\(x\) or xb.all\(x\)"):  # NumPy's class
         bool(xb_target.asarray(np.array([1.0, 2.0])))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="one element"):
         float(xb_target.asarray(np.zeros(0)))
     with pytest.raises(TypeError):
         xb_target.asarray(np.array([1, 2])).item()
@@ -504,3 +504,52 @@ def test_wide_unsigned_operators_indexing_in_place(xb_target, dt):
                 want = a.copy()
                 exec(stmt, {"x": want})
             assert_close(ns["x"], want, msg=stmt)
+
+
+# -- 0-d Arrays are 0-d arrays (issue 19): NumPy, matplotlib and DLPack accept them ---------------
+_ZERO_D = {
+    "x[1]": lambda x: x[1],
+    "x[-1, ...]": lambda x: x[-1, ...],
+    "sum(x) + 1": lambda x: xb.sum(x) + 1,
+    "x[0] * x[1]": lambda x: x[0] * x[1],
+    "-x[0]": lambda x: -x[0],
+    "exp(x[0])": lambda x: xb.exp(x[0]),
+    "x[0] > 1.0": lambda x: x[0] > 1.0,
+    "x @ x": lambda x: x @ x,
+    "vector_norm(x)": lambda x: xb.linalg.vector_norm(x),
+    "det(eye)": lambda x: xb.linalg.det(xb.eye(2, dtype=x.dtype, device=x.device)),
+    "clip(x[0])": lambda x: xb.clip(x[0], 0.0, 1.0),
+    "unstack(x)[0]": lambda x: xb.unstack(x)[0],
+}
+
+
+@pytest.mark.parametrize("what", list(_ZERO_D))
+def test_zero_d_results_are_arrays(xb_target, what):
+    """Every 0-d result holds the backend's array type (never a NumPy scalar), and the host protocols take it."""
+    x = xb_target.asarray([1.5, 2.5, 3.5])
+    r = _ZERO_D[what](x)
+    assert r.ndim == 0
+    from xbackend._dispatch import backend_for_type
+
+    assert not isinstance(r.native, np.generic), type(r.native)
+    assert backend_for_type(type(r.native)).name == xb_target.backend
+    if x.device.type == "cpu" and xb_target.backend != "dask":
+        h = np.asarray(r)
+        assert type(h) is np.ndarray and h.shape == () and h.item() == r.item()
+        assert bool(np.isclose(r, r.item()))
+
+
+def test_zero_d_numpy_views_and_interchange():
+    """x[i] is a 0-d *view* on NumPy as on torch (a write lands in x), and DLPack/matplotlib-style list
+    conversion accept 0-d results."""
+    x = xb.asarray([1.0, 2.0, 3.0])
+    y = x[1]
+    y[...] = 7.0
+    assert x.tolist() == [1.0, 7.0, 3.0]
+    loss = [xb.sum(x), xb.mean(x)]
+    assert np.asarray(loss).tolist() == [11.0, 11.0 / 3]  # what plt.plot([loss0, loss1]) does
+    torch = pytest.importorskip("torch")
+    assert torch.from_dlpack(x[0]).item() == 1.0
+    z = xb.asarray(2.0)
+    z += 1
+    assert type(z.native) is np.ndarray and z.item() == 3.0

@@ -256,10 +256,28 @@ def test_linspace(start, stop, num, endpoint, dtype):
 def test_linspace_complex_and_errors(xb_target):
     x = xb.linspace(0, 1 + 1j, 3, **_kw(xb_target))
     assert x.dtype is xb.complex128 and x.tolist() == [0j, 0.5 + 0.5j, 1 + 1j]
-    with pytest.raises(xb.UnsupportedDTypeError):
-        xb.linspace(0, 1, 3, dtype=xb.int64, **_kw(xb_target))
+    with pytest.raises(xb.PromotionError, match="complex dtype"):
+        xb.linspace(0, 1j, 3, dtype=xb.float64, **_kw(xb_target))
     with pytest.raises(ValueError):
         xb.linspace(0, 1, -1, **_kw(xb_target))
+    with pytest.raises(TypeError, match="num must be an int"):
+        xb.linspace(0, 1, 2.5, **_kw(xb_target))
+
+
+@pytest.mark.parametrize("start, stop, num, endpoint", [(0, 10, 4, True), (-3.5, 2.5, 7, False), (5, -5, 6, True),
+                                                        (0, 1, 1, True), (0, 255, 3, True)])  # fmt: skip
+def test_linspace_integer_dtypes_round_down_like_numpy(xb_target, start, stop, num, endpoint):
+    """NumPy 2 rounds integer linspace towards -inf; SciPy and scikit-learn ask for it (issue 23)."""
+    for dt in (xb.int64, xb.int16, xb.uint8):
+        if dt.kind == "u" and min(start, stop) < 0:
+            with pytest.raises(xb.ScalarOverflowError, match="never wraps"):
+                xb.linspace(start, stop, num, dtype=dt, endpoint=endpoint, **_kw(xb_target))
+            continue
+        got = xb.linspace(start, stop, num, dtype=dt, endpoint=endpoint, **_kw(xb_target))
+        want = np.linspace(start, stop, num, dtype=dt.name, endpoint=endpoint)
+        assert got.dtype is dt and got.numpy().tolist() == want.tolist()
+    ends = (xb_target.asarray(np.array(start)), xb_target.asarray(np.array(stop)))  # 0-d endpoints (SciPy)
+    assert xb.linspace(*ends, num).tolist() == np.linspace(start, stop, num).tolist()
 
 
 # -- matrices ----------------------------------------------------------------------------------------------

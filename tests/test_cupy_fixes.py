@@ -341,3 +341,20 @@ def test_torch_half_cumulative_sum_accumulates_in_float32(monkeypatch):
     x = xb.asarray(np.ones(3000, np.float16), backend="torch")
     r = xb.cumulative_sum(x)
     assert r.dtype is xb.float16 and r[-1].item() == 3000.0
+
+
+# --- CuPy has no record_stream: FreeAfter, on the streams of the fake CUDA (tests/fakecuda.py) ------------
+def test_cupy_free_after_orders_the_copy_stream_after_the_consumer():
+    """CuPy's record_stream stand-in: when the consumer's view dies, the copy stream waits for the work the
+    consumer queued, then the memory is let go."""
+    from fakecuda import CudaModel
+
+    model = CudaModel(1)
+    cs, s = model.new_stream(0, "copy"), model.new_stream(0, "consumer")
+    held = np.zeros(3)
+    keep = F.FreeAfter(held, s, cs, model.device(0))
+    model.sleep(0.0, stream=s)  # the consumer's kernels
+    assert not cs.queue
+    del keep
+    (wait,) = [op for op in cs.queue if op.name == "wait"]
+    assert wait.waits.stream is s and wait.vc[s.id] == s.vc[s.id]  # after everything queued on `s`

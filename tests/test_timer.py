@@ -1,7 +1,8 @@
 """xb.synchronize and xb.timer: wait for the device, time with its events (CPU: perf_counter).
 
-A fake CUDA backend whose "device" finishes its queued work only when synchronised shows that the
-timer waits before it reports; the real CUDA versions carry the ``gpu`` marker.
+The CUDA paths run on the fake CUDA of tests/fakecuda.py, whose device clock runs work of a given
+duration, starts it no earlier than its launch (idle gaps) and blocks a host wait until the device got
+there; the real CUDA versions are in tests/test_gpu_checks.py (``gpu`` marker).
 """
 
 from __future__ import annotations
@@ -10,61 +11,24 @@ import time
 
 import numpy as np
 import pytest
+from fakecuda import FakeCudaBackend
 
 import xbackend as xb
+from xbackend import _dispatch
 from xbackend._array import _new
-from xbackend._backends.numpy import NumpyBackend
 
 CUDA0 = xb.device("cuda:0")
 
 
-class FakeEvent:
-    def __init__(self, be):
-        self.be = be
-        self.at = None  # device time, known once the device got there
-
-    def synchronize(self):
-        self.be.synchronize(CUDA0)
+@pytest.fixture
+def cuda(monkeypatch):
+    be = FakeCudaBackend()
+    monkeypatch.setitem(_dispatch._instances, "fakecuda", be)  # a loaded backend, as torch or CuPy would be
+    return be
 
 
-class SlowGPU(NumpyBackend):
-    """Work queued with ``launch(seconds)`` runs when the device is synchronised (a lazy device clock)."""
-
-    name = "slowgpu"
-
-    def __init__(self):
-        super().__init__()
-        self.queue: list[float | FakeEvent] = []
-        self.clock = 0.0
-        self.syncs = 0
-
-    def check_device(self, dev):
-        return dev
-
-    def device_of(self, x):
-        return CUDA0
-
-    def launch(self, seconds):
-        self.queue.append(seconds)
-
-    def synchronize(self, dev):
-        self.syncs += 1
-        for item in self.queue:
-            if isinstance(item, FakeEvent):
-                item.at = self.clock
-            else:
-                time.sleep(item)
-                self.clock += item
-        self.queue.clear()
-
-    def timing_event(self, dev):
-        ev = FakeEvent(self)
-        self.queue.append(ev)
-        return ev
-
-    def elapsed_ms(self, start, end):
-        end.synchronize()
-        return (end.at - start.at) * 1e3
+def _array(cuda):
+    return _new(cuda.model.malloc(24, cuda.model.current_stream()).view(np.float64), xb.float64, CUDA0, cuda)
 
 
 def test_timer_on_the_cpu_measures_the_block():
@@ -78,23 +42,56 @@ def test_timer_on_the_cpu_measures_the_block():
     assert 0 <= t2.ms < 50
 
 
-def test_timer_waits_for_queued_device_work_and_reads_events():
-    be = SlowGPU()
-    x = _new(np.zeros(3), xb.float64, CUDA0, be)
-    be.launch(0.03)  # earlier work: not counted
+def test_timer_waits_for_queued_device_work_and_reads_events(cuda):
+    x = _array(cuda)
+    cuda.model.sleep(0.03)  # earlier work: not counted
     with xb.timer(x) as t:
-        be.launch(0.02)  # asynchronous: returns at once
-    assert be.syncs >= 2 and not be.queue  # waited on entry and before reporting
-    assert t.ms == pytest.approx(20, abs=1e-6)  # the device clock between the two events
+        cuda.model.sleep(0.02)  # asynchronous: returns at once
+    kinds = [k for k, *_ in cuda.model.syncs]
+    assert kinds.count("device synchronize") == 2  # waited on entry and before reporting
+    assert t.ms == pytest.approx(20, abs=3)  # the device clock between the two events
     assert t.wall_ms >= 19  # the host waited for the work too
 
 
-def test_synchronize_waits_for_the_device_of_an_array():
-    be = SlowGPU()
-    x = _new(np.zeros(3), xb.float64, CUDA0, be)
-    be.launch(0.0)
+def test_timer_counts_the_streams_idle_gaps(cuda):
+    """Documented: the events span the current stream's timeline, including time it waited for the host."""
+    x = _array(cuda)
+    with xb.timer(x) as t:
+        time.sleep(0.03)  # the host is busy; the stream idles
+        cuda.model.sleep(0.01)
+    assert t.ms >= 39 and t.wall_ms >= 39
+
+
+def test_timer_ms_misses_other_streams_wall_ms_does_not(cuda):
+    """Documented: `ms` is the current stream's; work on a side stream it does not wait for shows in
+    `wall_ms` only (the exit wait is device-wide)."""
+    x = _array(cuda)
+    side = cuda.model.new_stream(0, "side")
+    with xb.timer(x) as t:
+        cuda.model.sleep(0.04, stream=side)
+    assert t.ms < 20 and t.wall_ms >= 39
+
+
+def test_timer_and_synchronize_without_argument_wait_for_the_gpus_in_use(cuda):
+    """Issue 20 item 6: the default device is the CPU (NumPy, torch); a bare xb.timer() / xb.synchronize()
+    used to wait for nothing, so GPU work escaped the measurement."""
+    _array(cuda)
+    with xb.timer() as t:
+        cuda.model.sleep(0.03)
+    assert t.wall_ms >= 29 and t.ms >= 29
+    cuda.model.sleep(0.01)
+    n = len(cuda.model.syncs)
+    xb.synchronize()
+    assert len(cuda.model.syncs) == n + 1 and not any(s.queue for s in cuda.model.streams)
+    xb.synchronize(backend="numpy")  # backend= narrows it to that backend's places
+    assert len(cuda.model.syncs) == n + 1
+
+
+def test_synchronize_waits_for_the_device_of_an_array(cuda):
+    x = _array(cuda)
+    cuda.model.sleep(0.0)
     xb.synchronize(x)
-    assert be.syncs == 1 and not be.queue
+    assert [k for k, *_ in cuda.model.syncs] == ["device synchronize"] and not cuda.model.default[0].queue
 
 
 def test_synchronize_accepts_devices_natives_and_none():

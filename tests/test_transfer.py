@@ -1,109 +1,55 @@
-"""Host<->device transfers: pinned staging pool, non-blocking copies made safe, prefetch.
+"""Host<->device transfers: the pinned ring, non-blocking copies made safe, prefetch (issues 8, 20).
 
-The CUDA paths are exercised on the CPU through a fake GPU backend (NumPy memory, events that complete
-only when waited on), so the pool's reuse/bounding and the staging casts are tested here; the real
-CUDA versions carry the ``gpu`` marker.
+The CUDA paths run on the CPU on the fake CUDA of ``tests/fakecuda.py``: per-thread current streams and
+devices, copies that run only when a wait orders them, a stream-ordered caching allocator, a pinned
+pool that reuses freed buffers at once, and a race detector. Each test reads its results the way a
+consumer on a stream would (``model.read``) and ends with ``model.races`` empty (the ``cuda`` fixture
+checks). The real CUDA versions are in tests/test_gpu_checks.py (``gpu`` marker).
 """
 
 from __future__ import annotations
 
 import collections
+import gc
+import threading
 import time
 
 import numpy as np
 import pytest
+from fakecuda import FakeCudaBackend, run_in_thread
 
 import xbackend as xb
 from xbackend import _transfer as T
 from xbackend._array import _new
-from xbackend._backends.numpy import NumpyBackend
 
-CUDA0 = xb.device("cuda:0")
-
-
-class FakeEvent:
-    def __init__(self) -> None:
-        self.done = False
-
-
-class FakeGPU(NumpyBackend):
-    """NumPy memory pretending to live on cuda:0. Its DMA is lazy, as a GPU's may be: a queued copy reads
-    its pinned source only when its event (or a later one) is waited on, or when the transfer closes; so
-    refilling a slot before its copy's event completed corrupts the result. Events complete only when
-    waited on (the worst case for the host)."""
-
-    name = "fakegpu"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.waits = 0
-        self.copies: list[int] = []  # bytes per transfer
-        self.offsets: list[tuple[int, int]] = []  # (lo, n) per chunk, in queue order
-        self.pending: collections.deque = collections.deque()
-        self.stream_waits = 0
-
-    def check_device(self, dev):
-        return dev
-
-    def device_of(self, x):
-        return CUDA0
-
-    def to_device(self, x, dev):
-        return x
-
-    def pinned_alloc(self, nbytes):
-        buf = np.empty(nbytes, dtype=np.uint8)
-        return buf, buf
-
-    def h2d_open(self, nbytes, dev):
-        self.copies.append(nbytes)
-        self.offsets = []
-        return np.empty(nbytes, dtype=np.uint8)
-
-    def h2d_copy(self, out, buf, lo, n):
-        ev = FakeEvent()
-        self.pending.append((ev, out, lo, buf, n))
-        self.offsets.append((lo, n))
-        return ev
-
-    def _run(self, upto=None):
-        while self.pending:
-            ev, out, lo, buf, n = self.pending.popleft()
-            out[lo : lo + n] = buf[:n]  # the DMA reads the pinned slot now
-            ev.done = True
-            if ev is upto:
-                return
-
-    def h2d_close(self, out, wait=True):
-        self._run()
-        return out, FakeEvent()
-
-    def stream_wait(self, ev, dev):
-        self.stream_waits += 1
-
-    def timing_event(self, dev):  # an event recorded on the current stream (after a device-side cast)
-        ev = FakeEvent()
-        ev.done = True
-        return ev
-
-    def bytes_as(self, raw, dt, shape):
-        return raw.view(self.native_dtype(dt)).reshape(shape)
-
-    def d2h_start(self, x):
-        return np.ascontiguousarray(x).reshape(-1).view(np.uint8).copy(), FakeEvent()
-
-    def event_done(self, ev):
-        return ev is None or ev.done
-
-    def event_wait(self, ev):
-        self.waits += 1
-        self._run(upto=ev)
-        ev.done = True
+CUDA0, CUDA1 = xb.device("cuda:0"), xb.device("cuda:1")
 
 
 @pytest.fixture
-def fake():
-    return FakeGPU()
+def cuda(monkeypatch):
+    """The fake CUDA backend (torch flavour), the target of every transfer in the test; no races allowed."""
+    be = FakeCudaBackend()
+    real = T._target
+
+    def target(backend, device):
+        if backend != "fakecuda":
+            return real(backend, device)
+        return be, be.check_device(xb.device(device)) if device else be.default_device()
+
+    monkeypatch.setattr(T, "_target", target)
+    monkeypatch.setattr(T, "_RINGS", {})
+    monkeypatch.setattr(T, "_KEEP", [])
+    monkeypatch.setattr(T, "_RELEASE", set())
+    monkeypatch.setattr(T, "_TIMER", [])
+    yield be
+    assert not be.model.races, "\n".join(be.model.races[:5])
+
+
+@pytest.fixture(params=["torch", "cupy"])
+def flavoured(request, cuda):
+    """The fake in both flavours: record_stream by the allocator (torch) or by a guarded view (CuPy)."""
+    cuda.flavour = request.param
+    return cuda
 
 
 @pytest.fixture
@@ -111,82 +57,90 @@ def small_ring(monkeypatch):
     """64 KiB slots, first chunk 4 KiB: megabytes already take many chunks and reuse every slot."""
     monkeypatch.setattr(T, "_CHUNK", 64 << 10)
     monkeypatch.setattr(T, "_FIRST", 4 << 10)
-    old = xb.staging_limit()
-    xb.staging_limit(1 << 20)
-    yield
-    xb.staging_limit(old)
+    monkeypatch.setattr(T, "_LIMIT", [1 << 20])
 
 
-def _ring(fake):
-    return T._Ring(fake, T._LIMIT[0])
+@pytest.fixture
+def copies(cuda, monkeypatch):
+    """(lo, n) of every chunk handed to the DMA, in order."""
+    seen: list[tuple[int, int]] = []
+    real = cuda.h2d_copy
+    monkeypatch.setattr(cuda, "h2d_copy", lambda raw, lo, owner, n, s: seen.append((lo, n)) or real(raw, lo, owner, n, s))
+    return seen
+
+
+def _staged(cuda, host, dt=None, dev=CUDA0):
+    """host_to_device's staged path, handed out to this thread's current stream: the native result."""
+    hdt = cuda.dtype_of(host)
+    x, ev = T._h2d_staged(cuda, T._ring(cuda, dev), dev, host, hdt, hdt if dt is None else dt)
+    return T._hand_out(cuda, dev, x, ev)
 
 
 # --- the pinned ring ---------------------------------------------------------------------------------
-def test_ring_reuses_a_slot_only_after_its_event(fake, small_ring):
-    ring = _ring(fake)
+def test_ring_reuses_a_slot_only_after_its_event(cuda, small_ring):
+    ring = T._Ring(cuda, T._LIMIT[0])
     s0 = ring.take(0)
-    ev = FakeEvent()
-    s0.event = ev
-    assert ring.take(1) is not s0 and ring.allocations == 2
-    assert ring.take(ring.n) is s0  # the same slot again: waited for its copy first
-    assert ev.done and fake.waits == 1 and s0.event is None
-    assert ring.allocations == 2 and ring.size * ring.n <= xb.staging_limit()
+    dev_buf = cuda.model.malloc(16, cuda.copy_stream(CUDA0))
+    s0.event = cuda.h2d_copy(dev_buf, 0, s0.owner, 16, cuda.copy_stream(CUDA0))  # a DMA reads slot 0
+    assert ring.take(1) is not s0 and ring.allocations == 2 and not s0.event.done
+    assert ring.take(ring.n) is s0  # the same slot again: its DMA had to complete first
+    assert s0.event is None and ring.waits == 1 and [k for k, *_ in cuda.model.syncs] == ["event wait"]
+    assert ring.allocations == 2 and ring.size * ring.n <= T._LIMIT[0]
 
 
 @pytest.mark.parametrize("dtype", [xb.float64, xb.float32, xb.int16])
-def test_ring_streams_every_byte_in_order(fake, small_ring, dtype):
+def test_ring_streams_every_byte_in_order(cuda, small_ring, copies, dtype):
     host = np.random.default_rng(0).random((640, 1024)) * 1000  # 5 MB: ~80 chunks through 6+ slots
-    ring = _ring(fake)
-    out, _ = T._h2d_staged(fake, ring, CUDA0, host, xb.float64, dtype)
-    np.testing.assert_array_equal(out.native, host.astype(fake.native_dtype(dtype)))
-    los = [lo for lo, _ in fake.offsets]
+    out = _staged(cuda, host, dtype)
+    np.testing.assert_array_equal(cuda.model.read(out), host.astype(cuda.native_dtype(dtype)))
+    los = [lo for lo, _ in copies]
+    total = host.size * cuda.native_dtype(dtype).itemsize
     assert los == sorted(los) and los[0] == 0  # handed over in order, contiguous, covering everything
-    assert all(lo + n == nxt for (lo, n), nxt in zip(fake.offsets, los[1:] + [fake.copies[-1]]))
-    sizes = [n for _, n in fake.offsets]
+    assert all(lo + n == nxt for (lo, n), nxt in zip(copies, los[1:] + [total]))
+    sizes = [n for _, n in copies]
+    ring = T._ring(cuda, CUDA0)
     assert sizes[0] == T._FIRST and max(sizes) == ring.size  # small first chunk, doubling to a slot
-    assert ring.allocations <= ring.n < len(sizes) and fake.waits > 0  # slots were reused, after waiting
+    assert ring.allocations <= ring.n < len(sizes) and ring.waits > 0  # slots were reused, after waiting
 
 
 @pytest.mark.parametrize("n", [1, 7, 4095, 4097, 65537, 300_001])
 @pytest.mark.parametrize("dt", ["int8", "float16", "float64", "complex128"])
-def test_ring_odd_sizes_and_tails(fake, small_ring, n, dt):
+def test_ring_odd_sizes_and_tails(cuda, small_ring, copies, n, dt):
     host = (np.arange(n) % 251).astype(dt)
-    out, _ = T._h2d_staged(fake, _ring(fake), CUDA0, host, fake.dtype_of(host), fake.dtype_of(host))
-    np.testing.assert_array_equal(out.native, host)
-    assert sum(n_ for _, n_ in fake.offsets) == host.nbytes
+    np.testing.assert_array_equal(cuda.model.read(_staged(cuda, host)), host)
+    assert sum(n_ for _, n_ in copies) == host.nbytes
 
 
-def test_ring_moves_300_mb_byte_exactly(fake):
+def test_ring_moves_300_mb_byte_exactly(cuda, copies):
     host = np.arange(75_000_000, dtype=np.uint32)  # 300 MB, default 8 MiB slots
     host[::4097] ^= 0xDEADBEEF
-    ring = _ring(fake)
-    out, _ = T._h2d_staged(fake, ring, CUDA0, host, xb.uint32, xb.uint32)
-    assert np.array_equal(out.native, host)
-    assert len(fake.offsets) > ring.n and ring.allocations <= ring.n
+    out = _staged(cuda, host)
+    assert np.array_equal(cuda.model.read(out), host)
+    ring = T._ring(cuda, CUDA0)
+    assert len(copies) > ring.n and ring.allocations <= ring.n
 
 
-def test_ring_fills_on_several_threads(fake, small_ring, monkeypatch):
+def test_ring_fills_on_several_threads(cuda, small_ring, monkeypatch):
     seen = set()
     real = np.copyto
 
     def spy(dst, src, casting="same_kind"):
-        import threading
-
         seen.add(threading.current_thread().name)
         real(dst, src, casting=casting)
 
     monkeypatch.setattr(T.np, "copyto", spy)
     monkeypatch.setattr(T, "_THREADS", 3)
     host = np.random.default_rng(1).random(1 << 19)
-    out, _ = T._h2d_staged(fake, T._Ring(fake, T._LIMIT[0]), CUDA0, host, xb.float64, xb.float64)
-    np.testing.assert_array_equal(out.native, host)
+    out = _staged(cuda, host)
+    monkeypatch.setattr(T.np, "copyto", real)
+    np.testing.assert_array_equal(cuda.model.read(out), host)
     assert any(name.startswith("xbackend-staging") for name in seen)
 
 
 # --- staged host->device ---------------------------------------------------------------------------
 @pytest.mark.parametrize("case", ["contiguous", "strided", "byteswapped", "narrow", "widen", "0-d", "size-0", "bool",
                                   "strided-wide-rows"])  # fmt: skip
-def test_staged_h2d_values_and_dtypes(fake, small_ring, case):
+def test_staged_h2d_values_and_dtypes(cuda, small_ring, copies, case):
     base = np.arange(24.0).reshape(4, 6)
     host, dt = {
         "contiguous": (base, xb.float64), "strided": (base[::-1, ::2], xb.float64),
@@ -195,30 +149,57 @@ def test_staged_h2d_values_and_dtypes(fake, small_ring, case):
         "size-0": (np.zeros((0, 3)), xb.float64), "bool": (base > 10, xb.bool),
         "strided-wide-rows": (np.arange(3 * 20000.0).reshape(3, 20000)[:, ::2], xb.float32),
     }[case]  # fmt: skip
-    hdt = fake.dtype_of(host)
-    out, _ = T._h2d_staged(fake, _ring(fake), CUDA0, host, hdt, dt)
+    out = xb.host_to_device(host, backend="fakecuda", device="cuda:0", dtype=dt)
     assert out.dtype == dt and out.device.physical is CUDA0 and out.shape == host.shape
-    np.testing.assert_array_equal(out.native, host.astype(fake.native_dtype(dt)))
-    assert out.native.dtype == fake.native_dtype(dt)
+    got = cuda.model.read(out.native)
+    np.testing.assert_array_equal(got, host.astype(cuda.native_dtype(dt)))
+    assert got.dtype == cuda.native_dtype(dt)
     if case == "narrow":
-        assert fake.copies[-1] == host.size * 4  # cast on the host: half the bytes cross
-    if case == "widen":
-        assert fake.copies[-1] == host.size  # int8 crosses, widened on the device
+        assert sum(n for _, n in copies) == host.size * 4  # cast on the host: half the bytes cross
+    if case == "widen":  # int8 crosses; widened on the device, on the copy stream, right after the copy
+        assert sum(n for _, n in copies) == host.size
+        assert "cast on copy0" in cuda.model.log
 
 
-def test_staging_reuses_the_ring_across_many_transfers(fake, small_ring):
-    ring = _ring(fake)
+def test_host_to_device_never_blocks_the_host_and_serves_the_callers_stream(cuda, small_ring):
+    side = cuda.model.new_stream(0, "consumer")
+    host = np.random.default_rng(2).random(7000)  # fits in the ring: no slot to wait for
+    with cuda.model.use_stream(side):
+        x = xb.host_to_device(host, backend="fakecuda", device="cuda:0")
+        assert not cuda.model.syncs  # no wait on the host, only a stream wait
+        y = xb.host_to_device(host[:1000], backend="fakecuda", device="cuda:0", dtype=xb.float32)
+        np.testing.assert_array_equal(cuda.model.read(x.native), host)  # `side` waited for the copy
+        np.testing.assert_array_equal(cuda.model.read(y.native), host[:1000].astype(np.float32))
+
+
+def test_a_result_used_on_the_default_stream_is_not_overwritten_by_the_next_transfer(flavoured, small_ring):
+    """The block of a freed result goes back to the copy stream's pool; the next copy into it must wait for
+    the kernels that read it (torch: record_stream; CuPy: FreeAfter). The copy stream runs ahead (eager)."""
+    cuda = flavoured
+    cuda.copy_stream(CUDA0).eager = True
+    outs = []
+    for i in range(4):
+        x = xb.host_to_device(np.full(5000, float(i)), backend="fakecuda", device="cuda:0")
+        outs.append(cuda.model.launch(lambda a: a * 2, x.native, duration=0.001))  # queued, not run
+        del x  # the consumer is done with it as far as the host can tell
+    for i, o in enumerate(outs):
+        np.testing.assert_array_equal(cuda.model.read(o), 2.0 * i)
+
+
+def test_staging_reuses_the_ring_across_many_transfers(cuda, small_ring):
     for i in range(50):
-        out, _ = T._h2d_staged(fake, ring, CUDA0, np.full(1000 + i, float(i)), xb.float64, xb.float64)
-        assert out.native[0] == i and out.native[-1] == i
-    assert ring.allocations <= ring.n and ring.size * ring.n <= xb.staging_limit()
+        out = _staged(cuda, np.full(1000 + i, float(i)))
+        got = cuda.model.read(out)
+        assert got[0] == i and got[-1] == i
+    ring = T._ring(cuda, CUDA0)
+    assert ring.allocations <= ring.n and ring.size * ring.n <= T._LIMIT[0]
 
 
-def test_staging_limit_bounds_the_ring():
+def test_staging_limit_bounds_the_ring(cuda):
     old = xb.staging_limit()
     try:
         xb.staging_limit(4 << 20)
-        r = T._Ring(FakeGPU(), T._LIMIT[0])
+        r = T._Ring(cuda, T._LIMIT[0])
         assert r.size * r.n <= 4 << 20 and r.n >= 2
         with pytest.raises(ValueError):
             xb.staging_limit(-1)
@@ -226,17 +207,117 @@ def test_staging_limit_bounds_the_ring():
         xb.staging_limit(old)
 
 
+def test_staging_limit_right_after_a_transfer_keeps_the_slots_its_copies_read(cuda, small_ring):
+    """Issue 20 item 4: the old ring's pinned slots go back to a pool that reuses them at once; a new
+    ring refilling one while the old copy still reads it would corrupt the old transfer."""
+    old = xb.staging_limit()
+    try:
+        a = np.random.default_rng(3).random(40_000)  # 320 KB: several chunks, every slot of the ring
+        x = xb.host_to_device(a, backend="fakecuda", device="cuda:0")  # its copies have not run (lazy)
+        xb.staging_limit(1 << 20)  # new rings: the old slots are let go
+        b = np.random.default_rng(4).random(40_000)
+        y = xb.host_to_device(b, backend="fakecuda", device="cuda:0")
+        np.testing.assert_array_equal(cuda.model.read(x.native), a)
+        np.testing.assert_array_equal(cuda.model.read(y.native), b)
+    finally:
+        xb.staging_limit(old)
+
+
+def test_a_failing_fill_leaves_no_fill_running_and_no_dma_into_freed_memory(cuda, small_ring, monkeypatch):
+    """Issue 20 item 3: the copies queued before the error still write the dropped buffer; the allocator
+    must not hand that block to other work before they ran (it is in the copy stream's pool)."""
+    real = np.copyto
+    calls = []
+
+    def flaky(dst, src, casting="same_kind"):
+        calls.append(threading.current_thread().name)
+        if len(calls) == 6:
+            raise MemoryError("simulated")
+        time.sleep(0.01)  # slow fills: several are queued or running when one fails
+        real(dst, src, casting=casting)
+
+    monkeypatch.setattr(T.np, "copyto", flaky)
+    monkeypatch.setattr(T, "_THREADS", 4)
+    monkeypatch.setattr(T, "_THREADED_FROM", 1 << 10)
+    host = np.random.default_rng(3).random(1 << 17)  # 1 MB: the threaded path, many chunks
+    with pytest.raises(MemoryError) as failed:
+        xb.host_to_device(host, backend="fakecuda", device="cuda:0")
+    del failed  # its traceback held the dropped buffer
+    gc.collect()
+    n = len(calls)
+    time.sleep(0.1)
+    assert len(calls) == n  # nothing still filling after the error
+    monkeypatch.setattr(T.np, "copyto", real)
+    zeros = cuda.model.launch(lambda a: np.zeros(host.nbytes, np.uint8), np.zeros(1))  # new work, default stream
+    cuda.model.synchronize_all()  # the stale DMAs run now
+    assert not cuda.model.read(zeros).any()
+    out = xb.host_to_device(host, backend="fakecuda", device="cuda:0")  # the ring is usable again
+    np.testing.assert_array_equal(cuda.model.read(out.native), host)
+
+
+def test_large_host_to_cuda_moves_use_the_ring_small_ones_the_library(cuda, copies):
+    from xbackend import _interchange as I
+    from xbackend._dispatch import get_backend
+
+    np_be = get_backend("numpy")
+    big = np.random.default_rng(2).random(I._STAGE_FROM // 8 + 3)  # just over the threshold
+    y = I._transport(np_be, big, xb.float64, xb.device("cpu"), cuda, CUDA0)
+    assert sum(n for _, n in copies) == big.nbytes
+    np.testing.assert_array_equal(cuda.model.read(y), big)
+    small = np.arange(10.0)
+    y = I._transport(np_be, small, xb.float64, xb.device("cpu"), cuda, CUDA0)
+    assert sum(n for _, n in copies) == big.nbytes  # the library's own copy (from_host)
+    np.testing.assert_array_equal(y, small)
+
+
 # --- device->host ------------------------------------------------------------------------------------
-def test_async_d2h_is_reachable_only_after_the_event(fake):
-    x = _new(np.arange(6.0).reshape(2, 3), xb.float64, CUDA0, fake)
+def _on_device(cuda, a):
+    raw = cuda.model.malloc(a.nbytes, cuda.model.current_stream())
+    out = raw.view(a.dtype).reshape(a.shape)
+    cuda.model.copy(out, a, cuda.model.current_stream(), "fill")
+    return _new(out, cuda.dtype_of(a), CUDA0, cuda)
+
+
+def test_async_d2h_is_reachable_only_after_the_event(cuda):
+    x = _on_device(cuda, np.arange(6.0).reshape(2, 3))
     p = xb.device_to_host(x, blocking=False)
     assert isinstance(p, xb.PendingHost) and not p.done()
-    assert "running" in repr(p)
+    assert "running" in repr(p) and not cuda.model.syncs
     h = p.result()
-    assert p.done() and fake.waits == 1
+    assert p.done() and len(cuda.model.syncs) == 1
     np.testing.assert_array_equal(h, np.arange(6.0).reshape(2, 3))
     h2 = xb.device_to_host(x)  # blocking: waited before returning
-    assert isinstance(h2, np.ndarray) and fake.waits == 2
+    assert isinstance(h2, np.ndarray) and len(cuda.model.syncs) == 2
+
+
+def test_a_dropped_pending_host_keeps_its_buffer_until_the_copy_completed(cuda, small_ring):
+    """Issue 20 item 4: a pinned pool that reuses freed buffers at once (CuPy's) would give the buffer a
+    DMA still writes to the next user - here the ring of a host->device copy."""
+    x = _on_device(cuda, np.full(8192, 7.0))  # 64 KiB: the size of a ring slot
+    xb.device_to_host(x, blocking=False)  # dropped unread, its DMA still queued
+    b = np.random.default_rng(5).random(8192)
+    y = xb.host_to_device(b, backend="fakecuda", device="cuda:0")  # a new ring: pinned slots from the pool
+    np.testing.assert_array_equal(cuda.model.read(y.native), b)
+    cuda.model.synchronize_all()
+    T._drain()
+    assert not T._KEEP  # let go once the copy completed
+
+
+def test_large_device_to_host_buffers_are_released_when_their_array_dies(cuda, monkeypatch):
+    """Issue 20 item 6: the host allocator keeps what it pinned (torch: a power of two above the size)."""
+    monkeypatch.setattr(T, "_RELEASE_FROM", 1 << 16)
+    monkeypatch.setattr(T, "_RELEASE_AFTER", 0.2)
+    x = _on_device(cuda, np.ones(300_000))  # 2.4 MB -> a 4 MiB pinned block
+    for _ in range(3):  # a loop of large copies: the cached block is reused, not released in between
+        h = xb.device_to_host(x)
+        assert h.sum() == 300_000
+    assert cuda.model.pinned_cached() > 0 and T._RELEASE
+    del h
+    time.sleep(1.0)  # idle: the timer releases
+    assert cuda.model.pinned_cached() == 0 and not T._RELEASE
+    small = xb.device_to_host(_on_device(cuda, np.ones(10)))
+    del small  # below the threshold: the pool keeps it for the next copy
+    assert cuda.model.pinned_cached() > 0
 
 
 @pytest.mark.parametrize("backend", ["numpy", "torch"])
@@ -250,12 +331,16 @@ def test_cpu_fallbacks(backend):
     assert xb.device_to_host(x, blocking=False).result().tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
-def test_host_to_device_refuses_device_data_and_grad():
+def test_host_to_device_refuses_device_data_grad_and_dropping_the_imaginary_part(cuda):
     torch = pytest.importorskip("torch")
     with pytest.raises(xb.GradientError):
         xb.host_to_device(torch.ones(2, requires_grad=True), backend="torch")
     with pytest.raises(ValueError, match="host data"):
         xb.host_to_device(xb.ones(2, backend="torch", device="meta"), backend="torch")
+    for backend in ("numpy", "fakecuda"):  # the staged path refuses what the plain move refuses
+        with pytest.raises(xb.UnsupportedDTypeError, match="imaginary"):
+            xb.host_to_device(np.ones(3, complex), backend=backend, device="cuda:0" if backend != "numpy" else None,
+                              dtype=xb.float32)  # fmt: skip
 
 
 def test_pinning_degrades_gracefully_without_cuda():
@@ -276,20 +361,23 @@ def test_prefetch_structures_and_order():
         assert d["name"] == f"b{i}" and d["y"].item() == i
 
 
+@pytest.mark.parametrize("where", ["numpy", "fakecuda"])
 @pytest.mark.parametrize("depth", [1, 2, 4])
-def test_prefetch_reads_ahead_exactly_depth_batches(depth):
+def test_prefetch_reads_ahead_exactly_depth_batches(request, where, depth):
+    if where == "fakecuda":
+        request.getfixturevalue("cuda")
     pulled = []
 
     def source():
         for i in range(6):
             pulled.append(i)
-            yield np.full(1, i)
+            yield np.full(1, float(i))
 
-    it = xb.prefetch(source(), backend="numpy", depth=depth)
+    it = xb.prefetch(source(), backend=where, device="cuda:0" if where != "numpy" else None, depth=depth)
     first = next(it)
-    assert first.tolist() == [0]
+    assert xb.device_to_host(first).tolist() == [0.0]
     assert len(pulled) == min(6, depth + 1)  # the next copies start before batch 0 is handed out
-    assert [b.tolist()[0] for b in it] == list(range(1, 6))
+    assert [xb.device_to_host(b).tolist()[0] for b in it] == list(range(1, 6))
 
 
 def test_prefetch_rejects_bad_depth_and_handles_empty():
@@ -298,85 +386,97 @@ def test_prefetch_rejects_bad_depth_and_handles_empty():
     assert list(xb.prefetch([], backend="numpy")) == []
 
 
-def test_prefetch_matches_a_plain_loop_on_the_fake_gpu(fake, small_ring, monkeypatch):
-    monkeypatch.setattr(T, "_target", lambda b, d: (fake, CUDA0))
+def _leafy_batches(n):
+    """Batches with every kind of leaf a data loader yields: NumPy arrays, torch CPU tensors, NumPy
+    scalars, labels (passed through)."""
+    torch = pytest.importorskip("torch")
     rng = np.random.default_rng(0)
-    batches = [(rng.random((300, 40)), {"y": rng.random(5), "tag": i}) for i in range(6)]
-    got = [(x.native.copy(), d["y"].native.copy(), d["tag"]) for x, d in xb.prefetch(batches, depth=2)]
-    for (gx, gy, tag), (bx, d) in zip(got, batches):
-        np.testing.assert_array_equal(gx, bx)
-        np.testing.assert_array_equal(gy, d["y"])
-        assert tag == d["tag"]
-    assert len(fake.copies) == 12  # copied on the prefetch thread ...
-    assert fake.stream_waits == 12  # ... and each handed out only after the consumer's stream waits for it
+    return [{"x": rng.random((300, 40)), "t": torch.from_numpy(rng.random(700)), "s": np.float64(i), "tag": f"b{i}"}
+            for i in range(n)]  # fmt: skip
 
 
-def test_prefetch_copies_run_on_the_prefetch_thread(fake, small_ring, monkeypatch):
-    import threading
+def _expected(batch):
+    return {"x": batch["x"], "t": batch["t"].numpy(), "s": np.asarray(batch["s"])}
 
-    monkeypatch.setattr(T, "_target", lambda b, d: (fake, CUDA0))
+
+@pytest.mark.parametrize("consumer", ["default stream", "side stream"])
+def test_prefetch_hands_every_leaf_kind_to_the_consumers_stream(cuda, small_ring, consumer):
+    """Issue 20 item 1: torch CPU tensors, scalars and lists went through host_to_device on the prefetch
+    thread, where only that thread's current stream waited: a consumer on another stream read them
+    before their copy landed."""
+    batches = _leafy_batches(5)
+    s = cuda.model.current_stream(0) if consumer == "default stream" else cuda.model.new_stream(0, "consumer")
+    with cuda.model.use_stream(s):
+        for b, got in zip(batches, xb.prefetch(batches, backend="fakecuda", device="cuda:0", depth=2)):
+            assert got["tag"] == b["tag"]
+            for k, want in _expected(b).items():
+                np.testing.assert_array_equal(cuda.model.read(got[k].native), want, err_msg=k)
+
+
+def test_prefetch_outputs_are_not_reused_under_the_consumers_kernels(flavoured, small_ring):
+    """Issue 20 item 2: the consumer frees batch k while its kernels (queued, not run) still read it; the
+    next copies (the copy engine runs ahead) must not be given that block."""
+    cuda = flavoured
+    cuda.copy_stream(CUDA0).eager = True
+    s = cuda.model.new_stream(0, "consumer")
+    batches = [np.full(20_000, float(i)) for i in range(8)]
+    outs = []
+    with cuda.model.use_stream(s):
+        for x in xb.prefetch(batches, backend="fakecuda", device="cuda:0", depth=2):
+            outs.append(cuda.model.launch(lambda a: a + 1, x.native, duration=0.0005))
+            del x  # freed here, as a training loop's `for batch in ...` does at the next batch
+        for i, o in enumerate(outs):
+            np.testing.assert_array_equal(cuda.model.read(o), i + 1.0)
+
+
+def test_an_abandoned_prefetch_leaves_no_dma_into_freed_memory(cuda, small_ring):
+    """Issue 20 item 3: `break` drops batches whose copies are still queued; their blocks must not reach
+    other work before those copies ran."""
+    batches = [np.full(30_000, float(i)) for i in range(6)]
+    for x in xb.prefetch(batches, backend="fakecuda", device="cuda:0", depth=3):
+        break
+    del x
+    time.sleep(0.05)  # the prefetch thread finishes what it started
+    work = [cuda.model.launch(lambda a: np.full(30_000, -5.0), np.zeros(1)) for _ in range(4)]
+    cuda.model.synchronize_all()
+    for w in work:
+        np.testing.assert_array_equal(cuda.model.read(w), -5.0)
+
+
+def test_prefetch_does_not_block_the_consumer(cuda, small_ring):
+    batches = [np.full(10_000, float(i)) for i in range(5)]
+    for x in xb.prefetch(batches, backend="fakecuda", device="cuda:0", depth=2):
+        cuda.model.launch(lambda a: a * 2, x.native)
+    assert not [s for s in cuda.model.syncs if s[2] == threading.current_thread().name]
+
+
+def test_prefetch_copies_and_casts_run_on_the_prefetch_thread(cuda, small_ring, monkeypatch):
     threads = []
     real = T._h2d_staged
     monkeypatch.setattr(T, "_h2d_staged", lambda *a, **k: threads.append(threading.current_thread().name) or real(*a, **k))
-    out = list(xb.prefetch([np.array([1.5, 2.5]), np.array([3.5])], depth=1, dtype=xb.float32))
-    assert [o.dtype for o in out] == [xb.float32, xb.float32] and out[1].native.tolist() == [3.5]
-    wide = list(xb.prefetch([np.array([1, 2], dtype=np.int8)], dtype=xb.float64))  # cast on the device after the copy
-    assert wide[0].dtype == xb.float64 and wide[0].native.tolist() == [1.0, 2.0]
+    out = list(xb.prefetch([np.array([1.5, 2.5]), np.array([3.5])], backend="fakecuda", device="cuda:0", depth=1,
+                           dtype=xb.float32))  # fmt: skip
+    assert [o.dtype for o in out] == [xb.float32, xb.float32] and cuda.model.read(out[1].native).tolist() == [3.5]
+    wide = list(xb.prefetch([np.array([1, 2], dtype=np.int8)], backend="fakecuda", device="cuda:0", dtype=xb.float64))
+    assert wide[0].dtype == xb.float64 and cuda.model.read(wide[0].native).tolist() == [1.0, 2.0]
+    assert "cast on copy0" in cuda.model.log  # widened on the device, ordered after the copy
     assert threads and all(t.startswith("xbackend-prefetch") for t in threads)
 
 
-# --- GPU ----------------------------------------------------------------------------------------------
-def _gpu_backends():
-    return [b for b in ("torch", "cupy") if any(t.backend == b and t.is_gpu for t in xb.testing.available_targets())]
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("backend", ["torch", "cupy"])
-def test_gpu_pinned_h2d_and_d2h_values(backend):
-    if backend not in _gpu_backends():
-        pytest.skip(f"{backend} has no CUDA device here")
-    rng = np.random.default_rng(0)
-    for shape, dt in [((1000, 3), xb.float64), ((17,), xb.float32), ((), xb.int32), ((0, 2), xb.float64)]:
-        host = rng.random(shape) * 100
-        x = xb.host_to_device(host, backend=backend, device="cuda", dtype=dt)
-        want = host.astype(dt.name)
-        np.testing.assert_array_equal(xb.device_to_host(x), want)
-        np.testing.assert_array_equal(xb.device_to_host(x, blocking=False).result(), want)
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("backend", ["torch", "cupy"])
-def test_gpu_async_d2h_never_hands_out_unsynchronised_memory(backend):
-    if backend not in _gpu_backends():
-        pytest.skip(f"{backend} has no CUDA device here")
-    n = 50 << 20  # 400 MB of float64
-    bad = 0
-    for i in range(10):
-        x = xb.full(n // 8, float(i), backend=backend, device="cuda")
-        p = xb.device_to_host(x, blocking=False)
-        h = p.result()
-        bad += int(h[-1] != i) + int(h[0] != i)
-    assert bad == 0
-
-
-@pytest.mark.gpu
-def test_gpu_host_buffer_may_be_overwritten_after_return():
-    if "torch" not in _gpu_backends():
-        pytest.skip("torch has no CUDA device here")
-    host = np.arange(1 << 20, dtype=np.float64)
-    x = xb.host_to_device(host, backend="torch", device="cuda")
-    host[:] = -1.0  # the staging copy decoupled the source
-    h = x.numpy()
-    assert h[0] == 0.0 and h[-1] == (1 << 20) - 1 and (h >= 0).all()
-
-
-@pytest.mark.gpu
-def test_gpu_prefetch_results_equal_a_plain_loop():
-    for backend in _gpu_backends():
-        batches = [np.random.default_rng(i).random((256, 64)) for i in range(8)]
-        got = [b.numpy() for b in xb.prefetch(batches, backend=backend, device="cuda", dtype=xb.float32)]
-        for g, b in zip(got, batches):
-            np.testing.assert_array_equal(g, b.astype(np.float32))
+def test_prefetch_and_host_to_device_on_a_second_gpu(cuda, small_ring):
+    """Issue 20 item 6: the prefetch thread's current device is cuda:0; a widening cast for cuda:1 must
+    run on cuda:1 (CuPy launches on the current device)."""
+    cuda.flavour = "cupy"
+    batches = [np.arange(5, dtype=np.int16) + i for i in range(3)]
+    with cuda.model.device(1):
+        got = [cuda.model.read(b.native) for b in
+               xb.prefetch(batches, backend="fakecuda", device="cuda:1", dtype=xb.float64)]  # fmt: skip
+    for g, b in zip(got, batches):
+        np.testing.assert_array_equal(g, b)
+    y = run_in_thread(lambda: xb.host_to_device(batches[0], backend="fakecuda", device="cuda:1", dtype=xb.float32))
+    assert y.device.physical is CUDA1
+    with cuda.model.device(1):
+        np.testing.assert_array_equal(cuda.model.read(y.native), batches[0])
 
 
 def test_prefetch_is_lazy():
@@ -405,45 +505,3 @@ def test_interchange_benchmark_smoke(tmp_path):
     assert mod.main(["--quick", "--out", str(tmp_path)]) == 0
     text = (tmp_path / "interchange.md").read_text()
     assert "numpy -> torch (cpu)" in text and "torch (cpu) -> numpy" in text  # and it asserted zero-copy
-
-
-def test_large_host_to_cuda_moves_use_the_ring_small_ones_the_library(fake):
-    from xbackend import _interchange as I
-    from xbackend._dispatch import get_backend
-
-    np_be = get_backend("numpy")
-    big = np.random.default_rng(2).random(I._STAGE_FROM // 8 + 3)  # just over the threshold
-    y = I._transport(np_be, big, xb.float64, xb.device("cpu"), fake, CUDA0)
-    assert fake.copies == [big.nbytes]
-    np.testing.assert_array_equal(y, big)
-    small = np.arange(10.0)
-    y = I._transport(np_be, small, xb.float64, xb.device("cpu"), fake, CUDA0)
-    assert fake.copies == [big.nbytes]  # the library's own copy (from_host)
-    np.testing.assert_array_equal(y, small)
-
-
-def test_a_failing_fill_leaves_no_fill_running(fake, small_ring, monkeypatch):
-    import threading
-
-    real = np.copyto
-    calls = []
-
-    def flaky(dst, src, casting="same_kind"):
-        calls.append(threading.current_thread().name)
-        if len(calls) == 3:
-            raise MemoryError("simulated")
-        time.sleep(0.02)  # slow fills: several are queued or running when one fails
-        real(dst, src, casting=casting)
-
-    monkeypatch.setattr(T.np, "copyto", flaky)
-    monkeypatch.setattr(T, "_THREADS", 4)
-    ring = _ring(fake)
-    host = np.random.default_rng(3).random(1 << 20)  # 8 MB: the threaded path
-    with pytest.raises(MemoryError):
-        T._h2d_staged(fake, ring, CUDA0, host, xb.float64, xb.float64)
-    n = len(calls)
-    time.sleep(0.2)
-    assert len(calls) == n  # nothing still filling after the error
-    monkeypatch.setattr(T.np, "copyto", real)
-    out, _ = T._h2d_staged(fake, ring, CUDA0, host, xb.float64, xb.float64)  # the ring is usable again
-    np.testing.assert_array_equal(out.native, host)

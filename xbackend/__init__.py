@@ -13,6 +13,7 @@ device (``xbackend._namespace``).
 from __future__ import annotations
 
 import sys as _sys
+from typing import TYPE_CHECKING as _TYPE_CHECKING, Any as _Any
 
 from ._array import Array
 from ._backend import Backend, BackendInfo
@@ -34,6 +35,8 @@ from ._errors import (
     BackendMismatchError, BackendUnavailableError, CopyError, DeviceMismatchError, GradientError,
     HostTransferError, PromotionError, ScalarOverflowError, UnknownDeviceError, UnsupportedDTypeError,
     XBackendError, AxisError, LinAlgError, DomainError, ShapeError, IndexOutOfRangeError, ForeignArrayError,
+    ArgumentError, ArgumentTypeError, ArgumentValueError, BackendFailure, ChunkingError, InvalidIndexError,
+    OutOfMemoryError,
 )  # fmt: skip
 from ._jit import JitFallbackWarning, jit, jit_cache_info
 from ._rules import result_type
@@ -85,10 +88,32 @@ __all__ = [
     "XBackendError", "BackendUnavailableError", "BackendMismatchError", "UnknownDeviceError", "DeviceMismatchError",
     "HostTransferError", "UnsupportedDTypeError", "PromotionError", "ScalarOverflowError", "GradientError",
     "CopyError", "AxisError", "LinAlgError", "DomainError", "ShapeError", "IndexOutOfRangeError", "ForeignArrayError",
-    "linalg", "fft",
+    "ArgumentError", "ArgumentTypeError", "ArgumentValueError", "BackendFailure", "ChunkingError",
+    "InvalidIndexError", "OutOfMemoryError",
+    "linalg", "fft", "random",
     # compilation
     "jit", "jit_cache_info", "JitFallbackWarning",
 ] + list(_elementwise_all) + [n for m in _SECTIONS for n in m.__all__]  # fmt: skip
+
+from . import _boundary  # noqa: E402 - every public function behind the one way out for errors
+
+_boundary.install(_sys.modules[__name__], [n for n in __all__ if n != "random"])
+_boundary.install(linalg, linalg.__all__, "linalg.")
+_boundary.install(fft, fft.__all__, "fft.")
+_boundary.install_methods(Array)
+
+if _TYPE_CHECKING:
+    from . import random
+else:
+
+    def __getattr__(name: str) -> _Any:
+        """``xb.random`` is imported on first use: ``import xbackend`` pays nothing for it."""
+        if name == "random":
+            import importlib
+
+            return importlib.import_module(f"{__name__}.random")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 from . import _namespace  # noqa: E402 - last: the bound namespaces copy the names above
 

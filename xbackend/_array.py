@@ -19,6 +19,10 @@ from ._devices import Device, bind as _bind
 from ._dispatch import backend_for_type, get_backend
 from ._dtypes import DType
 from ._errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    InvalidIndexError,
+    ShapeError,
     BackendMismatchError,
     DeviceMismatchError,
     HostTransferError,
@@ -167,14 +171,15 @@ class Array(metaclass=_NoDirectCalls):
     @property
     def T(self) -> "Array":
         if self._data.ndim != 2:
-            raise ValueError(f"x.T needs a 2-D Array, got {self._data.ndim}-D; use x.mT or xb.permute_dims()")
+            raise ShapeError(f"x.T needs a 2-d Array, got a {self._data.ndim}-d one. Fix: use x.mT (the last two axes) or "
+                             "xb.permute_dims()")
         return _new(self._be.permute(self._data, (1, 0)), self._dt, self._dev, self._be)
 
     @property
     def mT(self) -> "Array":
         n = self._data.ndim
         if n < 2:
-            raise ValueError(f"x.mT needs at least 2 dimensions, got {n}")
+            raise ShapeError(f"x.mT needs at least 2 dimensions, got {n}. Fix: xb.reshape(x, (1, -1)).mT for a row")
         axes = tuple(range(n - 2)) + (n - 1, n - 2)
         return _new(self._be.permute(self._data, axes), self._dt, self._dev, self._be)
 
@@ -187,7 +192,11 @@ class Array(metaclass=_NoDirectCalls):
 
     def _scalar(self, kind: str) -> Any:
         if self.size != 1:
-            raise TypeError(f"{kind}() needs an Array with one element, got shape {self.shape}")
+            if kind == "bool":  # NumPy's ValueError, with the standard's spelling of the fix
+                raise ShapeError(f"the truth value of an Array with {self.size} elements (shape {self.shape}) is "
+                                 "ambiguous. Fix: use xb.any(x) or xb.all(x), e.g. bool(xb.any(x))")  # fmt: skip
+            raise ArgumentTypeError(f"{kind}() needs an Array with one element, got shape {self.shape}. Fix: reduce "
+                                    f"it first (e.g. {kind}(xb.sum(x))) or index one element ({kind}(x[0]))")
         return self._be.item(self._data)
 
     def __format__(self, spec: str) -> str:
@@ -203,20 +212,20 @@ class Array(metaclass=_NoDirectCalls):
             return format(self._be.item(self._data), spec)
         if not spec:
             return str(self)
-        raise TypeError(f"unsupported format string passed to Array.__format__ (a {self.ndim}-d Array; only 0-d "
-                        f"Arrays format like numbers). Fix: format x.tolist(), or each element")  # fmt: skip
+        raise ArgumentTypeError(f"unsupported format string passed to Array.__format__ (a {self.ndim}-d Array; only "
+                                "0-d Arrays format like numbers). Fix: format x.tolist(), or each element")  # fmt: skip
 
     def __bool__(self) -> bool:
         return bool(self._scalar("bool"))
 
     def __int__(self) -> int:
         if self._dt.kind == "c":
-            raise TypeError("int() of a complex Array; use xb.real(x) first")
+            raise ArgumentTypeError("int() of a complex Array. Fix: int(xb.real(x))")
         return int(self._scalar("int"))
 
     def __float__(self) -> float:
         if self._dt.kind == "c":
-            raise TypeError("float() of a complex Array; use xb.real(x) or complex(x)")
+            raise ArgumentTypeError("float() of a complex Array. Fix: float(xb.real(x)), or complex(x)")
         return float(self._scalar("float"))
 
     def __complex__(self) -> complex:
@@ -224,7 +233,8 @@ class Array(metaclass=_NoDirectCalls):
 
     def __index__(self) -> int:
         if self._dt.kind not in "iu" or self._data.ndim != 0:
-            raise TypeError(f"only 0-d integer Arrays can be used as an index, got {self.ndim}-d {self._dt}")
+            raise ArgumentTypeError(f"only 0-d integer Arrays can be used as an index, got a {self.ndim}-d {self._dt} "
+                                    "Array")  # fmt: skip
         return int(self._be.item(self._data))
 
     def item(self) -> Any:
@@ -246,17 +256,18 @@ class Array(metaclass=_NoDirectCalls):
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
-            raise TypeError("len() of a 0-d Array")
+            raise ArgumentTypeError("len() of a 0-d Array (it has no length). Fix: use x.shape, or x.item()")
         n = self.shape[0]
         if n is None:
-            raise TypeError("len() of an Array whose length is unknown until computed. Fix: x = x.persist() first")
+            raise ArgumentTypeError("len() of an Array whose length is unknown until computed. Fix: x = x.persist() first")
         return n
 
     def __iter__(self) -> Iterator["Array"]:
+        """The sub-Arrays along the first axis. A 0-d Array raises at ``iter(x)`` already (as NumPy and torch do,
+        so ``iter()``-based checks for iterables answer right), not at the first ``next()``."""
         if self._data.ndim == 0:
-            raise TypeError("iteration over a 0-d Array")
-        for i in range(self._data.shape[0]):
-            yield self[i]
+            raise ArgumentTypeError("iteration over a 0-d Array. Fix: use x.item() for its value")
+        return (self[i] for i in range(self._data.shape[0]))
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
         if self._dev.type != "cpu":
@@ -278,7 +289,7 @@ class Array(metaclass=_NoDirectCalls):
         to this Array.
         """
         if api_version is not None and api_version not in API_VERSIONS:
-            raise ValueError(f"unsupported Array API version {api_version!r}; supported: {', '.join(API_VERSIONS)}")
+            raise ArgumentValueError(f"unsupported Array API version {api_version!r}; supported: {', '.join(API_VERSIONS)}")
         d = self.device
         ns = _NAMESPACES.get(d)
         if ns is None:
@@ -351,31 +362,32 @@ class Array(metaclass=_NoDirectCalls):
         t = type(key)  # a step-less slice first: x[1:-1] is the commonest key
         if (t is slice and key.step is None or t is int) and be.native_basic_indexing:
             out = _alloc()
-            try:
-                out._data = self._data[key]
-            except IndexError as exc:
+            try:  # x[i] of a 1-d NumPy array is a scalar; x[i, ...] the 0-d view every other library returns
+                out._data = self._data[key] if t is slice or be.int_key_view else self._data[key, ...]
+            except Exception as exc:  # free while nothing is raised
                 _index_failed(self, key, exc)
                 raise
             out._dt = self._dt
             out._dev = self._dev
             out._be = be
             return out
-        nkey = _native_key(self, key)
         try:
+            nkey = _native_key(self, key)
             return _new(be.getitem(self._data, nkey), self._dt, self._dev, be)
-        except IndexError as exc:
+        except Exception as exc:  # free while nothing is raised
             _index_failed(self, key, exc)
             raise
 
     def __setitem__(self, key: Any, value: Any) -> None:
         nkey = _native_key(self, key)
+        v = _setitem_value(self, value)
         try:
-            new = self._be.setitem(self._data, nkey, _setitem_value(self, value))
-            if new is not None:  # a library of immutable arrays (JAX): the backend returns the updated one
-                self._data = new
-        except IndexError as exc:
-            _index_failed(self, key, exc)
+            new = self._be.setitem(self._data, nkey, v)
+        except Exception as exc:  # free while nothing is raised
+            _setitem_failed(self, key, nkey, v, exc)
             raise
+        if new is not None:  # a library of immutable arrays (JAX): the backend returns the updated one
+            self._data = new
 
 
 _alloc: Callable[[], Array] = type.__call__.__get__(Array, _NoDirectCalls)  # an empty Array (see _NoDirectCalls)
@@ -396,6 +408,9 @@ class _Late:
     move: Callable[..., "Array"]
     asarray: Callable[..., "Array"]
     namespace_for: Callable[[Device], Any]
+    operand: Callable[[Any, "Array"], "Array"]
+    fit_scalar: Callable[[Any, DType], Any]
+    py_scalar: Callable[[Any], Any]
     reduce: Callable[["Array"], tuple[Any, tuple[Any, ...]]]
     deepcopy: Callable[["Array", dict[int, Any]], "Array"]
 
@@ -410,6 +425,8 @@ def _computed(a: Array, native: Any) -> Array:
 
 
 def _new(data: Any, dt: DType, dev: Device, be: Any) -> Array:
+    if isinstance(data, _np.generic):  # 0-d Arrays are 0-d arrays: never a NumPy scalar inside (issue 19)
+        data = _np.asarray(data)
     a = _alloc()
     a._data = data
     a._dt = dt
@@ -422,37 +439,43 @@ Array._new = staticmethod(_new)  # type: ignore[attr-defined]
 
 
 # --- operands ----------------------------------------------------------------------------------
-def _check_partner(a: Array, b: Array) -> None:
+def _check_partner(a: Array, b: Array, native: bool = False) -> None:
+    """Raise the mismatch error for two operands of one call on different backends or devices. The fix names the
+    explicit move, spelled so that it works for an Array and a native array alike (``xb.asarray(y, ...)``)."""
+    here = f"backend={a._be.name!r}, device={str(a._dev)!r}"
+    what = f"Arrays (one a native {type(b._data).__module__.partition('.')[0]} array)" if native else "Arrays"
+    if "meta" in (a._dev.type, b._dev.type):  # a meta tensor has no data: nothing can move to or from it
+        cls = BackendMismatchError if b._be is not a._be else DeviceMismatchError
+        raise cls(mismatch("devices", f"{a._dev} ({a._be.name})", f"{b._dev} ({b._be.name})",
+                           "a 'meta' Array has shape and dtype but no data, so it cannot be moved; create both "
+                           "operands on a real device (e.g. device='cpu')"))  # fmt: skip
     if b._be is not a._be:
         raise BackendMismatchError(
             mismatch("backends", f"{a._be.name} ({a._dev})", f"{b._be.name} ({b._dev})",
-                     f"move one explicitly, e.g. y = y.to(backend={a._be.name!r}, device={str(a._dev)!r})")
+                     f"move one explicitly, e.g. y = xb.asarray(y, {here})").replace("Arrays", what, 1)
         )  # fmt: skip
     raise DeviceMismatchError(
         mismatch("devices", f"{a._dev} ({a._be.name})", f"{b._dev} ({b._be.name})",
-                 f"move one explicitly, e.g. y = y.to_device({str(a._dev)!r})")
+                 f"move one explicitly, e.g. y = xb.asarray(y, {here})").replace("Arrays", what, 1)
     )  # fmt: skip
 
 
 def _wrap_native(be: Any, x: Any) -> Array:
+    x = be.adopt(x)
     return _new(x, be.dtype_of(x), be.device_of(x), be)
 
 
 def _coerce(a: Array, other: Any) -> Any:
-    """Turn the non-Array operand of ``a`` into an Array or Python scalar, or raise."""
-    t = type(other)
+    """The non-Array operand of ``a`` as an Array at a's place or a Python scalar (``xbackend._coerce``'s rule),
+    or ``NotImplemented`` for an object that is no array-like (Python then tries its reflected operator)."""
     if isinstance(other, _np.generic):
-        return other.item()  # NumPy scalars act as Python scalars (weak) on every backend
-    be = backend_for_type(t)
-    if be is not None:
-        b = _wrap_native(be, other)
-        if b._be is not a._be or b._dev is not a._dev:
-            _check_partner(a, b)
-        return b
-    raise TypeError(
-        f"cannot combine an xbackend Array with {t.__name__}; wrap it first: xb.asarray(value, "
-        f"backend={a._be.name!r}, device={str(a._dev)!r})"
-    )
+        return _Late.py_scalar(other)  # NumPy scalars act as Python scalars (weak) on every backend
+    t = type(other)
+    if t is list or t is tuple or t is memoryview or t is bytearray or backend_for_type(t) is not None:
+        return _Late.operand(other, a)
+    if hasattr(other, "__array__") or hasattr(other, "__array_namespace__") or hasattr(other, "__dlpack__"):
+        return _Late.operand(other, a)  # foreign array-likes: asarray's refusal says the fix
+    return NotImplemented
 
 
 def _scalar_dtype(a: Array, s: Any) -> DType:
@@ -475,8 +498,10 @@ def _scalar_dtype(a: Array, s: Any) -> DType:
 
 # --- native errors, translated (xbackend/_native_errors.py; called only after a native kernel raised) ------
 def _failed(name: str, a: Array, b: Any, exc: BaseException, inplace: bool = False) -> None:
+    """An operator's kernel raised: shapes that do not broadcast raise ShapeError, anything else its translation."""
     if type(b) is Array:
         _NE.binary_failed(name, a, b, exc, inplace)
+    _NE.any_failed(name, exc)
 
 
 _matmul_failed = _NE.matmul_failed
@@ -499,7 +524,7 @@ def _native_part(a: Array, k: Any) -> Any:
         return k
     if t is not Array:
         if isinstance(k, _np.generic):
-            return k.item()  # NumPy scalars index like Python ints/bools
+            return _Late.py_scalar(k)  # NumPy scalars index like Python ints/bools
         if t is list or isinstance(k, _np.ndarray):
             if a._be.host_index_keys:  # known values stay on the host (a lazy backend keeps shapes known)
                 return _host_index_data(k)
@@ -507,13 +532,14 @@ def _native_part(a: Array, k: Any) -> Any:
         else:
             be = backend_for_type(t)
             if be is None:
-                raise IndexError(f"only integers, slices, ..., None, lists and integer or bool Arrays are valid "
+                raise InvalidIndexError(f"only integers, slices, ..., None, lists and integer or bool Arrays are valid "
                                  f"indices, got {t.__name__}")  # fmt: skip
             k = _wrap_native(be, k)
     if k._be is not a._be or k._dev is not a._dev:
         _check_partner(a, k)
     if k._dt.kind not in "iub":
-        raise IndexError(f"index Arrays must be integer or bool, got {k._dt}")
+        raise InvalidIndexError(f"index Arrays must be integer or bool, got {k._dt}. Fix: cast, e.g. "
+                                "k.astype(xb.int64)")  # fmt: skip
     if k._data.ndim == 0 and k._dt.kind != "b":
         return int(a._be.item(k._data))
     return k._data
@@ -524,7 +550,7 @@ def _host_index_data(k: Any) -> Any:
     if h.size == 0 and h.dtype.kind == "f":
         h = h.astype(_np.int64)  # x[[]] selects nothing
     if h.dtype.kind not in "iub":
-        raise IndexError(f"index lists/arrays must hold integers or bools, got {h.dtype}")
+        raise InvalidIndexError(f"index lists must hold integers or bools, got {h.dtype} values")
     return h
 
 
@@ -533,7 +559,8 @@ def _host_index(a: Array, k: Any) -> Array:
 
 
 def _setitem_value(a: Array, value: Any) -> Any:
-    """The native value to write into ``a``; converts host data and refuses lossy casts."""
+    """The native value to write into ``a``: host data at a's place (``xbackend._coerce``'s rule), lossy casts
+    refused, Python numbers rounded to a's dtype on the host (the same on every backend)."""
     t = type(value)
     if t in _SCALARS:
         p = _scalar_dtype(a, value)
@@ -542,25 +569,29 @@ def _setitem_value(a: Array, value: Any) -> Any:
                 f"cannot store Python {t.__name__} {value!r} into an Array of dtype {a._dt} without losing information. "
                 f"Fix: cast the Array first, e.g. x = x.astype({p!r})"
             )
-        return value
+        return _Late.fit_scalar(value, a._dt)
     if t is not Array:
         if isinstance(value, _np.generic):
-            return _setitem_value(a, value.item())  # NumPy scalars are weak, like Python scalars
+            return _setitem_value(a, _Late.py_scalar(value))  # NumPy scalars are weak, like Python scalars
         value = _host_value(a, value)
     if value._be is not a._be or value._dev is not a._dev:
-        _check_partner(a, value)
+        _check_partner(a, value, native=t is not Array)
     if value._dt is not a._dt:
         return _assign.assignment_cast(a, value)
     return value._data
 
 
 def _host_value(a: Array, value: Any) -> Array:
-    """A non-Array ``__setitem__`` value as an Array on ``a``'s backend and device.
-
-    NumPy arrays keep their dtype (the promotion table then decides); Python (nested) lists are weak like
-    Python scalars: they take ``a``'s dtype when their kind is not higher and their ints fit."""
+    """A non-Array ``__setitem__`` value as an Array. Writing is the one place host data moves by itself: a NumPy
+    array (and Python data) is made where ``a`` lives (the seeds' ``x[0] = np.array([1.0, 2.0])`` into a GPU Array,
+    issue 9). NumPy arrays keep their dtype (the assignment casts then decide); Python (nested) lists are weak
+    like Python scalars - they take ``a``'s dtype when their kind is not higher and their ints fit. A native array of
+    another library is as it is (its place is checked by the caller)."""
     if isinstance(value, _np.ndarray):
         return _Late.asarray(value, backend=a._be.name, device=a._dev)
+    be = backend_for_type(type(value))
+    if be is not None:
+        return _wrap_native(be, value)  # a native array: same backend and device, or a mismatch error
     if type(value) is list or type(value) is tuple:
         try:
             h = _np.asarray(value)
@@ -571,13 +602,26 @@ def _host_value(a: Array, value: Any) -> Array:
             if _assign._KIND_RANK[h.dtype.kind] > _assign._KIND_RANK[d.kind]:
                 raise PromotionError(
                     f"cannot store Python {h.dtype.kind!r}-kind values ({h.dtype}) into an Array of dtype {d} without "
-                    f"losing information. Fix: cast the Array first, e.g. x = x.astype(xb.float64)"
+                    f"losing information. Fix: cast the Array first, e.g. x = x.astype(xb.{h.dtype.name})"
                 )
             if h.size and h.dtype.kind in "iu" and d.kind in "iu":
                 D.check_int_fits(int(h.min()), d)
                 D.check_int_fits(int(h.max()), d)
             return _Late.asarray(h, dtype=d, backend=a._be.name, device=a._dev)
-    be = backend_for_type(type(value))
-    if be is not None:
-        return _wrap_native(be, value)  # a native array: same backend and device, or a mismatch error
     return _Late.asarray(value, backend=a._be.name, device=a._dev)
+
+
+def _setitem_failed(a: Array, key: Any, nkey: Any, value: Any, exc: BaseException) -> None:
+    """A write raised natively: a value that does not broadcast to the selection raises ShapeError, an index
+    outside an axis IndexOutOfRangeError, anything else its translation (called only on the error path)."""
+    vshape = getattr(value, "shape", None)
+    if vshape is not None and not isinstance(exc, IndexError):
+        try:
+            sel = tuple(a._be.getitem(a._data, nkey).shape)
+        except Exception:  # noqa: BLE001 - the key itself is wrong: the index checks below say how
+            sel = None
+        if sel is not None and (len(vshape) > len(sel) or _NE.broadcast(tuple(vshape), sel) != sel):
+            raise ShapeError(f"cannot write a value of shape {tuple(vshape)} into a selection of shape {sel}; a value "
+                             "must broadcast to the selection. Fix: reshape the value, or select a region of its "
+                             "shape") from exc  # fmt: skip
+    _index_failed(a, key, exc)

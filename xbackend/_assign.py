@@ -37,8 +37,8 @@ def assignment_cast(a: Any, value: Any) -> Any:
             if vmin < lo or vmax > hi:
                 raise ScalarOverflowError(
                     f"cannot store {src} values in {vmin}..{vmax} into an Array of dtype {dst} (range {lo}..{hi}); xbackend "
-                    f"never wraps around. Fix: clip first, e.g. x[...] = xb.clip(v, {lo}, {hi}), or cast the "
-                    f"Array: x = x.astype({src!r})"
+                    f"never wraps around. Fix: clip first, e.g. x[...] = xb.clip(xb.asarray(v, device=x.device), {lo}, "
+                    f"{hi}), or cast the Array: x = x.astype({src!r})"
                 )
     return a._be.astype(value._data, dst)
 

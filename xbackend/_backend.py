@@ -134,6 +134,9 @@ class Backend:
     pickle_via_host: ClassVar[frozenset[DType]] = frozenset()
     #: True when ``x.shape`` may hold unknown sizes (lazy backends): ``Array.shape`` then asks ``shape_of``
     unknown_shapes: ClassVar[bool] = False
+    #: True when ``native[i]`` (an int) is an array on every input (torch); False when it is a scalar on a 1-d
+    #: array (NumPy): the fast path then indexes with ``(i, ...)``, the 0-d view
+    int_key_view: ClassVar[bool] = True
     #: True when index lists/NumPy arrays stay NumPy arrays in native keys (known values: known shapes)
     host_index_keys: ClassVar[bool] = False
     #: True when ``native.reshape(shape)`` is ``reshape(x, shape, copy=None)`` for shapes whose entries are all
@@ -146,7 +149,7 @@ class Backend:
         self.kernels: dict[str, dict[DType, Callable[..., Any]]] = {}
         # the flags the hot paths read, as instance attributes (Python 3.11 reads those ~15 ns faster than
         # class attributes)
-        for flag in ("native_basic_indexing", "native_reshape"):
+        for flag in ("native_basic_indexing", "native_reshape", "int_key_view"):
             setattr(self, flag, getattr(type(self), flag))
         #: the ``caster`` hook's results, cached by ``xb.astype``: ``casters[dt]`` (the operators, ``xb.matmul``
         #: and ``xb.sum`` keep their own tables, keyed by backend)
@@ -213,6 +216,12 @@ class Backend:
             return reduce(name, x, dt, tuple(range(n)), False)
 
         return full
+
+    def adopt(self, x: Any) -> Any:
+        """``x`` (a native array of this library) as the array an Array holds: the library's plain array type.
+        Default: ``x``. NumPy views ``matrix`` and ``memmap`` as plain ndarrays (no copy) and refuses masked
+        arrays, whose mask would be dropped silently."""
+        return x
 
     def __repr__(self) -> str:
         return f"<xbackend backend {self.name!r}>"

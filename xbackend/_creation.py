@@ -7,6 +7,7 @@ backend), never to the backend's own.
 
 from __future__ import annotations
 
+import array
 import contextlib
 import math
 import operator
@@ -17,9 +18,15 @@ import numpy as np
 from . import _config, _dtypes as D
 from ._array import Array, _Late, _alloc, _check_partner, _new
 from ._devices import Device, device as _device, split as _split
-from ._dispatch import _instances, backend_for_type, get_backend
+from ._dispatch import _instances, backend_for_type, backend_name, get_backend
 from ._dtypes import DType
-from ._errors import CopyError, ForeignArrayError, ScalarOverflowError, UnsupportedDTypeError, XBackendError
+from . import _args as A
+from ._boundary import raise_translated
+from ._coerce import first_array, is_native, py_scalar, to_array, weak, wrap_native
+from ._errors import (
+    ArgumentTypeError, ArgumentValueError, CopyError, DomainError, ForeignArrayError, OutOfMemoryError, PromotionError,
+    ScalarOverflowError, ShapeError, UnsupportedDTypeError, XBackendError,
+)  # fmt: skip
 from ._interchange import import_dlpack, move
 
 _ctx_get = _config._ctx.get
@@ -61,7 +68,7 @@ def _resolve(backend: Any, device: Any) -> tuple[Any, Device, _config.Config]:
         if dev is None:
             dev = cfg.device
     else:
-        name = bk if type(bk) is str else getattr(bk, "name", bk)
+        name = bk if type(bk) is str else backend_name(bk)
     try:
         be = _instances.get(name) or get_backend(name)
     except XBackendError as exc:
@@ -75,12 +82,15 @@ def _resolve(backend: Any, device: Any) -> tuple[Any, Device, _config.Config]:
                 cfg.places[backend, device] = (be, None)
             return be, dev, cfg
     else:
+        current = dev.index is None  # "cuda": the backend's current device, which can change (set_device)
         try:
             dev = be.check_device(dev)
         except XBackendError as exc:
             if device is None:  # the configured device: maybe XBACKEND_DEVICE chose it
                 raise _config.blame_environment(exc, "device") from exc
             raise
+        if current and dev.index is not None:  # resolved from state: ask again next time, never cache it
+            return be, dev, cfg
     with contextlib.suppress(TypeError):  # an unhashable device argument: just don't cache
         cfg.places[backend, device] = (be, dev)
     return be, dev, cfg
@@ -90,17 +100,13 @@ def _dt(dtype: Any, default: DType) -> DType:
     return default if dtype is None else D.dtype(dtype)
 
 
-def _shape(shape: Any) -> tuple[int, ...]:
-    if type(shape) is int and shape >= 0:
-        return (shape,)
-    if type(shape) is tuple and all(type(s) is int and s >= 0 for s in shape):
-        return shape
-    if isinstance(shape, int) or hasattr(shape, "__index__"):
-        shape = (shape,)
-    out = tuple(operator.index(s) for s in shape)
-    if any(s < 0 for s in out):
-        raise ValueError(f"negative dimensions are not allowed, got shape {out}")
-    return out
+def _creation_failed(fname: str, shape: Any, dt: DType, exc: BaseException) -> None:
+    """A creation call raised natively: a shape that is no shape, a result too big to address, or no memory left
+    raise the one typed error on every backend (called only on the error path)."""
+    A.check_size(A.shape(shape, fname), dt.itemsize, fname)
+    if isinstance(exc, MemoryError) or "memory" in str(exc).lower():
+        raise OutOfMemoryError(f"{fname}(): no memory for a result of shape {tuple(shape)} and dtype {dt}. Fix: ask "
+                               "for less, or free memory (on a GPU: del unused Arrays)") from exc  # fmt: skip
 
 
 def _host_dtype(a: np.ndarray, cfg: _config.Config) -> DType:
@@ -146,14 +152,19 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
     if t is Array:
         if dt is not None:
             D.check_cast(obj._dt, dt)
+            if copy is False and dt is not obj._dt:
+                raise CopyError(f"asarray(): casting {obj._dt} to {dt} needs a copy, but copy=False was given. Fix: "
+                                f"allow the copy, e.g. xb.asarray(x, dtype=xb.{dt.name}, copy=None)")  # fmt: skip
         if (backend is None or obj._be.name == backend) and (device is None or device is obj._dev):
             data = obj._be.wrap_native(obj._data, dt, None, copy)
             return obj if data is obj._data and dt in (None, obj._dt) else _new(data, dt or obj._dt, obj._dev, obj._be)
         return move(obj, backend=backend, device=device, dtype=dt, copy=copy)
     src = backend_for_type(t) if not isinstance(obj, np.generic) else None
     if src is not None:
-        return asarray(_new(obj, src.dtype_of(obj), src.device_of(obj), src), dtype=dt, device=device, copy=copy,
-                       backend=backend)  # fmt: skip
+        return asarray(wrap_native(obj), dtype=dt, device=device, copy=copy, backend=backend)
+    if (t is list or t is tuple) and _holds_arrays(obj):  # [t1, t2]: built where those arrays live, never on the host
+        x = _from_arrays(obj)
+        return asarray(x, dtype=dt, device=device, copy=copy, backend=backend)
     if hasattr(obj, "__dlpack__") and not isinstance(obj, (np.ndarray, np.generic)):
         return from_dlpack(obj, device=device, copy=copy, backend=backend)
     be, dev = _target(backend, device)
@@ -164,11 +175,16 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
         dt = dt or D.python_scalar_dtype(obj, cfg.default_float, cfg.default_int)
         if t is int and dt.kind in "iu":
             _check_range(obj, obj, dt)
+        elif t is float and dt.kind in "iu":
+            _check_float_to_int(np.asarray(obj), dt)
         return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
     if isinstance(obj, np.generic):
+        src_dt = D.from_numpy_dtype(obj.dtype)
         if dt is not None:
-            D.check_cast(D.from_numpy_dtype(obj.dtype), dt)
-        dt = dt or D.from_numpy_dtype(obj.dtype)
+            D.check_cast(src_dt, dt)
+            if src_dt.kind == "f" and dt.kind in "iu":
+                _check_float_to_int(np.asarray(obj), dt)
+        dt = dt or src_dt
         return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
     if _foreign(t):
         raise ForeignArrayError(
@@ -181,7 +197,13 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
     try:
         host = np.asarray(obj)
     except (ValueError, TypeError) as exc:
-        host = _from_nested_arrays(obj, exc)
+        raise ShapeError(f"cannot make an Array from {t.__name__}: {_ragged(exc)}. Fix: give every row the same "
+                         "length (nested lists must be rectangular)") from None  # fmt: skip
+    if isinstance(obj, _BUFFERS):  # typed memory keeps its type: memoryview of float32 is float32, bytes are uint8
+        if host.dtype.kind not in "biufc":
+            raise UnsupportedDTypeError(f"cannot make an Array from a {t.__name__} of format {host.dtype}; "
+                                        "use a buffer of numbers")  # fmt: skip
+        dt = dt or D.from_numpy_dtype(host.dtype)
     if host.dtype.kind == "O":
         if type(_first_leaf(obj)) is int:  # ints beyond uint64 (and int64): NumPy keeps Python objects
             with contextlib.suppress(TypeError, ValueError):
@@ -193,8 +215,12 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
                         lo, hi = int(min(leaves)), int(max(leaves))
                         _check_range(lo, hi, dt if dt is not None and dt.kind in "iu" else D.int64 if lo < 0 else D.uint64)
         if host.dtype.kind == "O":
-            host = _from_nested_arrays(obj, None)
-    k = host.dtype.kind
+            raise UnsupportedDTypeError(f"cannot make an Array from a {t.__name__} of {type(_first_leaf(obj)).__name__} "
+                                        "values; use numbers only")  # fmt: skip
+    k: str = host.dtype.kind
+    if k not in "biufc":
+        raise UnsupportedDTypeError(f"cannot make an Array from {host.dtype} data ({type(_first_leaf(obj)).__name__} "
+                                    "values); use numbers only")  # fmt: skip
     if dt is not None and k == "c":
         D.check_cast(D.complex128, dt)
     if k == "f" and (dt is None or dt.kind in "iu") and type(_first_leaf(obj)) is int:
@@ -203,6 +229,8 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
     dt = dt or _host_dtype(host, cfg)
     if (k == "i" or k == "u") and (dt.kind == "i" or dt.kind == "u") and host.size and _NARROWER[k, dt]:
         _check_range(int(host.min()), int(host.max()), dt)  # only when the target is narrower than the data
+    elif k == "f" and dt.kind in "iu" and host.size:
+        _check_float_to_int(host, dt)
     return _new(be.from_host(host, dt, dev, True), dt, dev, be)
 
 
@@ -258,24 +286,63 @@ def _foreign(t: type) -> bool:
         t.__module__.partition(".")[0] not in _HOST_MODULES  # fmt: skip
 
 
-def _from_nested_arrays(obj: Any, exc: Exception | None) -> np.ndarray:
-    """Sequences holding Arrays (``[xb.asarray(1.0), 2.0]``): only CPU Arrays may be gathered on the host."""
-    if isinstance(obj, (list, tuple)):
-        parts = []
-        for o in obj:
-            if type(o) is Array:
-                parts.append(o.numpy())
-            elif isinstance(o, (list, tuple)):
-                parts.append(_from_nested_arrays(o, exc))
-            else:
-                parts.append(o)
-        try:
-            out = np.asarray(parts)
-        except (ValueError, TypeError) as e:
-            raise ValueError(f"cannot make an Array from {type(obj).__name__}: {e}") from e
-        if out.dtype.kind != "O":
-            return out
-    raise TypeError(f"cannot make an Array from {type(obj).__name__}" + (f": {exc}" if exc else "")) from exc
+_BUFFERS = (memoryview, bytearray, bytes, array.array)
+
+
+def _ragged(exc: Exception) -> str:
+    text = str(exc)
+    return "the nested sequences have different lengths" if "inhomogeneous" in text or "sequence" in text else text
+
+
+def _check_float_to_int(host: np.ndarray, dt: DType) -> None:
+    """Float data to an integer dtype truncates towards zero (as NumPy and torch do); NaN, infinities and values
+    outside the dtype's range have no integer, and raise instead of wrapping (NumPy gives INT_MIN, torch garbage)."""
+    if not np.isfinite(host).all():
+        raise DomainError(f"cannot convert NaN or an infinity to {dt}: no integer holds it. Fix: replace them first, "
+                          f"e.g. xb.where(xb.isfinite(x), x, 0), or keep a floating dtype")  # fmt: skip
+    lo, hi = D._INT_RANGE[dt]
+    vmin, vmax = float(host.min()), float(host.max())
+    if vmin <= lo - 1 or vmax >= hi + 1:
+        bad = vmin if vmin <= lo - 1 else vmax
+        raise ScalarOverflowError(f"value {bad!r} does not fit {dt} (range {lo}..{hi}); xbackend never wraps around. "
+                                  "Fix: clip first, or pass a dtype that holds it")  # fmt: skip
+
+
+def _holds_arrays(obj: Any) -> bool:
+    for o in obj:
+        if type(o) is Array or (type(o) is list or type(o) is tuple) and _holds_arrays(o) or is_native(o):
+            return True
+    return False
+
+
+def _from_arrays(obj: Any) -> Array:
+    """A (nested) sequence holding Arrays or native arrays, stacked on *their* backend and device: nothing goes
+    through the host, and arrays of two places are refused with the fix (never converted silently)."""
+    from ._manipulation import stack
+
+    def build(o: Any) -> Any:
+        if type(o) is Array:
+            return o
+        if is_native(o):
+            return wrap_native(o)
+        if type(o) is list or type(o) is tuple:
+            parts = [build(i) for i in o]
+            anchor = next((p for p in parts if type(p) is Array), None)
+            if anchor is None:
+                return list(o)  # Python data alone: its parent gives it a place
+            for p in parts:
+                if type(p) is Array and (p._be is not anchor._be or p._dev is not anchor._dev):
+                    _check_partner(anchor, p)
+            dt = anchor._dt
+            for p in parts:
+                if type(p) is Array and p._dt is not dt:
+                    dt = D.promote(dt, p._dt)
+            like = _new(anchor._data, dt, anchor._dev, anchor._be)
+            return stack([p if type(p) is Array else weak(p, like) for p in parts])
+        return o
+
+    out = build(obj)
+    return out if type(out) is Array else asarray(out)
 
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None, backend: str | None = None) -> Array:
@@ -304,7 +371,11 @@ def _filled(method: str, doc: str) -> Any:
         be, dev, cfg = _resolve(backend, device)
         dt = cfg.default_float if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
         out = _alloc()
-        out._data = getattr(be, method)(shape if type(shape) is int and shape >= 0 else _shape(shape), dt, dev)
+        try:
+            out._data = getattr(be, method)(_sized(shape, dt, method), dt, dev)
+        except Exception as exc:
+            _creation_failed(method, shape, dt, exc)
+            raise_translated(exc, method)
         out._dt = dt
         out._dev = dev
         out._be = be
@@ -339,9 +410,13 @@ def _filled(method: str, doc: str) -> Any:
             last[0] = _NO_CALL
             return general(shape, dtype, device, backend)
         if type(shape) is not int or shape < 0:
-            shape = _shape(shape)
+            shape = A.shape(shape, method)
         out = _alloc()
-        out._data = fn(shape) if arg is None else fn(shape, arg)
+        try:
+            out._data = fn(shape) if arg is None else fn(shape, arg)
+        except Exception as exc:  # no cost when nothing is raised
+            _creation_failed(method, shape, dt, exc)
+            raise_translated(exc, method)
         out._dt = dt
         out._dev = dev
         out._be = be
@@ -378,6 +453,21 @@ else:
     """)
 
 
+def _value(v: Any, fname: str, what: str) -> Any:
+    """A Python scalar from a Python scalar, a NumPy scalar or a one-element Array (``.item()``: synchronises a
+    GPU); anything else raises :class:`~xbackend.ArgumentTypeError`."""
+    if type(v) in _SCALARS:
+        return v
+    if isinstance(v, np.generic):
+        return py_scalar(v)
+    if type(v) is Array and v.ndim == 0:
+        return v.item()
+    if is_native(v) and getattr(v, "ndim", None) == 0:
+        return wrap_native(v).item()
+    raise ArgumentTypeError(f"{fname}(): {what} must be a number (a Python or NumPy scalar, or a 0-d Array), got "
+                            f"{A.describe(v)}")  # fmt: skip
+
+
 def _fill_dtype(fill_value: Any, dtype: Any) -> DType:
     cfg = _config.current()
     if dtype is not None:
@@ -387,22 +477,43 @@ def _fill_dtype(fill_value: Any, dtype: Any) -> DType:
     elif isinstance(fill_value, np.generic):  # data with a dtype keeps it
         dt = D.from_numpy_dtype(fill_value.dtype)
     else:
-        dt = D.python_scalar_dtype(fill_value, cfg.default_float, cfg.default_int)
+        dt = D.python_scalar_dtype(_value(fill_value, "full", "fill_value"), cfg.default_float, cfg.default_int)
     return dt
 
 
-def _fill_value(fill_value: Any, dt: DType) -> Any:
-    if type(fill_value) is Array:
-        fill_value = fill_value.item()
-    if isinstance(fill_value, np.generic):
-        fill_value = fill_value.item()
-    if type(fill_value) is int and dt.kind in "iu":
-        D.check_int_fits(fill_value, dt)
-    if type(fill_value) is complex and dt.kind != "c":
-        raise TypeError(f"cannot fill an Array of dtype {dt} with complex {fill_value}; pass dtype=xb.complex128")
-    if type(fill_value) is float and dt.kind in "biu":
-        raise TypeError(f"cannot fill an Array of dtype {dt} with float {fill_value} without losing information")
-    return fill_value
+def _fill_value(fill_value: Any, dt: DType, fname: str = "full") -> Any:
+    """The Python scalar to fill an Array of ``dt`` with: ints range-checked (never wrapped), floats rounded to
+    ``dt`` on the host (1e300 in float32 is inf, on every backend), complex and float data refused for dtypes
+    that cannot hold them."""
+    v = _value(fill_value, fname, "fill_value")
+    t = type(v)
+    k = dt.kind
+    if t is int and k in "iu":
+        D.check_int_fits(v, dt, f"pass a dtype that holds it, e.g. dtype=xb.{D.holder(v, dt).name}")
+    elif t is complex and k != "c":
+        raise PromotionError(f"{fname}(): cannot fill an Array of dtype {dt} with complex {v}. Fix: pass a complex "
+                             "dtype, e.g. dtype=xb.complex128")  # fmt: skip
+    elif t is float and k in "biu":
+        raise PromotionError(f"{fname}(): cannot fill an Array of dtype {dt} with float {v} without losing "
+                             "information. Fix: pass a float dtype, e.g. dtype=xb.float64, or an int value")  # fmt: skip
+    elif t is int and k == "b":
+        raise PromotionError(f"{fname}(): cannot fill a bool Array with int {v}. Fix: pass True or False, or an "
+                             "integer dtype")  # fmt: skip
+    elif k in "fc" and t is not bool and dt.itemsize < (16 if k == "c" else 8) and dt is not D.bfloat16:
+        with np.errstate(over="ignore"):  # rounded once on the host: 1e300 becomes inf in float32 everywhere
+            v = np.asarray(v, dtype=dt.name).item()
+    elif k in "fc" and t is int:
+        try:
+            v = float(v)
+        except OverflowError:  # beyond float64: an infinity, as rounding gives
+            v = math.inf if v > 0 else -math.inf
+    return v
+
+
+def _sized(shape: Any, dt: DType, fname: str) -> tuple[int, ...]:
+    s = A.shape(shape, fname)
+    A.check_size(s, dt.itemsize, fname)
+    return s
 
 
 def full(shape: Any, fill_value: Any, *, dtype: DType | None = None, device: Any = None,
@@ -415,12 +526,13 @@ def full(shape: Any, fill_value: Any, *, dtype: DType | None = None, device: Any
     """
     be, dev = _target(backend, device)
     dt = _fill_dtype(fill_value, dtype)
-    return _new(be.full(_shape(shape), _fill_value(fill_value, dt), dt, dev), dt, dev, be)
+    v = _fill_value(fill_value, dt)
+    return _new(be.full(_sized(shape, dt, "full"), v, dt, dev), dt, dev, be)
 
 
 def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Device, DType]:
     if type(x) is not Array:
-        x = asarray(x)
+        x = to_array(x)
     be = x._be
     if device is None:
         dev = x._dev
@@ -435,7 +547,11 @@ def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Device, DType]:
 def empty_like(x: Array, /, *, dtype: DType | None = None, device: Any = None) -> Array:
     """Uninitialised, with ``x``'s shape, dtype, backend and device unless given."""
     be, dev, dt = _like(x, dtype, device)
-    return _new(be.empty(tuple(x.shape), dt, dev), dt, dev, be)
+    return _new(be.empty(tuple(_shape_of(x)), dt, dev), dt, dev, be)
+
+
+def _shape_of(x: Any) -> tuple[int, ...]:
+    return tuple((x if type(x) is Array else to_array(x))._data.shape)
 
 
 def zeros_like(x: Array, /, *, dtype: DType | None = None, device: Any = None) -> Array:
@@ -446,13 +562,13 @@ def zeros_like(x: Array, /, *, dtype: DType | None = None, device: Any = None) -
     [0, 0]
     """
     be, dev, dt = _like(x, dtype, device)
-    return _new(be.zeros(tuple(x.shape), dt, dev), dt, dev, be)
+    return _new(be.zeros(_shape_of(x), dt, dev), dt, dev, be)
 
 
 def ones_like(x: Array, /, *, dtype: DType | None = None, device: Any = None) -> Array:
     """Ones with ``x``'s shape, dtype, backend and device unless given."""
     be, dev, dt = _like(x, dtype, device)
-    return _new(be.ones(tuple(x.shape), dt, dev), dt, dev, be)
+    return _new(be.ones(_shape_of(x), dt, dev), dt, dev, be)
 
 
 def full_like(x: Array, /, fill_value: Any, *, dtype: DType | None = None, device: Any = None) -> Array:
@@ -463,12 +579,24 @@ def full_like(x: Array, /, fill_value: Any, *, dtype: DType | None = None, devic
     [3.0, 3.0]
     """
     be, dev, dt = _like(x, dtype, device)
-    return _new(be.full(tuple(x.shape), _fill_value(fill_value, dt), dt, dev), dt, dev, be)
+    return _new(be.full(_shape_of(x), _fill_value(fill_value, dt, "full_like"), dt, dev), dt, dev, be)
+
+
+def _real_value(v: Any, fname: str, what: str) -> int | float:
+    r = _value(v, fname, what)
+    if type(r) is complex or type(r) is bool:
+        raise ArgumentTypeError(f"{fname}(): {what} must be a real number, got {A.describe(r)}")
+    if type(r) is float and not math.isfinite(r):
+        raise ArgumentValueError(f"{fname}(): {what} must be finite, got {r}")
+    return r
 
 
 def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: DType | None = None, device: Any = None,
            backend: str | None = None) -> Array:  # fmt: skip
     """Evenly spaced values in ``[start, stop)``.
+
+    Integer results are range-checked, never wrapped: ``xb.arange(300, dtype=xb.uint8)`` raises. Float endpoints
+    with an integer ``dtype`` raise (there is no exact answer).
 
     >>> import xbackend as xb
     >>> xb.arange(4).tolist(), xb.arange(0, 1, 0.25).tolist()
@@ -476,18 +604,38 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: DType | Non
     """
     if stop is None:
         start, stop = 0, start
+    start, stop, step = (_real_value(v, "arange", w) for v, w in ((start, "start"), (stop, "stop"), (step, "step")))
     if step == 0:
-        raise ValueError("arange() step must not be zero")
+        raise ArgumentValueError("arange(): step must not be zero")
     be, dev = _target(backend, device)
     cfg = _config.current()
+    is_float = type(start) is float or type(stop) is float or type(step) is float
     if dtype is None:
-        is_float = any(isinstance(v, float) for v in (start, stop, step))
         dt = cfg.default_float if is_float else cfg.default_int
     else:
         dt = D.dtype(dtype)
-    n = max(0, math.ceil((stop - start) / step))
+        if is_float and dt.kind in "biu":
+            raise PromotionError(f"arange(): float endpoints with dtype={dt} have no exact integer values. Fix: pass "
+                                 "int start/stop/step, or a float dtype")  # fmt: skip
+    if is_float:
+        n = max(0, math.ceil((stop - start) / step))
+    else:
+        n = max(0, -((start - stop) // step))  # ceil((stop - start) / step), exactly
+    A.check_size((n,), dt.itemsize, "arange")
     if n == 0:
         return _new(be.empty((0,), dt, dev), dt, dev, be)
+    if dt.kind in "iu" or dt.kind == "b":
+        last = start + (n - 1) * step
+        if dt.kind == "b":
+            if min(start, last) < 0 or max(start, last) > 1:
+                raise PromotionError("arange(): dtype=xb.bool holds only 0 and 1. Fix: use an integer dtype")
+        else:
+            lo, hi = D._INT_RANGE[dt]
+            bad = next((v for v in (start, last) if not lo <= v <= hi), None)
+            if bad is not None:
+                raise ScalarOverflowError(
+                    f"arange(): value {bad} does not fit {dt} (range {lo}..{hi}); xbackend never wraps around. "
+                    f"Fix: pass a dtype that holds it, e.g. dtype=xb.{D.holder(bad, dt).name}")
     return _new(be.arange(start, stop, step, dt, dev, n), dt, dev, be)
 
 
@@ -495,19 +643,64 @@ def linspace(start: Any, stop: Any, /, num: int, *, dtype: DType | None = None, 
              endpoint: bool = True, backend: str | None = None) -> Array:  # fmt: skip
     """``num`` evenly spaced values from ``start`` to ``stop``.
 
+    The endpoints may be Python or NumPy scalars or 0-d Arrays. An integer ``dtype`` rounds the evenly spaced
+    values down (towards -inf, as NumPy 2 does); ``num`` must be an int.
+
     >>> import xbackend as xb
-    >>> xb.linspace(0, 1, 5).tolist()
-    [0.0, 0.25, 0.5, 0.75, 1.0]
+    >>> xb.linspace(0, 1, 5).tolist(), xb.linspace(0, 10, 4, dtype=xb.int64).tolist()
+    ([0.0, 0.25, 0.5, 0.75, 1.0], [0, 3, 6, 10])
     """
+    num = A.integer(num, "linspace", "num")
+    if num < 0:
+        raise ArgumentValueError(f"linspace(): num must be non-negative, got {num}")
+    endpoint = A.flag(endpoint, "linspace", "endpoint")
+    start, stop = (_float(_value(v, "linspace", w)) for v, w in ((start, "start"), (stop, "stop")))
     be, dev = _target(backend, device)
     cfg = _config.current()
-    is_complex = isinstance(start, complex) or isinstance(stop, complex)
+    is_complex = type(start) is complex or type(stop) is complex
     dt = D.dtype(dtype) if dtype is not None else (cfg.default_complex if is_complex else cfg.default_float)
+    if is_complex and dt.kind != "c":
+        raise PromotionError(f"linspace(): complex endpoints with dtype={dt} would drop the imaginary part. Fix: "
+                             "pass a complex dtype, e.g. dtype=xb.complex128")  # fmt: skip
+    A.check_size((num,), dt.itemsize, "linspace")
     if dt.kind in "biu":
-        raise UnsupportedDTypeError(f"linspace() needs a floating dtype, got {dt}")
-    if num < 0:
-        raise ValueError(f"linspace() num must be non-negative, got {num}")
-    return _new(be.linspace(start, stop, int(num), dt, dev, endpoint), dt, dev, be)
+        return _int_linspace(be, dev, float(start), float(stop), num, dt, endpoint)
+    return _new(be.linspace(start, stop, num, dt, dev, endpoint), dt, dev, be)
+
+
+def _float(v: Any) -> float | complex:
+    """An endpoint as the float (or complex) linspace computes with; ints beyond float64 are infinities."""
+    if type(v) is complex:
+        return v
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
+
+
+def _int_linspace(be: Any, dev: Device, start: float, stop: float, num: int, dt: DType, endpoint: bool) -> Array:
+    """linspace with an integer or bool dtype: float64 values rounded down, range-checked, cast (NumPy 2's rule)."""
+    for v in (start, stop):
+        if not math.isfinite(v):
+            raise DomainError(f"linspace(): no integer holds {v}. Fix: pass finite endpoints, or a float dtype")
+    if dt.kind == "b":
+        if not (0 <= min(start, stop) and max(start, stop) <= 1):
+            raise PromotionError("linspace(): dtype=xb.bool holds only 0 and 1. Fix: use an integer dtype")
+    else:
+        lo, hi = D._INT_RANGE[dt]
+        if math.floor(min(start, stop)) < lo or math.floor(max(start, stop)) > hi:
+            bad = min(start, stop) if math.floor(min(start, stop)) < lo else max(start, stop)
+            raise ScalarOverflowError(
+                f"linspace(): value {bad} does not fit {dt} (range {lo}..{hi}); xbackend never wraps around. "
+                f"Fix: pass a dtype that holds it, e.g. dtype=xb.{D.holder(int(bad), dt).name}")
+    try:
+        ft = D.float64
+        be.native_dtype(ft)
+    except UnsupportedDTypeError:  # a library without float64 (JAX without x64): its widest float
+        ft = D.float32
+    f = be.linspace(start, stop, num, ft, dev, endpoint)
+    f = be.kernel("floor", be.dtype_of(f))(f)
+    return _new(be.astype(f, dt), dt, dev, be)
 
 
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType | None = None, device: Any = None,
@@ -518,17 +711,24 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType |
     >>> xb.eye(2, 3, k=1).tolist()
     [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
     """
+    n = A.integer(n_rows, "eye", "n_rows")
+    m = n if n_cols is None else A.integer(n_cols, "eye", "n_cols")
+    k = A.integer(k, "eye", "k")
+    for v, what in ((n, "n_rows"), (m, "n_cols")):
+        if v < 0:
+            raise ArgumentValueError(f"eye(): {what} must be non-negative, got {v}")
     be, dev = _target(backend, device)
     dt = _dt(dtype, _config.current().default_float)
-    m = n_rows if n_cols is None else n_cols
-    return _new(be.eye(int(n_rows), int(m), int(k), dt, dev), dt, dev, be)
+    A.check_size((n, m), dt.itemsize, "eye")
+    return _new(be.eye(n, m, k, dt, dev), dt, dev, be)
 
 
 def _need_array(x: Any, name: str, min_ndim: int = 0) -> Array:
     if type(x) is not Array:
-        x = asarray(x)
+        x = to_array(x)
     if x.ndim < min_ndim:
-        raise ValueError(f"{name}() needs at least {min_ndim} dimensions, got {x.ndim}")
+        raise ShapeError(f"{name}() needs at least {min_ndim} dimensions, got a {x.ndim}-d Array. Fix: reshape it, "
+                         f"e.g. xb.reshape(x, (1, -1))")  # fmt: skip
     return x
 
 
@@ -540,7 +740,7 @@ def tril(x: Array, /, *, k: int = 0) -> Array:
     [[1.0, 0.0], [1.0, 1.0]]
     """
     x = _need_array(x, "tril", 2)
-    return _new(x._be.tril(x._data, int(k)), x._dt, x._dev, x._be)
+    return _new(x._be.tril(x._data, _diagonal_offset(x, k, "tril")), x._dt, x._dev, x._be)
 
 
 def triu(x: Array, /, *, k: int = 0) -> Array:
@@ -551,7 +751,15 @@ def triu(x: Array, /, *, k: int = 0) -> Array:
     [[1.0, 1.0], [0.0, 1.0]]
     """
     x = _need_array(x, "triu", 2)
-    return _new(x._be.triu(x._data, int(k)), x._dt, x._dev, x._be)
+    return _new(x._be.triu(x._data, _diagonal_offset(x, k, "triu")), x._dt, x._dev, x._be)
+
+
+def _diagonal_offset(x: Array, k: Any, fname: str, what: str = "k") -> int:
+    """A diagonal offset, clamped to ``[-rows, cols]``: every offset beyond selects the same (all or nothing), and
+    no backend then meets an int it cannot hold."""
+    k = A.integer(k, fname, what)
+    n, m = x._data.shape[-2], x._data.shape[-1]
+    return max(-n, min(m, k))
 
 
 def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
@@ -562,20 +770,19 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
     >>> gx.shape, gy.tolist()[0]
     ((3, 2), [3, 3])
     """
-    if indexing not in ("xy", "ij"):
-        raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
-    xs = [_need_array(a, "meshgrid") for a in arrays]
-    if not xs:
+    indexing = A.choice(indexing, ("xy", "ij"), "meshgrid", "indexing")
+    if not arrays:
         return ()
+    anchor = first_array(*arrays)
+    xs = [_need_array(a if anchor is None else to_array(a, anchor), "meshgrid") for a in arrays]
     first = xs[0]
     for a in xs[1:]:
-        if a._be is not first._be or a._dev is not first._dev:
-            _check_partner(first, a)
         if a._dt is not first._dt:
-            raise TypeError(f"meshgrid() needs Arrays of one dtype, got {first._dt} and {a._dt}; cast first")
+            raise PromotionError(f"meshgrid() needs Arrays of one dtype, got {first._dt} and {a._dt}. Fix: cast them "
+                                 f"first, e.g. y.astype({first._dt!r})")  # fmt: skip
     for a in xs:
         if a.ndim != 1:
-            raise ValueError(f"meshgrid() needs 1-D Arrays, got {a.ndim}-D")
+            raise ShapeError(f"meshgrid() needs 1-d Arrays, got a {a.ndim}-d one. Fix: xb.reshape(a, (-1,))")
     grids = first._be.meshgrid([a._data for a in xs], indexing)
     return tuple(_new(g, first._dt, first._dev, first._be) for g in grids)  # a tuple (2025.12)
 

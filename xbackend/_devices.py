@@ -160,7 +160,11 @@ def device(spec: Any) -> Device:
 
 
 def _name(backend: Any) -> str:
-    return backend if type(backend) is str else getattr(backend, "name", backend)
+    if type(backend) is str:
+        return backend
+    from ._dispatch import backend_name
+
+    return backend_name(backend)
 
 
 def bind(dev: Device, backend: Any) -> Device:

@@ -11,6 +11,7 @@ imports anything either.
 from __future__ import annotations
 
 import importlib
+import types
 import warnings
 from typing import Any
 
@@ -91,7 +92,37 @@ def backend_names() -> list[str]:
     return sorted(set(_paths) | set(_classes))
 
 
+def backend_name(obj: Any) -> str:
+    """A backend's name from what a user may pass as ``backend=``: a name, a Backend, or the library's module
+    (``backend=torch`` means ``backend="torch"``); anything else raises :class:`~xbackend.ArgumentTypeError`.
+
+    >>> import numpy as np
+    >>> from xbackend._dispatch import backend_name
+    >>> backend_name(np), backend_name("torch")
+    ('numpy', 'torch')
+    """
+    if type(obj) is str:
+        return obj
+    if isinstance(obj, Backend):
+        return obj.name
+    if isinstance(obj, types.ModuleType):
+        top = obj.__name__.partition(".")[0]
+        for name, path in _MODULES.items():
+            if path == obj.__name__ or path == top:
+                return name
+        return top
+    from ._errors import ArgumentTypeError
+
+    raise ArgumentTypeError(f"backend must be a name like 'torch' (or the library's module), got "
+                            f"{type(obj).__name__} {obj!r:.40}. Fix: pass backend='numpy', 'torch', 'cupy' or 'dask'")
+
+
+_MODULES = {"numpy": "numpy", "torch": "torch", "cupy": "cupy", "dask": "dask.array", "jax": "jax.numpy"}
+
+
 def get_backend_class(name: str) -> type[Backend]:
+    if type(name) is not str:
+        name = backend_name(name)
     cls = _classes.get(name)
     if cls is not None:
         return cls
@@ -117,6 +148,11 @@ def get_backend(name: str) -> Backend:
     be = _instances.get(name)
     if be is not None:
         return be
+    if type(name) is not str:
+        name = backend_name(name)
+        be = _instances.get(name)
+        if be is not None:
+            return be
     cls = get_backend_class(name)
     info = cls.probe()
     if not info.usable:

@@ -20,7 +20,7 @@ import builtins
 import itertools
 from typing import Any, Iterable
 
-from ._errors import PromotionError, ScalarOverflowError, UnsupportedDTypeError
+from ._errors import ArgumentTypeError, ArgumentValueError, PromotionError, ScalarOverflowError, UnsupportedDTypeError
 
 __all__ = [
     "DType",
@@ -189,7 +189,7 @@ def check_cast(src: DType, dst: DType) -> None:
     if src.kind == "c" and dst.kind != "c":
         raise UnsupportedDTypeError(
             f"casting {src} to {dst} would drop the imaginary part silently. "
-            "Fix: take the part you mean first, e.g. xb.real(x).astype(...) or xb.abs(x)"
+            f"Fix: take the part you mean first, e.g. xb.real(x).astype(xb.{dst.name}), or xb.abs(x)"
         )
 
 
@@ -236,8 +236,10 @@ def promote(a: DType, b: DType) -> DType:
         return PROMOTION[a, b]
     except KeyError:
         raise PromotionError(
-            f"no promotion rule for {a} and {b} (e.g. uint64 with a signed integer has no common "
-            f"integer type). Fix: cast one side explicitly, e.g. x.astype(xb.int64) or xb.astype(x, xb.float64)"
+            f"no promotion rule for {a} and {b}: no dtype of either kind holds every value of both (uint64 with a "
+            f"signed integer). Fix: compute in float64 (exact up to 2**53), e.g. x = x.astype(xb.float64); "
+            f"y = y.astype(xb.float64); or, when every uint64 value is below 2**63 (check bool(xb.max(x) < 2**63)), "
+            f"cast it to int64: no cast of the uint64 side to int64 is safe without that check (2**64-1 becomes -1)"
         ) from None
 
 
@@ -246,12 +248,31 @@ _INT_RANGE = {d: (-(1 << (d.bits - 1)), (1 << (d.bits - 1)) - 1) for d in SIGNED
 _INT_RANGE.update({d: (0, (1 << d.bits) - 1) for d in UNSIGNED})
 
 
-def check_int_fits(value: int, dt: DType) -> None:
+def holder(value: int, dt: DType) -> DType:
+    """The smallest integer dtype that holds ``value`` (of ``dt``'s signedness when one does), else float64.
+
+    >>> import xbackend as xb
+    >>> from xbackend._dtypes import holder
+    >>> holder(300, xb.int8), holder(300, xb.uint8), holder(-1, xb.uint8), holder(2**70, xb.int64)
+    (xb.int16, xb.uint16, xb.int8, xb.float64)
+    """
+    order = (UNSIGNED + SIGNED) if dt.kind == "u" and value >= 0 else (SIGNED + UNSIGNED)
+    for d in order:
+        lo, hi = _INT_RANGE[d]
+        if lo <= value <= hi:
+            return d
+    return float64
+
+
+def check_int_fits(value: int, dt: DType, fix: str | None = None) -> None:
+    """Raise :class:`ScalarOverflowError` unless ``dt`` holds ``value``; ``fix`` is the message's fix (default: cast
+    the Array to a dtype that holds the value)."""
     lo, hi = _INT_RANGE[dt]
     if not lo <= value <= hi:
+        h = holder(value, dt)
         raise ScalarOverflowError(
             f"Python int {value} does not fit {dt} (range {lo}..{hi}); xbackend never wraps around. "
-            f"Fix: cast the Array first, e.g. x.astype(xb.int64) + {value}"
+            f"Fix: {fix or f'cast the Array to a dtype that holds it first, e.g. x = x.astype(xb.{h.name})'}"
         )
 
 
@@ -280,7 +301,7 @@ def scalar_result(dt: DType, value: Any, default_float: DType, default_int: DTyp
         if k == "c":
             return dt
         return complex_of(default_float if k in "biu" else dt)
-    raise TypeError(f"expected a Python bool, int, float or complex scalar, got {t.__name__}")
+    raise ArgumentTypeError(f"expected a Python bool, int, float or complex scalar, got {t.__name__}")
 
 
 def python_scalar_dtype(value: Any, default_float: DType, default_int: DType) -> DType:
@@ -294,7 +315,7 @@ def python_scalar_dtype(value: Any, default_float: DType, default_int: DType) ->
         return default_float
     if t is complex:
         return complex_of(default_float)
-    raise TypeError(f"expected a Python bool, int, float or complex scalar, got {t.__name__}")
+    raise ArgumentTypeError(f"expected a Python bool, int, float or complex scalar, got {t.__name__}")
 
 
 # --- public helpers ----------------------------------------------------------------------------
@@ -307,8 +328,8 @@ def can_cast(from_: Any, to: DType, /) -> builtins.bool:
     >>> xb.can_cast(xb.int8, xb.int32), xb.can_cast(xb.float64, xb.float32)
     (True, False)
     """
-    f = from_ if type(from_) is DType else from_.dtype
-    return PROMOTION.get((f, to)) is to
+    f = from_ if type(from_) is DType else from_.dtype if type(getattr(from_, "dtype", None)) is DType else dtype(from_)
+    return PROMOTION.get((f, dtype(to))) is dtype(to)
 
 
 _KIND_NAMES = {
@@ -336,7 +357,7 @@ def isdtype(dtype: DType, kind: Any) -> _builtin_bool:
     try:
         return dtype in _KIND_NAMES[kind]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown dtype kind {kind!r}; use one of {sorted(_KIND_NAMES)} or a dtype") from None
+        raise ArgumentValueError(f"unknown dtype kind {kind!r}; use one of {sorted(_KIND_NAMES)} or a dtype") from None
 
 
 class finfo_object:

@@ -19,13 +19,17 @@ xb.float64
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any, Callable
+
+import numpy as np
 
 from . import _dtypes as D
 from ._array import Array, _check_partner, _new, _scalar_dtype
 from ._operators import binary, unary
 from ._creation import asarray
-from ._errors import PromotionError
+from ._coerce import is_native, py_scalar, to_array, wrap_native
+from ._errors import ArgumentTypeError, PromotionError
 from ._rules import ELEMENTWISE
 
 # written out (type checkers read a literal ``__all__`` only); checked against the category table at import
@@ -55,12 +59,21 @@ def _make_binary(name: str) -> Callable[..., Array]:
 
     def fn(x1: Any, x2: Any, /) -> Array:
         if type(x1) is Array:
-            return fwd(x1, x2)
-        if type(x2) is Array:
-            return rev(x2, x1)
-        if type(x1) in _SCALARS:
-            return rev(_as_array(x2), x1)
-        return fwd(_as_array(x1), x2)
+            r = fwd(x1, x2)
+        elif type(x2) is Array:
+            r = rev(x2, x1)
+        elif is_native(x1):
+            r = fwd(wrap_native(x1), x2)  # Python data takes the place of the native array
+        elif is_native(x2):
+            r = rev(wrap_native(x2), x1)
+        elif type(x1) in _SCALARS:
+            r = rev(_as_array(x2), x1)
+        else:
+            r = fwd(_as_array(x1), x2)
+        if r is NotImplemented:
+            raise ArgumentTypeError(f"{name}() takes Arrays, native arrays, Python scalars or nested lists of "
+                                    f"numbers, got {type(x1).__name__} and {type(x2).__name__}")  # fmt: skip
+        return r
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Elementwise ``{name}`` of the Array API standard; one argument may be a Python scalar."
@@ -171,6 +184,42 @@ for _name, (_n, _cat) in ELEMENTWISE.items():
         globals()[_name] = (_make_binary if _n == 2 else _make_unary)(_name)
 
 
+def _bound(x: Array, b: Any, which: str, call: str) -> Any:
+    """One bound of ``clip``: None, a Python scalar that fits ``x``'s dtype, or a native array of x's dtype.
+
+    An integer bound outside x's range is clamped to it (every value of x already lies inside, so the result is
+    exact); only a lower bound above the range (or an upper one below it) has no answer in x's dtype and raises."""
+    if isinstance(b, np.generic):
+        b = py_scalar(b)  # NumPy scalars are weak, like Python scalars
+    if b is None:
+        return None
+    dt = x._dt
+    if type(b) in _SCALARS:
+        if type(b) is bool:
+            b = int(b)
+        if type(b) is int and dt.kind in "iu":
+            lo, hi = D._INT_RANGE[dt]
+            if lo <= b <= hi:
+                return b
+            if (b > hi) == (which == "max"):
+                return hi if b > hi else lo  # a bound beyond the range changes nothing
+            h = D.holder(b, dt)
+            raise D.ScalarOverflowError(
+                f"clip(): {which}={b} lies outside {dt} (range {lo}..{hi}), so every result would be {b}, which {dt} "
+                f"cannot hold. Fix: cast x to a dtype that holds it first, e.g. {call.format(f'x.astype(xb.{h.name})')}")
+        if type(b) is int:  # a float Array: the bound is a float (huge ints become +-inf, as float() rounds)
+            return b if abs(b) < 2**1023 else (math.inf if b > 0 else -math.inf)
+        if type(b) is float and dt.kind == "f":
+            return b
+        raise PromotionError(f"clip(): {which}={b!r} does not fit {dt} (a {type(b).__name__} bound with an {dt} Array "
+                             f"would change its dtype). Fix: cast x first, e.g. {call.format('x.astype(xb.float64)')}")
+    a = to_array(b, x)
+    if D.PROMOTION.get((dt, a._dt)) is not dt:
+        raise PromotionError(f"clip(): {which} of dtype {a._dt} does not fit {dt}; the result keeps x's dtype. Fix: "
+                             f"cast the bound, e.g. {which}.astype({dt!r}), or x to a wider dtype")  # fmt: skip
+    return a._data if a._dt is dt else x._be.astype(a._data, dt)
+
+
 def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:  # noqa: A002 - the standard's names
     """Clamp ``x`` to ``[min, max]``; the result keeps ``x``'s dtype, NaN stays NaN.
 
@@ -180,21 +229,12 @@ def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:  # noqa: A002 
     """
     x = x if type(x) is Array else _as_array(x)
     if x.dtype.kind in "bc":
-        raise D.UnsupportedDTypeError(f"clip() needs a real numeric dtype, got {x.dtype}")
-    bounds = []
-    for b in (min, max):
-        if b is None or type(b) in _SCALARS:
-            if b is not None and _scalar_dtype(x, b) is not x.dtype:
-                raise PromotionError(f"clip() bound {b!r} does not fit {x.dtype}; cast x first")
-            bounds.append(b)
-            continue
-        if type(b) is not Array:
-            b = _as_array(b)
-        if b._be is not x._be or b._dev is not x._dev:
-            _check_partner(x, b)
-        if D.PROMOTION.get((x.dtype, b.dtype)) is not x.dtype:
-            raise PromotionError(f"clip() bound of dtype {b.dtype} does not fit {x.dtype}; cast it first")
-        bounds.append(b._data if b.dtype is x.dtype else x._be.astype(b._data, x.dtype))
+        raise D.UnsupportedDTypeError(f"clip() needs a real numeric dtype, got {x.dtype}. Fix: clip xb.real(x), or "
+                                      "cast a bool Array, e.g. x.astype(xb.int64)")  # fmt: skip
+    show = [repr(py_scalar(b) if isinstance(b, np.generic) else b) if b is None or type(b) in _SCALARS or
+            isinstance(b, np.generic) else name for b, name in ((min, "min"), (max, "max"))]  # fmt: skip
+    call = f"xb.clip({{}}, {show[0]}, {show[1]})"
+    bounds = [_bound(x, min, "min", call), _bound(x, max, "max", call)]
     if bounds[0] is None and bounds[1] is None:
         return _new(x._be.astype(x._data, x.dtype, copy=True), x.dtype, x._dev, x._be)
     return _new(x._be.kernel("clip", x.dtype)(x._data, bounds[0], bounds[1]), x.dtype, x._dev, x._be)

@@ -16,19 +16,30 @@ would already catch, so ``except TypeError`` keeps working::
      |    +-- UnsupportedDTypeError(TypeError)        the backend cannot hold that dtype
      |    +-- PromotionError(TypeError)               no promotion rule for the pair (int64 + uint64)
      |    +-- ScalarOverflowError(OverflowError)      Python int outside the array dtype's range
+     +-- ArgumentError
+     |    +-- ArgumentTypeError(TypeError)            an argument of the wrong type (axis="0", keepdims="yes")
+     |    +-- ArgumentValueError(ValueError)          an argument of the right type, outside what it accepts
      +-- GradientError(RuntimeError)                  leaving torch with an autograd graph attached
-     +-- CopyError(BufferError)                       copy=False but sharing memory is impossible
+     +-- CopyError(BufferError, ValueError)           copy=False but sharing memory is impossible
      +-- DLPackError(BufferError)                     a DLPack producer/consumer refused the exchange
      +-- AxisError(ValueError, IndexError)            axis outside [-ndim, ndim) (like NumPy's AxisError)
      +-- ShapeError(ValueError)                       shapes that do not broadcast, @ inner sizes, empty argmax
+     +-- InvalidIndexError(IndexError)                a key that is no index (x[..., ...], x[1.5])
      +-- IndexOutOfRangeError(IndexError)             x[5] on an axis of size 3
-     +-- LinAlgError(ValueError)                      singular / not positive-definite matrix (xb.linalg)
+     +-- ChunkingError(ValueError)                    Dask: an operation needs an axis in one chunk
+     +-- LinAlgError(numpy.linalg.LinAlgError)        singular / not positive-definite matrix (xb.linalg)
      +-- DomainError(ValueError)                      a value outside an operation's domain (int ** -1)
+     +-- OutOfMemoryError(MemoryError)                the device or the host has no room for the result
+     +-- BackendFailure(RuntimeError)                 the library failed for a reason xbackend does not check
 
-Messages say what happened, where the data lives, and the one-line fix.
+Messages say what happened, where the data lives, and the one-line fix, with the same text on every backend.
+Public functions raise nothing else: a native exception that reaches the boundary (``xbackend/_boundary.py``)
+is translated into one of these, the library's own exception kept as ``__cause__``.
 """
 
 from __future__ import annotations
+
+from numpy.linalg import LinAlgError as _NumpyLinAlgError
 
 __all__ = [
     "XBackendError",
@@ -50,8 +61,15 @@ __all__ = [
     "AxisError",
     "ShapeError",
     "IndexOutOfRangeError",
+    "InvalidIndexError",
     "LinAlgError",
     "DomainError",
+    "ArgumentError",
+    "ArgumentTypeError",
+    "ArgumentValueError",
+    "ChunkingError",
+    "OutOfMemoryError",
+    "BackendFailure",
 ]
 
 
@@ -112,8 +130,9 @@ class GradientError(XBackendError, RuntimeError):
     """A torch tensor with an autograd graph would leave torch and lose its graph."""
 
 
-class CopyError(XBackendError, BufferError):
-    """``copy=False`` was requested but the data cannot be shared without a copy."""
+class CopyError(XBackendError, BufferError, ValueError):
+    """``copy=False`` was requested but the data cannot be shared without a copy. Also a ``ValueError``, as the Array
+    API standard asks of ``asarray`` and ``reshape``."""
 
 
 class DLPackError(XBackendError, BufferError):
@@ -133,16 +152,68 @@ class IndexOutOfRangeError(XBackendError, IndexError):
     """An index outside an axis (``x[5]`` on an axis of size 3). An ``IndexError``, as NumPy raises."""
 
 
-class LinAlgError(XBackendError, ValueError):
+class LinAlgError(XBackendError, _NumpyLinAlgError):
     """A linear-algebra routine failed on its input (singular matrix, not positive-definite, no convergence).
 
     Raised the same way on every backend that detects the failure (NumPy's ``LinAlgError`` and torch's
-    ``torch.linalg.LinAlgError`` are translated into this one)."""
+    ``torch.linalg.LinAlgError`` are translated into this one). It is also a ``numpy.linalg.LinAlgError`` (a
+    ``ValueError``), so existing ``except np.linalg.LinAlgError:`` clauses keep working.
+
+    >>> import numpy as np, xbackend as xb
+    >>> issubclass(xb.LinAlgError, np.linalg.LinAlgError), issubclass(xb.LinAlgError, ValueError)
+    (True, True)
+    """
 
 
 class DomainError(XBackendError, ValueError):
     """An operand value the operation is not defined for on any backend, e.g. an integer to a negative
     integer power (the result is not an integer)."""
+
+
+class InvalidIndexError(XBackendError, IndexError):
+    """A key that is not a valid index: two ellipses, a float, a string. An ``IndexError``, as NumPy raises."""
+
+
+class ArgumentError(XBackendError):
+    """An argument that the function does not accept."""
+
+
+class ArgumentTypeError(ArgumentError, TypeError):
+    """An argument of the wrong type (``axis="0"``, ``keepdims="yes"``, ``num=2.5``). A ``TypeError``."""
+
+
+class ArgumentValueError(ArgumentError, ValueError):
+    """An argument of an accepted type with a value the function does not accept (``norm="sideways"``,
+    a negative count). A ``ValueError``."""
+
+
+class ChunkingError(XBackendError, ValueError):
+    """An operation needs an axis of a Dask Array in one chunk (or concrete values to build its graph); the
+    message names ``xb.rechunk``."""
+
+
+class OutOfMemoryError(XBackendError, MemoryError):
+    """The host or the device has no room for the result (NumPy's ``MemoryError``, torch's allocator errors and
+    ``torch.cuda.OutOfMemoryError``, CuPy's ``OutOfMemoryError``, translated)."""
+
+
+class BackendFailure(XBackendError, RuntimeError):
+    """The backend library failed for a reason xbackend does not check for. The library's exception is the
+    ``__cause__``; please report it, so that the check can be added (every other error says the fix)."""
+
+
+_LINALG_REASONS = {
+    "cholesky": "a matrix is not positive-definite",
+    "inv": "a matrix is singular", "solve": "a matrix is singular", "matrix_power": "a matrix is singular",
+}  # the rest: an iterative algorithm (eigenvalues, SVD) did not converge
+
+
+def linalg_failure(name: str) -> LinAlgError:
+    """The one message of a failed ``xb.linalg`` routine, whichever library noticed (NumPy, torch, CuPy, Dask at
+    compute time): what is wrong with the input, never the library's wording."""
+    reason = _LINALG_REASONS.get(name, "the algorithm did not converge (does the input hold NaN or infinity?)")
+    return LinAlgError(f"linalg.{name}(): {reason}. Fix: check the input (xb.linalg.matrix_rank(x) finds singular "
+                       "matrices), or use xb.linalg.pinv for a least-squares answer")
 
 
 def shape_mismatch(what: str, shapes: tuple[tuple[int, ...], ...], why: str, fix: str) -> ShapeError:

@@ -17,42 +17,47 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._array import Array, _check_partner, _new
-from ._manipulation import _arr, _axis, broadcast_shapes
+from . import _args as A
+from ._array import Array, _new
+from ._coerce import index_array, to_array
+from ._errors import ArgumentValueError, IndexOutOfRangeError, ShapeError, UnsupportedDTypeError
+from ._manipulation import broadcast_shapes
 
 __all__ = ["take", "take_along_axis"]
 
 
 def _indices(x: Array, indices: Any, name: str) -> Array:
-    i = _arr(indices, name)
-    if i._be is not x._be or i._dev is not x._dev:
-        _check_partner(x, i)
+    i = index_array(indices, x)
     if i._dt.kind not in "iu":
-        raise TypeError(f"{name}() needs integer indices, got {i._dt}; for a bool mask use x[mask]")
+        raise UnsupportedDTypeError(f"{name}() needs integer indices, got {i._dt}. Fix: for a bool mask use x[mask]; "
+                                    "else cast, e.g. indices.astype(xb.int64)")  # fmt: skip
     return i
 
 
 def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
     """Elements of ``x`` at ``indices`` along ``axis`` (optional for 1-D ``x`` only).
 
-    The result has ``x``'s shape with ``axis`` replaced by ``indices``' shape.
+    The result has ``x``'s shape with ``axis`` replaced by ``indices``' shape. ``indices`` may be a list: it is
+    made where ``x`` lives.
 
     >>> import xbackend as xb
     >>> xb.take(xb.asarray([1.0, 2.0, 3.0]), xb.asarray([0, 0, 2])).tolist()
     [1.0, 1.0, 3.0]
     """
-    x = _arr(x, "take")
+    x = to_array(x)
     i = _indices(x, indices, "take")
     if x.ndim == 0:
-        raise ValueError("take() needs an Array with at least one dimension, got a 0-d Array")
+        raise ShapeError("take(): x is a 0-d Array, which has no axis to take from. Fix: reshape it, e.g. "
+                         "xb.reshape(x, (1,))")  # fmt: skip
     if axis is None:
         if x.ndim != 1:
-            raise ValueError(f"take() needs axis= for a {x.ndim}-D Array (axis is optional for 1-D only)")
+            raise ArgumentValueError(f"take(): axis is required for a {x.ndim}-d Array (optional for 1-d only). "
+                                     "Fix: pass axis=")  # fmt: skip
         ax = 0
     else:
-        ax = _axis(axis, x.ndim, "take")
-    if i.ndim == 0:
-        raise ValueError("take() needs 1-D indices, got a 0-d Array; use xb.reshape(indices, (1,))")
+        ax = A.axis(axis, x.ndim, "take")
+    if i.ndim != 1:
+        raise ShapeError(f"take(): indices must be 1-d, got {i.ndim}-d. Fix: xb.reshape(indices, (-1,))")
     return x[(slice(None),) * ax + (i,)]
 
 
@@ -66,19 +71,29 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
     >>> xb.take_along_axis(x, xb.asarray([[1, 2, 0]]), axis=-1).tolist()
     [[1, 2, 3]]
     """
-    x = _arr(x, "take_along_axis")
+    x = to_array(x)
     i = _indices(x, indices, "take_along_axis")
     if x.ndim == 0 or i.ndim != x.ndim:
-        raise ValueError(f"take_along_axis() needs indices with as many dimensions as x (at least 1), got "
-                         f"{i.ndim}-D indices for a {x.ndim}-D Array")  # fmt: skip
-    ax = _axis(axis, x.ndim, "take_along_axis")
+        raise ShapeError(f"take_along_axis(): indices need as many dimensions as x (at least 1), got {i.ndim}-d "
+                         f"indices for a {x.ndim}-d Array")  # fmt: skip
+    ax = A.axis(axis, x.ndim, "take_along_axis")
     xs, js = list(x._data.shape), list(i._data.shape)
     xs[ax] = js[ax] = 1
-    try:
-        broadcast_shapes(tuple(xs), tuple(js))
-    except ValueError:
-        raise ValueError(f"take_along_axis(): shapes {x.shape} and {i.shape} do not broadcast outside axis "
-                         f"{ax}") from None  # fmt: skip
-    if x.shape[ax] == 0 and i.shape[ax] != 0:
-        raise IndexError(f"take_along_axis(): cannot take from axis {ax} of size 0")
+    if _broadcasts(tuple(xs), tuple(js)) is None:
+        raise ShapeError(f"take_along_axis(): shapes {x.shape} and {i.shape} do not broadcast outside axis {ax}")
+    n = x.shape[ax]
+    if i.size and n is not None:
+        lo, hi = int(i._be.item(i._be.reduce("min", i._be.reshape(i._data, (-1,)), i._dt, (0,), False))), int(
+            i._be.item(i._be.reduce("max", i._be.reshape(i._data, (-1,)), i._dt, (0,), False)))  # fmt: skip
+        if lo < -n or hi >= n:
+            bad = lo if lo < -n else hi
+            raise IndexOutOfRangeError(f"index {bad} is out of range for axis {ax} of size {n} (a {x._be.name} Array "
+                                       f"of shape {x.shape}). Fix: use an index in {-n}..{n - 1}")  # fmt: skip
     return _new(x._be.take_along_axis(x._data, i._data, ax), x._dt, x._dev, x._be)
+
+
+def _broadcasts(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
+    try:
+        return broadcast_shapes(a, b)
+    except ValueError:
+        return None

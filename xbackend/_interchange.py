@@ -34,7 +34,7 @@ from ._array import Array, _Late, _new
 from ._devices import Device, device as _device, split as _split
 from ._dispatch import backend_for_type, get_backend
 from ._dtypes import DType
-from ._errors import CopyError, DLPackError, GradientError, HostTransferError, XBackendError
+from ._errors import ArgumentTypeError, CopyError, DLPackError, GradientError, HostTransferError, XBackendError
 
 __all__ = ["DLPackError", "Moved", "moved", "to_numpy", "shares_memory"]
 
@@ -105,7 +105,8 @@ def _wrap_any(obj: Any) -> Array:
         obj = np.asarray(obj)
     be = backend_for_type(type(obj))
     if be is None:
-        raise TypeError(f"expected an xbackend Array or a native array, got {type(obj).__name__}; use xb.asarray()")
+        raise ArgumentTypeError(f"expected an xbackend Array or a native array, got {type(obj).__name__}; use xb.asarray()")
+    obj = be.adopt(obj)
     return _new(obj, be.dtype_of(obj), be.device_of(obj), be)
 
 
@@ -334,7 +335,7 @@ def import_dlpack(obj: Any, *, device: Any = None, copy: bool | None = None, bac
         return move(_new(obj, src.dtype_of(obj), src.device_of(obj), src), backend=backend, device=device, copy=copy)
     if not hasattr(obj, "__dlpack__"):
         kind = "a raw DLPack capsule" if type(obj).__name__ == "PyCapsule" else type(obj).__name__
-        raise TypeError(f"from_dlpack() needs a DLPack producer (an object with __dlpack__), got {kind}. "
+        raise ArgumentTypeError(f"from_dlpack() needs a DLPack producer (an object with __dlpack__), got {kind}. "
                         "Fix: pass the array object itself, not obj.__dlpack__()")  # fmt: skip
     try:
         dev_type = int(obj.__dlpack_device__()[0])

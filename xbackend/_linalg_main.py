@@ -11,9 +11,10 @@ from typing import Any, Sequence
 
 from . import _dtypes as D
 from ._array import Array, _check_partner, _new
+from ._coerce import first_array, to_array
 from ._creation import asarray
 from ._dtypes import DType
-from ._errors import AxisError, UnsupportedDTypeError
+from ._errors import ArgumentTypeError, ArgumentValueError, AxisError, ShapeError, UnsupportedDTypeError
 
 __all__ = ["matrix_transpose", "tensordot", "vecdot"]
 
@@ -24,14 +25,12 @@ def _as_array(x: Any) -> Array:
 
 
 def _pair(x1: Any, x2: Any) -> tuple[Array, Array]:
-    """Both operands as Arrays on one backend and device (else the usual mismatch error)."""
-    if type(x1) is not Array:
-        x1 = _as_array(x1)
-    if type(x2) is not Array:
-        x2 = _as_array(x2)
-    if x2._be is not x1._be or x2._dev is not x1._dev:
-        _check_partner(x1, x2)
-    return x1, x2
+    """Both operands as Arrays on one backend and device (else the usual mismatch error); Python data takes the
+    place of the other operand (``xbackend._coerce``)."""
+    a = first_array(x1, x2)
+    if a is None:
+        a = _as_array(x1)
+    return to_array(x1, a), to_array(x2, a)
 
 
 def _numeric_pair(x1: Any, x2: Any, name: str) -> tuple[Array, Array, DType]:
@@ -74,15 +73,15 @@ def tensordot(x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Seque
     s1, s2 = tuple(x1._data.shape), tuple(x2._data.shape)
     if isinstance(axes, int) and not isinstance(axes, bool):
         if axes < 0 or axes > n1 or axes > n2:
-            raise ValueError(f"tensordot axes={axes} must be in 0..{min(n1, n2)} for shapes {s1} and {s2}")
+            raise ArgumentValueError(f"tensordot axes={axes} must be in 0..{min(n1, n2)} for shapes {s1} and {s2}")
         a1, a2 = list(range(n1 - axes, n1)), list(range(axes))
     else:
         try:
             a1, a2 = ([int(a) for a in ax] for ax in axes)  # type: ignore[union-attr]
         except (TypeError, ValueError):
-            raise TypeError(f"tensordot axes must be an int or two sequences of ints, got {axes!r}") from None
+            raise ArgumentTypeError(f"tensordot axes must be an int or two sequences of ints, got {axes!r}") from None
         if len(a1) != len(a2):
-            raise ValueError(f"tensordot axes {axes!r}: both sequences need the same length")
+            raise ArgumentValueError(f"tensordot axes {axes!r}: both sequences need the same length")
         for a, n in zip((a1, a2), (n1, n2)):
             for i, v in enumerate(a):
                 if not -n <= v < n:
@@ -90,7 +89,7 @@ def tensordot(x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Seque
                 a[i] = v % n
     for i, j in zip(a1, a2):
         if s1[i] != s2[j]:
-            raise ValueError(f"tensordot: axis {i} of x1 (size {s1[i]}) and axis {j} of x2 (size {s2[j]}) differ")
+            raise ShapeError(f"tensordot: axis {i} of x1 (size {s1[i]}) and axis {j} of x2 (size {s2[j]}) differ")
     be = x1._be
     p, q = _native(x1, dt), _native(x2, dt)
     if not a1:  # no axes to contract (0-d operands included): the outer product, as a broadcast multiply
@@ -119,9 +118,9 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     """
     x1, x2, dt = _numeric_pair(x1, x2, "vecdot")
     if x1.ndim == 0 or x2.ndim == 0:
-        raise ValueError("vecdot() needs Arrays with at least one dimension")
+        raise ShapeError("vecdot() needs Arrays with at least one dimension")
     axis = _vector_axis(axis, x1.ndim, x2.ndim, "vecdot")
     if x1.shape[axis] != x2.shape[axis]:
-        raise ValueError(f"vecdot(): the vectors along axis {axis} differ in length: {x1.shape} and {x2.shape}")
+        raise ShapeError(f"vecdot(): the vectors along axis {axis} differ in length: {x1.shape} and {x2.shape}")
     be = x1._be
     return _new(be.la_vecdot(_native(x1, dt), _native(x2, dt), axis), dt, x1._dev, be)

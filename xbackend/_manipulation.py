@@ -18,10 +18,13 @@ from __future__ import annotations
 import operator
 from typing import Any, Sequence
 
-from . import _dtypes as D
+from . import _args as A, _dtypes as D
 from ._array import Array, _alloc, _check_partner, _new
-from ._creation import asarray
-from ._errors import AxisError, ShapeError
+from ._boundary import boundary
+from ._coerce import first_array, is_native, to_array, weak
+from ._errors import ArgumentTypeError, ArgumentValueError, AxisError, CopyError, ShapeError
+
+_SCALARS = (bool, int, float, complex)
 
 __all__ = [
     "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
@@ -29,44 +32,18 @@ __all__ = [
 ]  # fmt: skip
 
 
-# --- helpers shared with _searching / _indexing --------------------------------------------------
+# --- helpers shared with _searching / _utility: the argument checks of xbackend/_args.py ---------------------
 def _arr(x: Any, name: str) -> Array:
-    if type(x) is Array:
-        return x
-    try:
-        return asarray(x)
-    except TypeError:
-        raise TypeError(f"{name}() takes an xbackend Array, got {type(x).__name__}; wrap it: xb.asarray(x)") from None
+    return x if type(x) is Array else to_array(x)
 
 
 def _int(v: Any, what: str) -> int:
-    if type(v) is int:
-        return v
-    if isinstance(v, bool) or not hasattr(type(v), "__index__"):
-        raise TypeError(f"{what} must be an int, got {type(v).__name__}")
-    return operator.index(v)
+    fname, _, param = what.partition("() ")
+    return A.integer(v, fname, param or "argument")
 
 
-def _axis(axis: Any, ndim: int, name: str) -> int:
-    """``axis`` as a non-negative int, or :class:`AxisError` if it is outside ``[-ndim, ndim)``."""
-    a = _int(axis, f"{name}() axis")
-    if not -ndim <= a < ndim:
-        raise AxisError(f"{name}(): axis {a} is out of bounds for an Array of {ndim} dimension(s); "
-                        f"valid axes are {-ndim}..{ndim - 1}" if ndim else
-                        f"{name}(): a 0-d Array has no axis {a}; use axis=None")  # fmt: skip
-    return a + ndim if a < 0 else a
-
-
-def _axes(axis: Any, ndim: int, name: str) -> tuple[int, ...]:
-    """An int or a tuple of ints as a tuple of unique non-negative axes (``None``: every axis)."""
-    if axis is None:
-        return tuple(range(ndim))
-    if type(axis) is tuple or type(axis) is list:
-        out = tuple(_axis(a, ndim, name) for a in axis)
-        if len(set(out)) != len(out):
-            raise AxisError(f"{name}(): repeated axis in {tuple(axis)}")
-        return out
-    return (_axis(axis, ndim, name),)
+_axis = A.axis
+_axes = A.axes
 
 
 def _same_place(arrays: Sequence[Array]) -> None:
@@ -77,9 +54,7 @@ def _same_place(arrays: Sequence[Array]) -> None:
 
 
 def _shape_tuple(shape: Any, name: str) -> tuple[int, ...]:
-    if type(shape) is int or (not isinstance(shape, (tuple, list)) and hasattr(type(shape), "__index__")):
-        return (_int(shape, f"{name}() shape"),)
-    return tuple(_int(s, f"{name}() shape entries") for s in shape)
+    return A.shape(shape, name, minimum=-1 if name == "reshape" else 0)
 
 
 # --- broadcasting ----------------------------------------------------------------------------------
@@ -115,7 +90,8 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
     x = _arr(x, "broadcast_to")
     shape = _shape_tuple(shape, "broadcast_to")
     if any(s < 0 for s in shape) or len(shape) < x.ndim or broadcast_shapes(tuple(x._data.shape), shape) != shape:
-        raise ValueError(f"broadcast_to(): cannot broadcast shape {x.shape} to {shape}")
+        raise ShapeError(f"broadcast_to(): cannot broadcast shape {x.shape} to {shape}. Fix: the target needs at least "
+                         "x.ndim dimensions, each equal to x's or x's being 1, counting from the right")  # fmt: skip
     if shape == x.shape:
         return x
     return _new(x._be.broadcast_to(x._data, shape), x._dt, x._dev, x._be)
@@ -140,13 +116,22 @@ def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
 # --- joining and splitting -----------------------------------------------------------------------
 def _joined(arrays: Any, name: str) -> tuple[list[Array], D.DType]:
     if type(arrays) is Array or not isinstance(arrays, (list, tuple)):
-        raise TypeError(f"{name}() takes a list or tuple of Arrays, got {type(arrays).__name__}")
-    xs = [_arr(a, name) for a in arrays]
-    if not xs:
-        raise ValueError(f"{name}() needs at least one Array")
-    _same_place(xs)
-    dt = xs[0]._dt
-    for a in xs[1:]:
+        raise ArgumentTypeError(f"{name}() takes a list or tuple of Arrays, got {type(arrays).__name__}. "
+                                f"Fix: {name}([x, y])")  # fmt: skip
+    if not arrays:
+        raise ArgumentValueError(f"{name}() needs at least one Array, got an empty {type(arrays).__name__}")
+    anchor = first_array(*arrays)
+    if anchor is None:
+        anchor = to_array(arrays[0])
+    # Arrays and native arrays decide the dtype; Python data among them is weak to it, as next to one Array
+    placed = [to_array(a, anchor) if type(a) is Array or is_native(a) else None for a in arrays]
+    dt = anchor._dt
+    for p in placed:
+        if p is not None and p._dt is not dt:
+            dt = D.promote(dt, p._dt)
+    like = _new(anchor._data, dt, anchor._dev, anchor._be)
+    xs = [p if p is not None else weak(a, like) for p, a in zip(placed, arrays)]
+    for a in xs:
         if a._dt is not dt:
             dt = D.promote(dt, a._dt)
     return xs, dt
@@ -173,13 +158,14 @@ def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) 
         return _new(first._be.concat(data, 0), dt, first._dev, first._be)
     nd = first.ndim
     if nd == 0:
-        raise ValueError("concat(): 0-d Arrays have no axis to join along; use xb.stack() or axis=None")
+        raise ShapeError("concat(): 0-d Arrays have no axis to join along. Fix: xb.stack(arrays) or axis=None")
     ax = _axis(axis, nd, "concat")
     ref = first.shape
     for a in xs[1:]:
         s = a.shape
         if len(s) != nd or any(s[i] != ref[i] for i in range(nd) if i != ax):
-            raise ValueError(f"concat(): shapes {ref} and {s} differ outside axis {axis}")
+            raise ShapeError(f"concat(): shapes {ref} and {s} differ outside axis {ax}. Fix: make every other "
+                             "dimension equal (concat joins along one axis only)")  # fmt: skip
     if len(xs) == 1:
         return _new(first._be.astype(first._data, dt, copy=True), dt, first._dev, first._be)
     return _new(first._be.concat(_natives(xs, dt), ax), dt, first._dev, first._be)
@@ -197,7 +183,8 @@ def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array
     ref = first.shape
     for a in xs[1:]:
         if a.shape != ref:
-            raise ValueError(f"stack(): all Arrays need the same shape, got {ref} and {a.shape}")
+            raise ShapeError(f"stack(): all Arrays need the same shape, got {ref} and {a.shape}. Fix: reshape or "
+                             "broadcast them to one shape first")  # fmt: skip
     ax = _axis(axis, first.ndim + 1, "stack")
     return _new(first._be.stack(_natives(xs, dt), ax), dt, first._dev, first._be)
 
@@ -260,6 +247,7 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
     return _reshape_checked(x, shape, copy)
 
 
+@boundary
 def _reshape_checked(x: Array, shape: Any, copy: bool | None) -> Array:
     """``reshape`` off its fast path: every check, with its message (a function of its own: the generator
     below makes cells of its locals, which would cost the fast path ~50 ns per call)."""
@@ -270,26 +258,29 @@ def _reshape_checked(x: Array, shape: Any, copy: bool | None) -> Array:
         if s == -1:
             unknown += 1
         elif s < 0:
-            raise ValueError(f"reshape(): invalid shape {shape}")
+            raise ArgumentValueError(f"reshape(): invalid shape {shape}: entries must be >= 0, or -1 for one "
+                                     "inferred dimension")  # fmt: skip
         else:
             known *= s
     size = x.size
     if size is None:
-        raise ValueError(f"reshape(): this lazy Array's size is not known yet (after a boolean mask); its sizes are "
+        raise ShapeError(f"reshape(): this lazy Array's size is not known yet (after a boolean mask); its sizes are "
                          f"{x.shape}. Fix: x = x.persist() first, which computes them")  # fmt: skip
     if unknown > 1:
-        raise ValueError(f"reshape(): only one dimension may be -1, got {shape}")
+        raise ArgumentValueError(f"reshape(): only one dimension may be -1, got {shape}")
     if unknown:
         if known == 0 or size % known:
-            raise ValueError(f"reshape(): cannot reshape an Array of size {size} into shape {shape}")
+            raise ShapeError(f"reshape(): cannot reshape an Array of size {size} into shape {shape}. Fix: the sizes "
+                             "must multiply to x.size")  # fmt: skip
         shape = tuple(size // known if s == -1 else s for s in shape)
     elif known != size:
-        raise ValueError(f"reshape(): cannot reshape an Array of size {size} into shape {shape}")
+        raise ShapeError(f"reshape(): cannot reshape an Array of size {size} into shape {shape}. Fix: the sizes "
+                         "must multiply to x.size")  # fmt: skip
     try:
         data = x._be.reshape(x._data, shape, copy=copy)
     except (AttributeError, RuntimeError, ValueError) as exc:
         if copy is False:
-            raise ValueError(f"reshape(): copy=False, but shape {x.shape} -> {shape} needs a copy for this "
+            raise CopyError(f"reshape(): copy=False, but shape {x.shape} -> {shape} needs a copy for this "
                              "memory layout. Fix: copy=None (copy only when needed)") from exc  # fmt: skip
         raise
     return _new(data, x._dt, x._dev, x._be)
@@ -305,6 +296,9 @@ def expand_dims(x: Array, /, axis: int | tuple[int, ...] = 0) -> Array:
     (2, 1)
     """
     x = _arr(x, "expand_dims")
+    if axis is None:
+        raise ArgumentTypeError("expand_dims(): axis must be an int or a tuple of ints, got None. Fix: pass the "
+                                "position(s) of the new axes, e.g. axis=0")  # fmt: skip
     n = len(axis) if type(axis) is tuple or type(axis) is list else 1
     new = _axes(axis, x.ndim + n, "expand_dims")
     it = iter(x._data.shape)
@@ -321,12 +315,14 @@ def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     """
     x = _arr(x, "squeeze")
     if axis is None:
-        raise TypeError("squeeze() needs axis= (the standard has no 'squeeze all'); e.g. axis=0")
+        raise ArgumentTypeError("squeeze(): axis must be an int or a tuple of ints (the standard has no 'squeeze "
+                                "all'). Fix: name the axes, e.g. axis=0")  # fmt: skip
     gone = _axes(axis, x.ndim, "squeeze")
     shape = x._data.shape
     for a in gone:
         if shape[a] != 1:
-            raise ValueError(f"squeeze(): axis {a} has size {shape[a]}, not 1")
+            raise ShapeError(f"squeeze(): axis {a} has size {shape[a]}, not 1 (shape {tuple(shape)}). Fix: squeeze only "
+                             "axes of size 1")  # fmt: skip
     new = tuple(s for i, s in enumerate(shape) if i not in gone)
     return _new(x._be.reshape(x._data, new), x._dt, x._dev, x._be)
 
@@ -356,7 +352,7 @@ def moveaxis(x: Array, source: int | tuple[int, ...], destination: int | tuple[i
     src = _axes(source, x.ndim, "moveaxis")
     dst = _axes(destination, x.ndim, "moveaxis")
     if len(src) != len(dst):
-        raise ValueError(f"moveaxis(): source {source} and destination {destination} differ in length")
+        raise ArgumentValueError(f"moveaxis(): source {source} and destination {destination} differ in length")
     rest = [i for i in range(x.ndim) if i not in src]
     for d, s in sorted(zip(dst, src)):
         rest.insert(d, s)
@@ -388,17 +384,19 @@ def roll(x: Array, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ..
     be = x._be
     if axis is None:
         if type(shift) is tuple or type(shift) is list:
-            raise TypeError("roll(): a tuple shift needs a tuple axis of the same length")
+            raise ArgumentTypeError("roll(): a tuple shift needs a tuple axis of the same length")
         flat = be.reshape(x._data, (-1,))
-        out = be.roll(flat, (_int(shift, "roll() shift"),), (0,))
+        out = be.roll(flat, (_int(shift, "roll() shift") % max(1, x.size or 1),), (0,))
         return _new(be.reshape(out, x._data.shape), x._dt, x._dev, be)
     axes = tuple(_axis(a, x.ndim, "roll") for a in (axis if isinstance(axis, (tuple, list)) else (axis,)))
     if type(shift) is tuple or type(shift) is list:
-        shifts = tuple(_int(s, "roll() shift") for s in shift)
+        if len(shift) != len(axes):
+            raise ArgumentValueError(f"roll(): shift {tuple(shift)} and axis {axis} differ in length")
+        shifts = tuple(_int(s, "roll() shift") % max(1, x.shape[a] or 1) for s, a in zip(shift, axes))
         if len(shifts) != len(axes):
-            raise ValueError(f"roll(): shift {tuple(shift)} and axis {axis} differ in length")
+            raise ArgumentValueError(f"roll(): shift {tuple(shift)} and axis {axis} differ in length")
     else:
-        shifts = (_int(shift, "roll() shift"),) * len(axes)
+        shifts = tuple(_int(shift, "roll() shift") % max(1, x.shape[a] or 1) for a in axes)
     if not axes:
         return _new(be.astype(x._data, x._dt, copy=True), x._dt, x._dev, be)
     return _new(be.roll(x._data, shifts, axes), x._dt, x._dev, be)
@@ -426,12 +424,13 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
         if repeats._be is not be or repeats._dev is not x._dev:
             _check_partner(x, repeats)
         if repeats._dt.kind not in "iu":
-            raise TypeError(f"repeat(): repeats must be an int or an integer Array, got {repeats._dt}")
+            raise ArgumentTypeError(f"repeat(): repeats must be an int or an integer Array, got {repeats._dt}")
         if repeats.ndim != 1 or repeats.shape[0] not in (1, n):
-            raise ValueError(f"repeat(): repeats of shape {repeats.shape} does not broadcast to ({n},)")
+            raise ShapeError(f"repeat(): repeats of shape {repeats.shape} does not broadcast to ({n},)")
         r: Any = repeats._data
     else:
         r = _int(repeats, "repeat() repeats")
+        A.check_size((n or 0, max(r, 0)), x._dt.itemsize, "repeat")
         if r < 0:
             raise ShapeError(f"repeat(): repeats must be non-negative, got {r} (an axis cannot have a negative size). "
                              "Fix: pass repeats >= 0 (0 drops the elements)")
@@ -448,9 +447,11 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
     x = _arr(x, "tile")
     reps = _shape_tuple(repetitions, "tile")
     if any(r < 0 for r in reps):
-        raise ValueError(f"tile(): repetitions must be non-negative, got {reps}")
+        raise ArgumentValueError(f"tile(): repetitions must be non-negative, got {reps}")
     n = max(len(reps), x.ndim)
     reps = (1,) * (n - len(reps)) + reps
+    xs = (1,) * (n - x.ndim) + tuple(x._data.shape)
+    A.check_size(tuple(a * b for a, b in zip(xs, reps)), x._dt.itemsize, "tile")
     data = x._data
     if x.ndim < n:
         data = x._be.reshape(data, (1,) * (n - x.ndim) + tuple(data.shape))

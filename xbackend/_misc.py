@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from . import _dtypes as D
+from . import _args as A
+from ._boundary import boundary, raise_translated
+from ._errors import ArgumentTypeError
 from ._array import Array, _alloc
 from ._operators import matmul as _matmul
 from ._config import current
-from ._creation import asarray
+from ._coerce import first_array, to_array
 from ._devices import Device, bind
 from ._dtypes import DType
 from ._dispatch import get_backend
@@ -24,7 +27,7 @@ def astype(x: Array, dtype: D.DType, /, *, copy: bool = True, device: Any = None
     [1, -1]
     """
     if type(x) is not Array:
-        raise TypeError(f"astype() takes an xbackend Array, got {type(x).__name__}; use xb.asarray(x, dtype=...)")
+        raise ArgumentTypeError(f"astype() takes an xbackend Array, got {type(x).__name__}; use xb.asarray(x, dtype=...)")
     d = x._dt
     if dtype is not d and device is None and type(dtype) is DType and (d.kind != "c" or dtype.kind == "c"):
         be = x._be  # fast path: a cast to another dtype always copies; the backend's cached caster does it
@@ -33,12 +36,21 @@ def astype(x: Array, dtype: D.DType, /, *, copy: bool = True, device: Any = None
         except KeyError:
             fn = be.casters[dtype] = be.caster(dtype)
         out = _alloc()
-        out._data = fn(x._data)
+        try:
+            out._data = fn(x._data)
+        except Exception as exc:  # free while nothing is raised
+            raise_translated(exc, "astype")
         out._dt = dtype
         out._dev = x._dev
         out._be = be
         return out
-    out = x.astype(dtype, copy=copy)
+    return _astype(x, dtype, copy, device)
+
+
+@boundary
+def _astype(x: Array, dtype: Any, copy: Any, device: Any) -> Array:
+    """``astype`` off its fast path (behind the boundary)."""
+    out = x.astype(dtype, copy=A.flag(copy, "astype", "copy"))
     return out if device is None else out.to_device(device)
 
 
@@ -85,5 +97,6 @@ def matmul(x1: Array, x2: Array, /) -> Array:
     [[1.0], [2.0]]
     """
     if type(x1) is not Array:
-        x1 = asarray(x1)
+        a = first_array(x1, x2)
+        x1 = to_array(x1, a) if a is not None else to_array(x1)
     return _matmul(x1, x2)

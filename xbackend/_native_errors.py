@@ -15,9 +15,10 @@ from typing import Any
 
 import numpy as _np
 
+from ._boundary import raise_translated
 from ._errors import IndexOutOfRangeError, shape_mismatch
 
-__all__ = ["broadcast", "binary_failed", "matmul_failed", "index_failed"]
+__all__ = ["broadcast", "binary_failed", "matmul_failed", "index_failed", "any_failed"]
 
 
 def broadcast(s1: tuple[int, ...], s2: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -46,6 +47,11 @@ def binary_failed(name: str, a: Any, b: Any, exc: BaseException, inplace: bool =
                              "write x = x op y (out of place); an in-place result keeps x's shape") from exc  # fmt: skip
 
 
+def any_failed(name: str, exc: BaseException) -> None:
+    """The last resort of every inline error path: ``exc`` translated (``xbackend/_boundary.py``)."""
+    raise_translated(exc, name)
+
+
 def matmul_failed(a: Any, b: Any, exc: BaseException) -> None:
     sa, sb = tuple(a._data.shape), tuple(b._data.shape)
     k1 = sa[-1]
@@ -58,6 +64,7 @@ def matmul_failed(a: Any, b: Any, exc: BaseException) -> None:
         raise shape_mismatch(f"matmul (x @ y) of {a._be.name} Arrays on {a._dev}", (sa, sb),
                              f"have batch dimensions {sa[:-2]} and {sb[:-2]} that do not broadcast",
                              "make each batch dimension equal or 1") from exc  # fmt: skip
+    raise_translated(exc, "matmul")
 
 
 _OUT_OF_RANGE = re.compile(r"index (-?\d+ )?is out of bounds for (?:axis|dimension) (\d+) with size (\d+)",
@@ -78,9 +85,13 @@ def _name_bad_index(m: Any, key: Any) -> Any:
 
 
 def index_failed(a: Any, key: Any, exc: BaseException) -> None:
+    """Indexing raised: an index outside an axis is IndexOutOfRangeError on every backend; ours pass unchanged;
+    anything else is translated."""
+    if getattr(type(exc), "__module__", "").startswith("xbackend"):
+        raise exc
     text = str(exc)
     if "out of bounds" not in text and "out of range" not in text:
-        return
+        raise_translated(exc, "__getitem__")
     shape = tuple(a._data.shape)
     m = _OUT_OF_RANGE.search(text)
     groups = None if m is None else m.groups() if m.group(1) is not None else _name_bad_index(m, key)

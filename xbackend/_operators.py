@@ -26,7 +26,10 @@ from ._array import (
     _matmul_failed,
     _scalar_dtype,
 )
-from ._errors import PromotionError
+import numpy as _np
+
+from ._errors import ArgumentTypeError, DomainError, PromotionError, ShapeError
+from ._native_errors import any_failed as _any_failed
 from ._rules import ELEMENTWISE, bool_result, resolve, same_ok
 
 __all__ = ["binary", "inplace", "matmul", "unary"]
@@ -122,7 +125,8 @@ def _specialise(name: str, reflected: bool, to_bool: bool, fast: frozenset[D.DTy
 def binary(name: str, reflected: bool = False) -> Any:
     """The implementation of a two-argument elementwise operation, as a method of its first argument."""
     category = ELEMENTWISE[name][1]
-    fast = same_ok(category)
+    shift = name in _SHIFTS
+    fast = same_ok(category) if not shift else frozenset()  # shifts check their counts: no fast path
     fast_fc = frozenset(d for d in fast if d.kind in "fc")
     to_bool = bool_result(category)
 
@@ -161,13 +165,17 @@ def binary(name: str, reflected: bool = False) -> Any:
                 cd, _ = resolve(name, category, p, _current().default_float)
                 if d1 is not cd:
                     x = be.astype(x, cd)
+            if t is int and cd.kind in "fc":
+                y = _Late.fit_scalar(y, cd)  # 10**30 with a float32 Array: rounded on the host, as NumPy does
         else:
             other = _coerce(self, other)
-            return general(self, other)
+            return NotImplemented if other is NotImplemented else general(self, other)
         try:
             fn = be.kernels[name][cd]
         except KeyError:
             fn = be.kernel(name, cd)
+        if shift:
+            _check_shift(name, be, x if reflected else y, cd)
         out = _alloc()
         try:
             out._data = fn(y, x) if reflected else fn(x, y)
@@ -201,8 +209,11 @@ def inplace(name: str) -> Any:
         elif type(other) in _SCALARS:
             p = _scalar_dtype(self, other)
             y = other if type(other) is not bool or d1 is _BOOL else int(other)  # bools with numbers: 0/1
+            if type(other) is int and d1.kind in "fc":
+                y = _Late.fit_scalar(y, d1)
         else:
-            return iop(self, _coerce(self, other))
+            other = _coerce(self, other)
+            return NotImplemented if other is NotImplemented else iop(self, other)
         cd, rd = resolve(name, category, p, _current().default_float)
         if rd is not d1 or cd is not d1:
             raise PromotionError(
@@ -211,6 +222,8 @@ def inplace(name: str) -> Any:
             )
         if type(other) is Array and other._dt is not d1:
             y = be.astype(y, d1)
+        if name in _SHIFTS:
+            _check_shift(name, be, y, d1)
         try:
             self._data = be.inplace(native, name, self._data, y)
         except Exception as exc:
@@ -244,7 +257,11 @@ def unary(name: str) -> Any:
         except KeyError:
             fn = be.kernel(name, cd)
         out = _alloc()
-        out._data = fn(data)
+        try:
+            out._data = fn(data)
+        except Exception as exc:  # free while nothing is raised
+            _any_failed(name, exc)
+            raise
         out._dt = rd
         out._dev = x._dev
         out._be = be
@@ -255,21 +272,48 @@ def unary(name: str) -> Any:
 
 
 _NUMERIC = frozenset(D.NUMERIC)
+_SHIFTS = frozenset({"bitwise_left_shift", "bitwise_right_shift"})
+
+
+def _check_shift(name: str, be: Any, count: Any, dt: D.DType) -> None:
+    """Shift counts must be non-negative (the standard leaves negative ones undefined; NumPy and torch return
+    garbage, array-api-strict raises): a DomainError on every backend. An Array of counts costs one reduction
+    (a device synchronisation on a GPU); unsigned counts need none."""
+    if type(count) is int:
+        bad = count < 0
+    elif dt.kind == "u" or (count.ndim and not _size(count)):
+        return
+    else:
+        flat = be.reshape(count, (-1,)) if count.ndim != 1 else count
+        bad = be.item(be.reduce("min", flat, dt, (0,), False)) < 0
+    if bad:
+        raise DomainError(f"{name}(): shift counts must be non-negative (a negative count is undefined). Fix: "
+                          "shift the other way (x >> 1, not x << -1), or clip the counts to 0 and up first")
+
+
+def _size(a: Any) -> int:
+    n = 1
+    for s in a.shape:
+        n *= s
+    return n
 
 
 def _matmul_error(a: Array, b: Array, exc: BaseException) -> None:
     """Every library refuses 0-d operands; the check costs nothing until then."""
     if a._data.ndim == 0 or b._data.ndim == 0:
-        raise ValueError("matmul needs arrays with at least one dimension; use * for 0-d Arrays") from None
+        raise ShapeError("matmul needs Arrays with at least one dimension. Fix: use * for 0-d Arrays") from None
     _matmul_failed(a, b, exc)
 
 
 def _matmul_general(a: Array, b: Any, reflected: bool = False) -> Array:
     """``a @ b`` (``b @ a`` when ``reflected``) with coercion, device checks and type promotion."""
     if type(b) is not Array:
+        if type(b) in _SCALARS or isinstance(b, _np.generic):
+            raise ArgumentTypeError("matmul does not take scalars (0-d operands have no matrix product). "
+                                    "Fix: use * for scaling")
         b = _coerce(a, b)
-        if type(b) is not Array:
-            raise TypeError("matmul does not take Python scalars; use * for scaling")
+        if b is NotImplemented:
+            return NotImplemented
     be = a._be
     if b._be is not be or b._dev is not a._dev:
         _check_partner(a, b)

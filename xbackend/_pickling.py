@@ -27,8 +27,11 @@ def reduce_array(self: Array) -> tuple[Any, tuple[Any, ...]]:
 
     Never the backend object or its kernel tables. GPU data travels as a host copy (the backend's
     own CPU array where it has one, else NumPy) and is put back on the *same* device index when
-    unpickled; where that device does not exist, unpickling raises
-    :class:`~xbackend.UnknownDeviceError` with the fix - it never lands elsewhere silently.
+    unpickled - or where ``torch.load(..., map_location=...)`` maps that device (a string, a device or a
+    dict; a callable map_location applies to tensors only); where that device does not exist,
+    unpickling raises :class:`~xbackend.UnknownDeviceError` with the fix - it never lands elsewhere
+    silently. CUDA cannot be used in a process forked after the parent used it: unpickle GPU Arrays in
+    workers started with ``multiprocessing.get_context("spawn")`` (or "forkserver").
     """
     be = self._be
     data = self._data
@@ -68,6 +71,9 @@ def deepcopy_array(self: Array, memo: dict[int, Any]) -> Array:
 def _unpickle(backend: str, payload: Any, dt: DType, place: str, grad: bool = False) -> Array:
     """Rebuild a pickled Array on ``backend`` and device ``place`` (see :meth:`Array.__reduce__`)."""
     be = get_backend(backend)  # BackendUnavailableError with the fix where the library is missing
+    where = getattr(be, "restore_location", None)
+    if where is not None:  # torch.load(..., map_location=...) applies to Arrays as it does to tensors
+        place = where(place)
     try:
         dev = be.check_device(_parse(place))
     except UnknownDeviceError as exc:

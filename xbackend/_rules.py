@@ -15,7 +15,7 @@ from typing import Any
 from . import _dtypes as D
 from ._config import current as _current
 from ._dtypes import DType
-from ._errors import UnsupportedDTypeError
+from ._errors import ArgumentTypeError, ArgumentValueError, UnsupportedDTypeError
 
 __all__ = ["ELEMENTWISE", "resolve", "same_ok", "result_type"]
 
@@ -64,10 +64,10 @@ _WHAT = {
     "real_float": "a real dtype", "to_real": "a numeric dtype", "real_float_bool": "a real dtype",
 }  # fmt: skip
 _FIX = {
-    "numeric": "for bool data use logical_and/logical_or, or cast with x.astype(xb.int64)",
-    "bool": "compare first (x != 0) or cast with x.astype(xb.bool)",
-    "intbool": "cast with x.astype(xb.int64)",
-    "int": "cast with x.astype(xb.int64)",
+    "numeric": "for bool data use logical_and/logical_or, or cast first, e.g. x.astype(xb.int64)",
+    "bool": "compare first (x != 0), or cast first, e.g. x.astype(xb.bool)",
+    "intbool": "cast first, e.g. x.astype(xb.int64)",
+    "int": "cast first, e.g. x.astype(xb.int64)",
 }
 _cache: dict[tuple[str, DType, DType], tuple[DType, DType]] = {}
 
@@ -134,11 +134,11 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
         elif hasattr(x, "dtype") and type(getattr(x, "dtype")) is D.DType:
             dtypes.append(x.dtype)
         else:
-            raise TypeError(f"result_type() takes Arrays, xbackend dtypes and Python scalars, got {type(x).__name__}")
+            raise ArgumentTypeError(f"result_type() takes Arrays, xbackend dtypes and Python scalars, got {type(x).__name__}")
     cfg = _current()  # the default dtypes flow in from the config; _dtypes itself reads no config
     if not dtypes:
         if not scalars:
-            raise ValueError("result_type() needs at least one argument")
+            raise ArgumentValueError("result_type() needs at least one argument")
         out = D.python_scalar_dtype(scalars[0], cfg.default_float, cfg.default_int)
         scalars = scalars[1:]
     else:

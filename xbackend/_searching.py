@@ -20,9 +20,12 @@ from __future__ import annotations
 
 from typing import Any, Literal, cast
 
-from . import _config, _dtypes as D
-from ._array import Array, _check_partner, _new, _scalar_dtype
-from ._errors import ShapeError, UnsupportedDTypeError
+import numpy as np
+
+from . import _args as A, _config, _dtypes as D
+from ._array import Array, _new, _scalar_dtype
+from ._coerce import first_array, is_native, placed, py_scalar, to_array
+from ._errors import ArgumentTypeError, ShapeError, UnsupportedDTypeError
 from ._manipulation import _arr, _axes, _axis, broadcast_shapes
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
@@ -48,6 +51,7 @@ def _real(x: Array, name: str) -> None:
 def _arg(name: str, x: Any, axis: int | None, keepdims: bool) -> Array:
     x = _arr(x, name)
     _real(x, name)
+    keepdims = A.flag(keepdims, name, "keepdims")
     fn = getattr(x._be, name)
     if axis is None:
         if x.size == 0:
@@ -93,7 +97,8 @@ def count_nonzero(x: Array, /, *, axis: int | tuple[int, ...] | None = None, kee
     """
     x = _arr(x, "count_nonzero")
     axes = _axes(axis, x.ndim, "count_nonzero")
-    return _index(x, x._be.count_nonzero(x._data, axes, bool(keepdims)))
+    keepdims = A.flag(keepdims, "count_nonzero", "keepdims")
+    return _index(x, x._be.count_nonzero(x._data, axes, keepdims))
 
 
 def nonzero(x: Array, /) -> tuple[Array, ...]:
@@ -108,7 +113,7 @@ def nonzero(x: Array, /) -> tuple[Array, ...]:
     """
     x = _arr(x, "nonzero")
     if x.ndim == 0:
-        raise ValueError("nonzero() of a 0-d Array is not defined; use xb.reshape(x, (1,)) or bool(x)")
+        raise ShapeError("nonzero() of a 0-d Array is not defined. Fix: xb.nonzero(xb.reshape(x, (1,))), or bool(x)")
     return tuple(_index(x, i) for i in x._be.nonzero(x._data))
 
 
@@ -127,19 +132,18 @@ def searchsorted(x1: Array, x2: Array | int | float, /, *, side: Literal["left",
     """
     x1 = _arr(x1, "searchsorted")
     if x1.ndim != 1:
-        raise ValueError(f"searchsorted() needs a 1-D x1, got {x1.ndim}-D")
-    if side not in ("left", "right"):
-        raise ValueError(f"searchsorted() side must be 'left' or 'right', got {side!r}")
+        raise ShapeError(f"searchsorted(): x1 must be 1-d, got {x1.ndim}-d. Fix: search a 1-d sorted Array")
+    side = A.choice(side, ("left", "right"), "searchsorted", "side")
     be, dev = x1._be, x1._dev
+    if isinstance(x2, np.generic):
+        x2 = py_scalar(x2)
     if type(x2) in _SCALARS:
         if type(x2) is complex:
             raise UnsupportedDTypeError("searchsorted() needs real values, got a complex x2")
         cd = _scalar_dtype(x1, x2)
         v = be.full((), x2, cd, dev)
     else:
-        x2 = _arr(x2, "searchsorted")
-        if x2._be is not be or x2._dev is not dev:
-            _check_partner(x1, x2)
+        x2 = to_array(x2, x1)
         cd = x1._dt if x2._dt is x1._dt else D.promote(x1._dt, x2._dt)
         v = x2._data if x2._dt is cd else be.astype(x2._data, cd)
     if cd.kind == "c":
@@ -147,11 +151,9 @@ def searchsorted(x1: Array, x2: Array | int | float, /, *, side: Literal["left",
                                     "order). Fix: search xb.real(x1)")  # fmt: skip
     s = None
     if sorter is not None:
-        sorter = _arr(sorter, "searchsorted")
-        if sorter._be is not be or sorter._dev is not dev:
-            _check_partner(x1, sorter)
+        sorter = placed(sorter, x1)
         if sorter._dt.kind not in "iu" or sorter.shape != x1.shape:
-            raise ValueError(f"searchsorted() sorter must be an integer Array of shape {x1.shape}, "
+            raise (ArgumentTypeError if sorter._dt.kind not in "iu" else ShapeError)(f"searchsorted() sorter must be an integer Array of shape {x1.shape}, "
                              f"got {sorter._dt} of shape {sorter.shape}")  # fmt: skip
         s = sorter._data
     a = x1._data if x1._dt is cd else be.astype(x1._data, cd)
@@ -169,29 +171,37 @@ def where(condition: Array, x1: Array | int | float | complex | bool, x2: Array 
     >>> xb.where(xb.asarray([True, False]), xb.asarray([1, 2]), xb.asarray([10, 20])).tolist()
     [1, 20]
     """
-    c = _arr(condition, "where")
-    if c._dt is not D.bool:
-        raise TypeError(f"where() needs a bool condition, got {c._dt}. Fix: pass x != 0 (or xb.astype(c, xb.bool))")
+    if isinstance(x1, np.generic):
+        x1 = py_scalar(x1)  # NumPy scalars are weak, like Python scalars
+    if isinstance(x2, np.generic):
+        x2 = py_scalar(x2)
     s1 = type(x1) in _SCALARS
     s2 = type(x2) in _SCALARS
     if s1 and s2:
-        raise TypeError("where() needs at least one of x1 and x2 to be an Array; wrap one with xb.asarray()")
+        raise ArgumentTypeError("where(): at least one of x1 and x2 must be an Array (or array data). "
+                                "Fix: wrap one, e.g. xb.where(c, xb.asarray(x1), x2)")  # fmt: skip
+    anchor = first_array(x1, x2, condition)
+    if anchor is None:  # Python data only: the first array argument decides the place
+        anchor = to_array(x2 if s1 else x1)
+    c = placed(condition, anchor)
+    if c._dt is not D.bool:
+        raise UnsupportedDTypeError(f"where() needs a bool condition, got {c._dt}. Fix: pass x != 0 "
+                                    "(or xb.astype(c, xb.bool))")  # fmt: skip
+    # Arrays and native arrays keep their dtypes; Python data is weak next to them (like a scalar)
+    a1 = None if s1 or not (type(x1) is Array or is_native(x1)) else to_array(x1, anchor)
+    a2 = None if s2 or not (type(x2) is Array or is_native(x2)) else to_array(x2, anchor)
     if not s1:
-        x1 = _arr(x1, "where")
+        like = a1 if a1 is not None else a2
+        x1 = a1 if a1 is not None else to_array(x1, like) if like is not None else placed(x1, anchor)
     if not s2:
-        x2 = _arr(x2, "where")
-    ref = cast(Array, x2 if s1 else x1)
+        x2 = a2 if a2 is not None else to_array(x2, cast(Array, x1) if not s1 else anchor)
     be, dev = c._be, c._dev
-    if ref._be is not be or ref._dev is not dev:
-        _check_partner(c, ref)
     if s1:
         cd = _scalar_dtype(cast(Array, x2), x1)
     elif s2:
         cd = _scalar_dtype(cast(Array, x1), x2)
     else:
         x1, x2 = cast(Array, x1), cast(Array, x2)  # neither is a scalar here
-        if x2._be is not be or x2._dev is not dev:
-            _check_partner(c, x2)
         cd = x1._dt if x1._dt is x2._dt else D.promote(x1._dt, x2._dt)
     shapes = [tuple(c._data.shape)] + [tuple(a._data.shape) for a in (x1, x2) if type(a) is Array]
     broadcast_shapes(*shapes)  # ValueError with the shapes on every backend

@@ -20,9 +20,11 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 
 from . import _dtypes as D
-from ._array import Array, _check_partner, _new
+from . import _args as A
+from ._array import Array, _new
+from ._coerce import first_array, is_native, py_scalar, to_array
 from ._config import current
-from ._errors import PromotionError
+from ._errors import ArgumentTypeError, PromotionError
 from ._utility import as_array
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
@@ -125,26 +127,30 @@ def isin(x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
     args: list[Any] = []  # Arrays and Python scalars
     for v in (x1, x2):
         if isinstance(v, np.generic):
-            v = v.item()  # NumPy scalars act as Python scalars
-        elif type(v) is not Array and not isinstance(v, _SCALARS):
-            v = as_array(v, "isin")  # native arrays stay on their backend and device
+            v = py_scalar(v)  # NumPy scalars act as Python scalars
         args.append(v)
     x1, x2 = args
-    if type(x1) is not Array and type(x2) is not Array:
-        raise TypeError("isin() needs at least one Array argument, got two Python scalars")
+    if type(x1) in _SCALARS and type(x2) in _SCALARS:
+        raise ArgumentTypeError("isin() needs at least one Array argument, got two scalars. "
+                                "Fix: wrap one, e.g. xb.isin(xb.asarray(x1), x2)")  # fmt: skip
+    anchor = first_array(x1, x2)
+    if anchor is None:  # Python data only
+        anchor = as_array(x1 if type(x1) not in _SCALARS else x2, "isin")
+    x1, x2 = (v if type(v) in _SCALARS else to_array(v, anchor if type(v) is Array or is_native(v) else
+                                                        _other(v, x1, x2, anchor)) for v in (x1, x2))  # fmt: skip
+    invert = A.flag(invert, "isin", "invert")
     ref: Array = cast(Array, x1 if type(x1) is Array else x2)
     cfg = current()
     dts = []
     for v in (x1, x2):
         if type(v) is Array:
-            if v._be is not ref._be or v._dev is not ref._dev:
-                _check_partner(ref, v)
             dts.append(v._dt)
     dt = dts[0]
     if len(dts) == 2:
         p = D.PROMOTION.get((dts[0], dts[1]))
         if p is None:
-            raise PromotionError(f"isin(): no common dtype for {dts[0]} and {dts[1]}; cast one side explicitly")
+            raise PromotionError(f"isin(): no common dtype for {dts[0]} and {dts[1]}. Fix: cast one side explicitly, "
+                                 "e.g. x2.astype(x1.dtype)")  # fmt: skip
         dt = p
     for v in (x1, x2):
         if type(v) is not Array:
@@ -156,4 +162,10 @@ def isin(x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
             natives.append(v._data if v._dt is dt else be.astype(v._data, dt))
         else:
             natives.append(be.full((), v, dt, ref._dev))
-    return _new(be.isin(natives[0], natives[1], dt, bool(invert)), D.bool, ref._dev, be)
+    return _new(be.isin(natives[0], natives[1], dt, invert), D.bool, ref._dev, be)
+
+
+def _other(v: Any, x1: Any, x2: Any, anchor: Array) -> Array:
+    """The Array next to which Python data ``v`` is weak: the other argument when it is an Array, else ``anchor``."""
+    o = x2 if v is x1 else x1
+    return o if type(o) is Array else anchor

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from ._array import Array, _new
 from ._config import current
-from ._errors import AxisError, UnsupportedDTypeError
+from . import _args as A
+from ._errors import UnsupportedDTypeError
 from ._utility import as_array, normalize_axis
 
 __all__ = ["argsort", "sort"]
@@ -28,9 +29,6 @@ def _check(x: Array, fname: str, axis: int) -> int:
             f"{fname}() of a complex Array ({x._dt}): complex numbers have no order in the Array API standard. "
             f"Fix: sort by a real key, e.g. xb.{fname}(xb.real(x)) or xb.{fname}(xb.abs(x))"
         )
-    if x.ndim == 0:
-        raise AxisError(f"{fname}() of a 0-d Array: axis {axis} is out of range for 0 dimensions (nothing to sort). "
-                        f"Fix: sort a 1-D Array, e.g. xb.{fname}(xb.reshape(x, (1,)))")
     return normalize_axis(axis, x.ndim, fname)
 
 
@@ -46,9 +44,10 @@ def argsort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bo
     """
     x = as_array(x, "argsort")
     ax = _check(x, "argsort", axis)
+    A.flag(stable, "argsort", "stable")
     idt = current().default_int
     be = x._be
-    r = be.sort_indices(x._data, x._dt, ax, bool(descending))
+    r = be.sort_indices(x._data, x._dt, ax, A.flag(descending, "argsort", "descending"))
     return _new(be.astype(r, idt, copy=False), idt, x._dev, be)
 
 
@@ -64,4 +63,5 @@ def sort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool 
     """
     x = as_array(x, "sort")
     ax = _check(x, "sort", axis)
-    return _new(x._be.sort_values(x._data, x._dt, ax, bool(descending)), x._dt, x._dev, x._be)
+    A.flag(stable, "sort", "stable")
+    return _new(x._be.sort_values(x._data, x._dt, ax, A.flag(descending, "sort", "descending")), x._dt, x._dev, x._be)

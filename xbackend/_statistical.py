@@ -31,11 +31,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import _dtypes as D
+from . import _args as A, _dtypes as D
 from ._array import Array, _alloc, _new
+from ._boundary import boundary, raise_translated
 from ._config import current
 from ._dtypes import DType
-from ._errors import UnsupportedDTypeError
+from ._errors import ArgumentValueError, ShapeError, UnsupportedDTypeError
 from ._utility import as_array, normalize_axis, normalize_axes, reduce_native, reduced_shape
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
@@ -86,6 +87,7 @@ def _full(x: Array, axes: tuple[int, ...], keepdims: bool, value: Any, dt: DType
 
 def _reduce(fname: str, x: Array, axis: Any, keepdims: bool, cd: DType, rd: DType) -> Array:
     axes = normalize_axes(axis, x.ndim, fname)
+    keepdims = A.flag(keepdims, fname, "keepdims")
     return _new(reduce_native(x, fname, _cast(x, cd), cd, axes, keepdims), rd, x._dev, x._be)
 
 
@@ -110,11 +112,20 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType 
             fn = _FULL_SUM.setdefault(be, {})[d] = be.full_reducer("sum", d) if d in _SAME_SUM else None
         if fn is not None:
             out = _alloc()
-            out._data = fn(x._data)
+            try:
+                out._data = fn(x._data)
+            except Exception as exc:  # free while nothing is raised
+                raise_translated(exc, "sum")
             out._dt = d
             out._dev = x._dev
             out._be = be
             return out
+    return _sum(x, axis, dtype, keepdims)
+
+
+@boundary
+def _sum(x: Any, axis: Any, dtype: Any, keepdims: Any) -> Array:
+    """``sum`` off its fast path (behind the boundary: its errors are translated like every public call's)."""
     x = as_array(x, "sum")
     cd = _accumulator("sum", x._dt, dtype)
     return _reduce("sum", x, axis, keepdims, cd, cd)
@@ -142,9 +153,10 @@ def _extremum(fname: str, x: Any, axis: Any, keepdims: bool) -> Array:
                                     f"order). Fix: reduce a real key, e.g. xb.{fname}(xb.abs(x))")  # fmt: skip
     shape = x._data.shape
     axes = normalize_axes(axis, len(shape), fname)
+    keepdims = A.flag(keepdims, fname, "keepdims")
     for a in axes if 0 in shape else ():
         if shape[a] == 0:
-            raise ValueError(
+            raise ShapeError(
                 f"{fname}() of an empty axis ({a} of shape {tuple(shape)}) has no value (there is no identity). "
                 f"Fix: check x.size first, or use xb.where() with a fill value"
             )
@@ -192,6 +204,7 @@ def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bo
     x = as_array(x, "mean")
     cd = _float_dtype(x._dt)
     axes = normalize_axes(axis, x.ndim, "mean")
+    keepdims = A.flag(keepdims, "mean", "keepdims")
     if x.size == 0:  # NaN where nothing is averaged, or an empty result: no backend warning
         return _full(x, axes, keepdims, complex(math.nan, math.nan) if cd.kind == "c" else math.nan, cd)
     return _new(reduce_native(x, "mean", _cast(x, cd), cd, axes, keepdims), cd, x._dev, x._be)
@@ -199,11 +212,13 @@ def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bo
 
 def _moment(fname: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Array:
     x = as_array(x, fname)
-    if isinstance(correction, bool) or not isinstance(correction, (int, float)) or not correction >= 0:
-        raise ValueError(f"{fname}(): correction must be a non-negative int or float, got {correction!r}")
+    correction = A.real_number(correction, fname, "correction")
+    if not correction >= 0:
+        raise ArgumentValueError(f"{fname}(): correction must be a non-negative number, got {correction!r}")
     cd = _float_dtype(x._dt)
     rd = D.real_of(cd)
     axes = normalize_axes(axis, x.ndim, fname)
+    keepdims = A.flag(keepdims, fname, "keepdims")
     if x.size == 0 or _count(x.shape, axes) - correction <= 0:  # NaN, or an empty result: no backend warning
         return _full(x, axes, keepdims, math.nan, rd)
     data = _cast(x, cd)
@@ -243,16 +258,18 @@ def std(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction: i
 def _cumulative(fname: str, x: Any, axis: int | None, dtype: Any, include_initial: bool) -> Array:
     x = as_array(x, fname)
     if x.ndim == 0:
-        raise ValueError(f"{fname}() needs an Array with at least one dimension, got a 0-d Array")
+        raise ShapeError(f"{fname}() needs an Array with at least one dimension, got a 0-d Array. Fix: "
+                         f"xb.{fname}(xb.reshape(x, (1,)))")  # fmt: skip
     if axis is None:
         if x.ndim > 1:
-            raise ValueError(f"{fname}() of a {x.ndim}-d Array needs axis= (the standard flattens nothing). "
+            raise ArgumentValueError(f"{fname}() of a {x.ndim}-d Array needs axis= (the standard flattens nothing). "
                              f"Fix: pass axis=..., or reshape to 1-D first")  # fmt: skip
         axis = 0
     ax = normalize_axis(axis, x.ndim, fname)
     cd = _accumulator(fname, x._dt, dtype)
     be = x._be
-    return _new(be.cumulative(fname, _cast(x, cd), cd, ax, bool(include_initial)), cd, x._dev, be)
+    include_initial = A.flag(include_initial, fname, "include_initial")
+    return _new(be.cumulative(fname, _cast(x, cd), cd, ax, include_initial), cd, x._dev, be)
 
 
 def cumulative_sum(x: Array, /, *, axis: int | None = None, dtype: DType | None = None,

@@ -4,8 +4,16 @@ Design constraint: GPU work is asynchronous: a clock read when Python returns me
 the work. :func:`synchronize` waits until a device has finished everything queued on it, and
 :class:`timer` always waits before it reports. On CUDA the timer reads CUDA events recorded on the
 current stream (the GPU's own clock, no host jitter); on the CPU, ``time.perf_counter``. Backends
-provide ``synchronize(dev)`` and, optionally, ``timing_event(dev)`` / ``elapsed_ms(start, end)``;
-nothing here imports a backend library: a bare Device is waited for by the backends already loaded.
+provide ``synchronize(dev)`` and, optionally, ``timing_event(dev)`` / ``elapsed_ms(start, end)`` and
+``gpu_devices_in_use()`` (what the no-argument forms wait for); nothing here imports a backend library:
+a bare Device is waited for by the backends already loaded.
+
+What the two numbers measure (issue 20): ``ms`` is the span between two events on the *current stream*
+of the timed device(s) - everything that stream ran in between, idle gaps included (waiting for the
+host to launch, or for another stream it waits on); work on other streams that the current stream does
+not wait for is not in it. ``wall_ms`` is the host's time from a device-wide wait before the block to a
+device-wide wait after it: every stream's work, plus the launch overhead. Time side-stream work with
+``wall_ms``, or record the events on that stream yourself.
 """
 
 from __future__ import annotations
@@ -24,9 +32,18 @@ __all__ = ["synchronize", "timer"]
 
 def _places(where: Any, backend: Any = None) -> list[tuple[Any, Device]]:
     """The (backend, device) pairs ``where`` names: an Array or native array -> its own; a Device or
-    a string -> every loaded backend that has that device (or ``backend=``); None -> the default."""
+    a string -> every loaded backend that has that device (or ``backend=``); None -> the default device
+    and every GPU a loaded backend has worked on (of ``backend=`` only, when given)."""
     if where is None:
-        return [_target(backend, None)]
+        out = [_target(backend, None)]
+        for be in list(_dispatch._instances.values()):
+            busy = getattr(be, "gpu_devices_in_use", None)
+            if busy is None or backend is not None and be is not out[0][0]:
+                continue
+            for dev in busy():
+                if (be, dev) not in out:
+                    out.append((be, dev))
+        return out
     if type(where) is Array:
         return [(where._be, where._dev)]
     if isinstance(where, (Device, str)):
@@ -45,11 +62,12 @@ def _places(where: Any, backend: Any = None) -> list[tuple[Any, Device]]:
 
 
 def synchronize(where: Any = None, *, backend: Any = None) -> None:
-    """Wait until the device of ``where`` has finished all work queued on it.
+    """Wait until the device of ``where`` has finished all work queued on it (on every stream).
 
-    ``where`` is an Array (or a native array), a device (``"cuda:0"``, ``x.device``) or None for the
-    default device. A no-op on the CPU. Use it before reading a clock around GPU work, or use
-    :class:`timer`, which does it for you.
+    ``where`` is an Array (or a native array), a device (``"cuda:0"``, ``x.device``) or None: the
+    default device *and* every GPU a loaded backend (torch, CuPy) has worked on, so a bare
+    ``xb.synchronize()`` waits for GPU work even where the default device is the CPU. A no-op on the
+    CPU. Use it before reading a clock around GPU work, or use :class:`timer`, which does it for you.
 
     >>> import xbackend as xb
     >>> x = xb.ones(3)
@@ -61,11 +79,13 @@ def synchronize(where: Any = None, *, backend: Any = None) -> None:
 
 
 class timer:
-    """Time the block on the device of ``where`` (an Array, a device, or None for the default).
+    """Time the block on the device of ``where`` (an Array, a device, or None: see :func:`synchronize`).
 
     Entering waits for the device (earlier work is not counted) and starts the clock; leaving waits for
-    the device again and stops it: ``t.ms`` is the time the device needed for the block's work (CUDA
-    events on torch-CUDA and CuPy) and ``t.wall_ms`` the host's wall-clock time over the same span.
+    the device again and stops it. ``t.ms`` is the span between two CUDA events on the current stream
+    (torch-CUDA and CuPy; the wall clock on the CPU): that stream's work, idle gaps included, not the work
+    of other streams it does not wait for. ``t.wall_ms`` is the host's time between the two device-wide
+    waits: every stream's work plus the launches. With no argument, every GPU in use is waited for.
 
     >>> import xbackend as xb
     >>> x = xb.ones(1000)

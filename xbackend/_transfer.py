@@ -11,13 +11,34 @@ byte crosses doubles the time. So a host->device copy here is a pipeline over a 
     a slot is filled again only after its event completed
 
 while chunks k+1.. are being filled. The first chunks are small (``_FIRST``, doubling), so the DMA
-starts almost at once; there is no size above which the path changes. The caller's current stream
-waits on the last event, so the result can be used at once, without blocking the host. A device->host
-copy is blocking by default; the asynchronous variant returns a :class:`PendingHost` whose array is
-reachable only through ``.result()``, which waits first. Without a CUDA device (or for NumPy/torch-CPU
-targets) every function falls back to the plain move, so the same code runs - and is tested, with a
-fake GPU - on a CPU machine. Library calls live in the backends (``pinned_alloc``, ``h2d_open``,
-``h2d_copy``, ``h2d_close``, ``bytes_as``, ``d2h_start``, ``event_done``, ``event_wait``, ``stream_wait``).
+starts almost at once; there is no size above which the path changes. Without a CUDA device (or for
+NumPy/torch-CPU targets) every function falls back to the plain move, so the same code runs - and is
+tested, on the fake CUDA of tests/fakecuda.py - on a CPU machine.
+
+Stream safety (issue 20; each rule is a bug the fake shows without it):
+
+* The device buffer is allocated in the *copy stream's* order and everything the transfer does to it
+  (the DMAs, a widening cast) runs on that stream. A buffer dropped half-written - an error in the
+  middle of a transfer, a prefetch abandoned with ``break`` - goes back to the copy stream's pool, where
+  its next use is ordered after the stale DMAs.
+* A result is *handed out* to its consumer - the caller's current stream, or for :func:`prefetch` the
+  consumer's current stream at the moment the batch is yielded - by making that stream wait for the
+  transfer's last event and recording that the stream uses the memory (torch ``record_stream``; CuPy a
+  guarded view), so the allocator does not give the block to the next copy while the consumer's
+  kernels still read it. Every leaf of a prefetched batch goes this way (torch CPU tensors, scalars and
+  lists too), and nobody blocks the host.
+* Pinned memory a DMA may still read or write - the buffer of a dropped :class:`PendingHost`, ring slots
+  dropped by :func:`staging_limit` - is kept alive until its event completed (CuPy's pinned pool would
+  hand it out again at once). A large device->host buffer is released after its array died, once no
+  large copy happened for two seconds (torch's host allocator would keep a power-of-two block pinned
+  for good; a loop of large copies keeps reusing it).
+
+The library calls live in the backends; a backend with a staged path provides ``pinned_alloc(nbytes)``
+-> (owner, uint8 view), ``copy_stream(dev)``, ``current_stream(dev)``, ``alloc_on(nbytes, dev, stream)``,
+``stream_scope(stream)``, ``h2d_copy(raw, lo, owner, n, stream)`` -> event, ``record_event(stream)``,
+``wait_event(stream, event)``, ``record_stream(x, stream)`` -> x, ``bytes_as(raw, dt, shape)``,
+``d2h_start(x)`` -> (uint8 host view, event), ``event_done(event)``, ``event_wait(event)`` and, optionally,
+``pinned_release()``.
 """
 
 from __future__ import annotations
@@ -26,6 +47,8 @@ import collections
 import contextvars
 import os
 import threading
+import time
+import weakref
 from typing import Any, Iterable, Iterator
 
 import numpy as np
@@ -46,13 +69,16 @@ _FIRST = 256 << 10  # the first chunk; chunks double up to _CHUNK so the first D
 _LIMIT = [256 << 20]  # pinned ring memory per (backend, device); see staging_limit()
 _THREADED_FROM = 4 << 20  # smaller transfers fill on the caller's thread (a hand-off costs more than it saves)
 _THREADS = max(1, min(int(os.environ.get("XBACKEND_STAGING_THREADS", 0)) or (os.cpu_count() or 1), 12))
+_RELEASE_FROM = 16 << 20  # device->host buffers from this size are released after their array died ...
+_RELEASE_AFTER = 2.0  # ... once no such copy started for this many seconds (a loop reuses the cached block)
 
 
 def staging_limit(nbytes: int | None = None) -> int:
     """Get (and with ``nbytes``, set) the pinned staging memory per backend and device.
 
     The ring of pinned buffers that stages host->device copies never grows beyond this; a transfer of
-    any size streams through it (there is no size limit on transfers). New rings use the new value.
+    any size streams through it (there is no size limit on transfers). New rings use the new value;
+    the old rings' buffers are let go once the copies reading them have completed.
 
     >>> import xbackend as xb
     >>> xb.staging_limit() >= 1 << 20
@@ -62,8 +88,75 @@ def staging_limit(nbytes: int | None = None) -> int:
         if nbytes < 0:
             raise ValueError(f"staging_limit must be >= 0 bytes, got {nbytes}")
         _LIMIT[0] = int(nbytes)
+        old = list(_RINGS.values())
         _RINGS.clear()
+        for r in old:
+            r.retire()
     return _LIMIT[0]
+
+
+# -- pinned memory a DMA may still use ------------------------------------------------------------
+_KEEP: list[tuple[Any, Any, Any]] = []  # (backend, event, object): kept alive until the event completed
+_KEEP_LOCK = threading.Lock()
+_RELEASE: set[Any] = set()  # backends whose cached pinned memory should be released (pinned_release)
+_LAST_BIG = [0.0]  # time.monotonic() of the last large device->host copy
+_TIMER: list[Any] = []  # the one pending release timer, if any
+
+
+def _keep(be: Any, ev: Any, obj: Any) -> None:
+    """Hold ``obj`` (pinned memory a DMA reads or writes) until ``ev`` completed: a pool that reuses a
+    freed buffer at once (CuPy's) must not hand it to the next user while the DMA still runs."""
+    if ev is not None:
+        with _KEEP_LOCK:
+            _KEEP.append((be, ev, obj))
+
+
+def _drain() -> None:
+    """Let go of the kept buffers whose events completed; release pinned caches asked for (cheap)."""
+    if _KEEP:
+        with _KEEP_LOCK:
+            _KEEP[:] = [k for k in _KEEP if not k[0].event_done(k[1])]
+    if _RELEASE:
+        _flush_releases()
+
+
+def _flush_releases() -> None:
+    """Release the pinned caches asked for, once no large device->host copy started for _RELEASE_AFTER
+    seconds (else try again later: a loop of large copies keeps reusing its cached block)."""
+    if time.monotonic() - _LAST_BIG[0] < _RELEASE_AFTER:
+        _schedule()
+        return
+    while _RELEASE:
+        try:
+            be = _RELEASE.pop()
+        except KeyError:
+            return
+        be.pinned_release()
+
+
+def _fire() -> None:
+    _TIMER.clear()
+    _flush_releases()
+
+
+def _schedule() -> None:
+    if _TIMER or not _RELEASE:
+        return
+    try:
+        t = threading.Timer(_RELEASE_AFTER, _fire)
+        t.daemon = True
+        _TIMER.append(t)
+        t.start()
+    except RuntimeError:  # interpreter shutdown: nothing left to release for
+        _TIMER.clear()
+
+
+def _released(be: Any) -> None:
+    """A large device->host buffer died: release the backend's cached pinned memory when no large copy
+    happened for a while (this runs in the array's finalizer, before the buffer itself has gone back to
+    the allocator; a timer thread, or the next transfer, does the release)."""
+    _RELEASE.add(be)
+    _schedule()
 
 
 class _Slot:
@@ -104,6 +197,14 @@ class _Ring:
             s.event = None
         return s
 
+    def retire(self) -> None:
+        """Drop the slots (after the transfer using the ring, if any); a slot whose DMA may still read it
+        is kept alive until that DMA completed."""
+        with self.lock:
+            for s in self.slots:
+                _keep(self.be, s.event, s.owner)
+            self.slots = []
+
 
 _RINGS: dict[tuple[str, Device], _Ring] = {}
 
@@ -111,13 +212,13 @@ _RINGS: dict[tuple[str, Device], _Ring] = {}
 def _ring(be: Any, dev: Device) -> _Ring:
     key = (be.name, dev)
     r = _RINGS.get(key)
-    if r is None:
-        r = _RINGS[key] = _Ring(be, _LIMIT[0])
+    if r is None:  # two threads may get here at once: one ring wins (a ring allocates its slots on first use)
+        r = _RINGS.setdefault(key, _Ring(be, _LIMIT[0]))
     return r
 
 
 def _staged(be: Any, dev: Device) -> bool:
-    return dev.type == "cuda" and hasattr(be, "h2d_open")
+    return dev.type == "cuda" and hasattr(be, "alloc_on")
 
 
 def _host_array(data: Any) -> tuple[np.ndarray, DType]:
@@ -139,13 +240,22 @@ def _is_native(obj: Any) -> bool:
     return backend_for_type(type(obj)) is not None
 
 
+def _hand_out(be: Any, dev: Device, x: Any, ev: Any) -> Any:
+    """``x`` (a transfer's result, in the copy stream's pool) made safe to use on this thread's current
+    stream of ``dev``: the stream waits for ``ev`` (the host does not), and the allocator learns that the
+    stream uses the memory, so the block is not given to the next copy before the stream's work on it."""
+    cur = be.current_stream(dev)
+    be.wait_event(cur, ev)
+    return be.record_stream(x, cur)
+
+
 def host_to_device(data: Any, *, backend: str | None = None, device: Any = None, dtype: DType | None = None) -> Array:
     """Copy host data (NumPy, a CPU Array or tensor, Python lists) to ``device`` through pinned memory.
 
     The copy streams through a ring of pinned buffers, filled by several threads while the previous
     chunk crosses the bus, on a side stream; the caller's current stream waits for it, so the result
-    can be used at once. ``dtype=`` casts on the side that moves fewer bytes (on the host while staging
-    when narrowing). On a CPU target (or without CUDA) this is ``xb.asarray(...)``.
+    can be used at once, without blocking the host. ``dtype=`` casts on the side that moves fewer bytes (on
+    the host while staging when narrowing). On a CPU target (or without CUDA) this is ``xb.asarray(...)``.
 
     >>> import numpy as np, xbackend as xb
     >>> xb.host_to_device(np.arange(3), backend="numpy", dtype=xb.float32).tolist()
@@ -156,15 +266,18 @@ def host_to_device(data: Any, *, backend: str | None = None, device: Any = None,
     dt = hdt if dtype is None else D.dtype(dtype)
     if not _staged(be, dev):
         return move(_new(host, hdt, _numpy().device_of(host), _numpy()), backend=be.name, device=dev, dtype=dt)
-    return _h2d_staged(be, _ring(be, dev), dev, host, hdt, dt)[0]
+    x, ev = _h2d_staged(be, _ring(be, dev), dev, host, hdt, dt)
+    return _new(_hand_out(be, dev, x, ev), dt, dev, be)
 
 
 def staged_to_device(be: Any, dev: Device, host: np.ndarray, dt: DType) -> Any:
-    """Native array of ``be`` on ``dev`` holding ``host`` (dtype ``dt``) through the pinned ring, or None
-    when ``be``/``dev`` has no staged path (``Array.to``/``asarray`` use this for large host arrays)."""
+    """Native array of ``be`` on ``dev`` holding ``host`` (dtype ``dt``) through the pinned ring, ready for
+    the caller's current stream, or None when ``be``/``dev`` has no staged path (``Array.to``/``asarray``
+    use this for large host arrays)."""
     if not _staged(be, dev):
         return None
-    return _h2d_staged(be, _ring(be, dev), dev, host, dt, dt)[0]._data
+    x, ev = _h2d_staged(be, _ring(be, dev), dev, host, dt, dt)
+    return _hand_out(be, dev, x, ev)
 
 
 STAGED[0] = staged_to_device
@@ -182,10 +295,11 @@ def _pieces(nbytes: int, first: int, size: int, align: int) -> list[tuple[int, i
     return out
 
 
-def _h2d_staged(be: Any, ring: _Ring, dev: Device, host: np.ndarray, hdt: DType, dt: DType,
-                wait: bool = True) -> tuple[Array, Any]:  # fmt: skip
-    """Stream ``host`` through ``ring`` to ``dev``: (Array, event of the last copy). ``wait=False`` leaves
-    ordering the consumer's stream after the event to the caller (``be.stream_wait``)."""
+def _h2d_staged(be: Any, ring: _Ring, dev: Device, host: np.ndarray, hdt: DType, dt: DType) -> tuple[Any, Any]:
+    """Stream ``host`` through ``ring`` to ``dev``: (native array of dtype ``dt``, event after its last
+    copy or cast). The memory belongs to the copy stream; no other stream waits yet (see _hand_out)."""
+    D.check_cast(hdt, dt)
+    _drain()
     sdt = dt if dt.itemsize < hdt.itemsize else hdt  # stage narrow: fewer bytes cross the bus
     snp = _numpy().native_dtype(sdt)
     isz = snp.itemsize
@@ -213,38 +327,40 @@ def _h2d_staged(be: Any, ring: _Ring, dev: Device, host: np.ndarray, hdt: DType,
         np.copyto(dst, src, casting="unsafe")
 
     depth = min(_THREADS, ring.n - 1)
-    with ring.lock:
-        session = be.h2d_open(nbytes, dev)
-        if nbytes < _THREADED_FROM or _THREADS == 1:  # small: no thread hand-offs (fill k while k-1 crosses)
-            for k, (lo, hi) in enumerate(pieces):
-                slot = ring.take(k)
-                fill(slot, lo, hi)
-                slot.event = be.h2d_copy(session, slot.owner, lo, hi - lo)
-        else:
-            pool = _pool()
-            inflight: collections.deque[tuple[_Slot, int, int, Any]] = collections.deque()
-            nxt = 0
-            try:
-                for k in range(len(pieces)):
-                    while nxt < len(pieces) and nxt < k + depth:  # keep `depth` fills running
-                        slot = ring.take(nxt)  # waits for the DMA that last read this slot (chunk nxt - ring.n)
-                        lo, hi = pieces[nxt]
-                        inflight.append((slot, lo, hi, pool.submit(fill, slot, lo, hi)))
-                        nxt += 1
-                    slot, lo, hi, fut = inflight.popleft()
-                    fut.result()
-                    slot.event = be.h2d_copy(session, slot.owner, lo, hi - lo)  # chunk k crosses; k+1.. fill
-            except BaseException:
-                for item in inflight:  # no fill may still write into a slot once the ring is released
-                    item[3].cancel() or item[3].exception()
-                raise
-        widen = sdt is not dt  # the cast runs on this thread's current stream: it must wait for the copy
-        raw, event = be.h2d_close(session, wait or widen)
-    out = _new(be.bytes_as(raw, sdt, host.shape), sdt, dev, be)
-    if not widen:
-        return out, event
-    out = move(out, dtype=dt)
-    return out, (be.timing_event(dev) if not wait else event)  # an event after the cast, for the consumer
+    cs = be.copy_stream(dev)
+    with be.device_scope(dev):
+        with ring.lock:
+            # in the copy stream's order: if this transfer fails half-way, the block goes back to the copy
+            # stream's pool, where its next use waits for the DMAs already queued into it
+            raw = be.alloc_on(nbytes, dev, cs)
+            if nbytes < _THREADED_FROM or _THREADS == 1:  # small: no thread hand-offs (fill k while k-1 crosses)
+                for k, (lo, hi) in enumerate(pieces):
+                    slot = ring.take(k)
+                    fill(slot, lo, hi)
+                    slot.event = be.h2d_copy(raw, lo, slot.owner, hi - lo, cs)
+            else:
+                pool = _pool()
+                inflight: collections.deque[tuple[_Slot, int, int, Any]] = collections.deque()
+                nxt = 0
+                try:
+                    for k in range(len(pieces)):
+                        while nxt < len(pieces) and nxt < k + depth:  # keep `depth` fills running
+                            slot = ring.take(nxt)  # waits for the DMA that last read this slot (chunk nxt - ring.n)
+                            lo, hi = pieces[nxt]
+                            inflight.append((slot, lo, hi, pool.submit(fill, slot, lo, hi)))
+                            nxt += 1
+                        slot, lo, hi, fut = inflight.popleft()
+                        fut.result()
+                        slot.event = be.h2d_copy(raw, lo, slot.owner, hi - lo, cs)  # chunk k crosses; k+1.. fill
+                except BaseException:
+                    for item in inflight:  # no fill may still write into a slot once the ring is released
+                        item[3].cancel() or item[3].exception()
+                    raise
+        x = be.bytes_as(raw, sdt, host.shape)
+        if sdt is not dt:  # widen on the device, on the copy stream: after the copy, in the same order
+            with be.stream_scope(cs):
+                x = be.astype(x, dt)
+        return x, be.record_event(cs)
 
 
 _POOL: list[Any] = []
@@ -262,6 +378,7 @@ class PendingHost:
     """The result of ``device_to_host(x, blocking=False)``: the copy may still be running.
 
     ``result()`` waits for the copy and returns the NumPy array; ``done()`` asks without waiting.
+    Dropping it unread is safe: its pinned buffer is kept until the copy completed.
     """
 
     __slots__ = ("_array", "_event", "_be")
@@ -291,6 +408,8 @@ def device_to_host(x: Any, *, blocking: bool = True) -> np.ndarray | PendingHost
     ``blocking=True`` returns the NumPy array after the copy finished. ``blocking=False`` starts the copy
     on the current stream and returns a :class:`PendingHost`; its ``.result()`` waits, so unsynchronised
     memory is never handed out. CPU Arrays come back as :func:`to_numpy` gives them (shared where safe).
+    From 16 MiB, the pinned buffer is released once the array died and no such copy started for two
+    seconds (pinned memory is scarce; the allocator would keep it for good, rounded up to a power of two).
 
     >>> import xbackend as xb
     >>> xb.device_to_host(xb.asarray([1.0, 2.0]))
@@ -307,9 +426,16 @@ def device_to_host(x: Any, *, blocking: bool = True) -> np.ndarray | PendingHost
         h = to_numpy(a)
         return h if blocking else PendingHost(h, None, be)
     hnp = _numpy().native_dtype(a._dt)  # typed error (bfloat16 without ml_dtypes) before the copy starts
+    _drain()
     raw, event = be.d2h_start(a._data)
+    if raw.nbytes >= _RELEASE_FROM and hasattr(be, "pinned_release"):
+        _LAST_BIG[0] = time.monotonic()
+        weakref.finalize(raw, _released, be)
     p = PendingHost(raw.view(hnp).reshape(a.shape), event, be)
-    return p.result() if blocking else p
+    if blocking:
+        return p.result()
+    _keep(be, event, raw)  # dropped unread, the buffer must outlive the DMA writing it
+    return p
 
 
 def _tree(fn: Any, batch: Any) -> Any:
@@ -320,9 +446,18 @@ def _tree(fn: Any, batch: Any) -> Any:
         return t(*(_tree(fn, b) for b in batch))
     if isinstance(batch, dict):
         return t((k, _tree(fn, v)) for k, v in batch.items())
-    if isinstance(batch, (np.ndarray, np.generic)) or t is Array or _is_native(batch):
+    if t is _Sent or isinstance(batch, (np.ndarray, np.generic)) or t is Array or _is_native(batch):
         return fn(batch)
     return batch  # labels, strings, ... pass through
+
+
+class _Sent:
+    """A leaf copied by the prefetch thread, not yet handed out: (native, dtype, event of its copy)."""
+
+    __slots__ = ("x", "dt", "ev")
+
+    def __init__(self, x: Any, dt: DType, ev: Any) -> None:
+        self.x, self.dt, self.ev = x, dt, ev
 
 
 def prefetch(iterable: Iterable[Any], *, backend: str | None = None, device: Any = None,
@@ -332,6 +467,9 @@ def prefetch(iterable: Iterable[Any], *, backend: str | None = None, device: Any
     Each batch (an array, or tuples/lists/dicts of arrays; other leaves pass through) is sent with
     :func:`host_to_device` while the caller computes on the current one, so on a GPU the copy of batch
     k+1 overlaps the compute of batch k. Results equal a plain loop of ``xb.asarray(batch, ...)``.
+    On a GPU, a batch is handed to the stream that is current when it is yielded (``with
+    torch.cuda.stream(s):`` around the loop body included): that stream waits for its copies, and the
+    memory is not reused before that stream's work on it finished.
 
     >>> import numpy as np, xbackend as xb
     >>> batches = [np.full(2, i) for i in range(3)]
@@ -342,20 +480,18 @@ def prefetch(iterable: Iterable[Any], *, backend: str | None = None, device: Any
         raise ValueError(f"prefetch depth must be >= 1, got {depth}")
     be, dev = _target(backend, device)
 
-    def send(leaf: Any) -> Array:
-        return host_to_device(leaf, backend=be.name, device=dev, dtype=dtype)
-
     if not _staged(be, dev):
-        return _prefetch_inline(iterable, send, depth)
-    events: list[Any] = []
+        return _prefetch_inline(iterable, lambda leaf: host_to_device(leaf, backend=be.name, device=dev, dtype=dtype),
+                                depth)  # fmt: skip
 
-    def send_async(leaf: Any) -> Array:  # on the prefetch thread; the consumer's stream waits at hand-out
-        if type(leaf) is not np.ndarray and not (type(leaf) is Array and leaf._dev.type == "cpu"):
-            return send(leaf)
+    def send(leaf: Any) -> _Sent:  # on the prefetch thread: every leaf kind takes the event path
         host, hdt = _host_array(leaf)
-        out, ev = _h2d_staged(be, _ring(be, dev), dev, host, hdt, hdt if dtype is None else D.dtype(dtype), False)
-        events.append(ev)
-        return out
+        dt = hdt if dtype is None else D.dtype(dtype)
+        x, ev = _h2d_staged(be, _ring(be, dev), dev, host, hdt, dt)
+        return _Sent(x, dt, ev)
+
+    def hand_out(s: _Sent) -> Array:  # on the consumer's thread, to its current stream
+        return _new(_hand_out(be, dev, s.x, s.ev), s.dt, dev, be)
 
     def gen() -> Iterator[Any]:
         it = iter(iterable)
@@ -364,31 +500,24 @@ def prefetch(iterable: Iterable[Any], *, backend: str | None = None, device: Any
         queue: collections.deque[Any] = collections.deque()
 
         def start(batch: Any) -> Any:
-            return ex.submit(ctx.copy().run, _tree_collect, send_async, batch, events)
+            return ex.submit(ctx.copy().run, _tree, send, batch)
 
-        for batch in it:
-            queue.append(start(batch))
-            if len(queue) >= depth:
-                break
-        while queue:
-            current, evs = queue.popleft().result()
-            for batch in it:  # start the next copy before handing out the current batch
+        try:
+            for batch in it:
                 queue.append(start(batch))
-                break
-            for ev in evs:
-                be.stream_wait(ev, dev)
-            yield current
+                if len(queue) >= depth:
+                    break
+            while queue:
+                sent = queue.popleft().result()
+                for batch in it:  # start the next copy before handing out the current batch
+                    queue.append(start(batch))
+                    break
+                yield _tree(hand_out, sent)
+        finally:  # abandoned (break, close()): copies not started are cancelled; the others finish on
+            for fut in queue:  # the copy stream, and their buffers go back to its pool, ordered after them
+                fut.cancel()
 
     return gen()
-
-
-def _tree_collect(fn: Any, batch: Any, events: list[Any]) -> tuple[Any, list[Any]]:
-    """``_tree(fn, batch)`` and the copy events it produced (one prefetch thread: no interleaving)."""
-    del events[:]
-    out = _tree(fn, batch)
-    evs = list(events)
-    del events[:]
-    return out, evs
 
 
 def _prefetch_inline(iterable: Iterable[Any], send: Any, depth: int) -> Iterator[Any]:

@@ -14,14 +14,15 @@ NumPy reduces none, so ``axis=()`` never reaches a backend).
 from __future__ import annotations
 
 import builtins
-import operator
 from typing import Any
 
-from . import _config, _dtypes as D
-from ._array import Array, _check_partner, _new
-from ._creation import asarray
+import numpy as np
+
+from . import _args as A, _config, _dtypes as D
+from ._array import Array, _new
+from ._coerce import py_scalar, to_array
 from ._dtypes import DType
-from ._errors import AxisError, PromotionError
+from ._errors import ArgumentValueError, PromotionError, ShapeError
 
 __all__ = ["all", "any", "diff"]
 
@@ -32,36 +33,17 @@ def as_array(x: Any, fname: str) -> Array:
     """``x`` as an Array: Arrays pass, native arrays and Python data go through ``asarray``."""
     if type(x) is Array:
         return x
-    return asarray(x)
+    return to_array(x)
 
 
 def normalize_axis(axis: Any, ndim: int, fname: str) -> int:
     """One axis in ``[-ndim, ndim)`` as a non-negative int."""
-    if type(axis) is not int:
-        try:
-            axis = axis.__index__()
-        except AttributeError:
-            raise TypeError(f"{fname}(): axis must be an int, got {type(axis).__name__}") from None
-    if not -ndim <= axis < ndim:
-        what = "a 0-d Array has no axes" if ndim == 0 else f"valid axes are {-ndim}..{ndim - 1}"
-        raise AxisError(f"{fname}(): axis {axis} is out of range for a {ndim}-d Array ({what})")
-    return axis + ndim if axis < 0 else axis
+    return A.axis(axis, ndim, fname)
 
 
 def normalize_axes(axis: Any, ndim: int, fname: str) -> tuple[int, ...]:
     """``None`` -> every axis; an int or tuple -> sorted non-negative axes (repeats raise)."""
-    if axis is None:
-        return tuple(range(ndim))
-    if type(axis) is not tuple:
-        if isinstance(axis, list):
-            axis = tuple(axis)
-        else:
-            return (normalize_axis(axis, ndim, fname),)
-    out = sorted(normalize_axis(a, ndim, fname) for a in axis)
-    for a, b in zip(out, out[1:]):
-        if a == b:
-            raise AxisError(f"{fname}(): axis {a} appears more than once in {axis}")
-    return tuple(out)
+    return A.axes(axis, ndim, fname, sort=True)
 
 
 def reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool) -> tuple[int, ...]:
@@ -97,6 +79,7 @@ def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     """
     x = as_array(x, "all")
     axes = normalize_axes(axis, x.ndim, "all")
+    keepdims = A.flag(keepdims, "all", "keepdims")
     return _new(reduce_native(x, "all", _truth(x), D.bool, axes, keepdims), D.bool, x._dev, x._be)
 
 
@@ -110,21 +93,21 @@ def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     """
     x = as_array(x, "any")
     axes = normalize_axes(axis, x.ndim, "any")
+    keepdims = A.flag(keepdims, "any", "keepdims")
     return _new(reduce_native(x, "any", _truth(x), D.bool, axes, keepdims), D.bool, x._dev, x._be)
 
 
 def _edge(x: Array, v: Any, axis: int, name: str) -> Array | Any:
     """``prepend``/``append`` checked against ``x`` (an Array or a Python scalar)."""
+    if isinstance(v, np.generic):
+        v = py_scalar(v)  # NumPy scalars are weak, like Python scalars
     if type(v) in _SCALARS:
         return v
-    if type(v) is not Array:
-        v = asarray(v, backend=x._be.name, device=x._dev)
-    if v._be is not x._be or v._dev is not x._dev:
-        _check_partner(x, v)
+    v = to_array(v, x)
     if v.ndim == 0:
         return v
     if v.ndim != x.ndim or builtins.any(a != b and i != axis for i, (a, b) in enumerate(zip(v.shape, x.shape))):
-        raise ValueError(
+        raise ShapeError(
             f"diff(): {name} must have the shape of x {x.shape} except along axis {axis}, got {v.shape}. "
             f"Fix: reshape it, e.g. with xb.expand_dims(), or pass a scalar"
         )
@@ -146,10 +129,11 @@ def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = Non
     """
     x = as_array(x, "diff")
     if x.ndim == 0:
-        raise ValueError("diff() needs an Array with at least one dimension, got a 0-d Array")
-    n = operator.index(n)
+        raise ShapeError("diff() needs an Array with at least one dimension, got a 0-d Array. Fix: "
+                         "xb.diff(xb.reshape(x, (1,)))")  # fmt: skip
+    n = A.integer(n, "diff", "n")
     if n < 0:
-        raise ValueError(f"diff(): n must be a non-negative int, got {n!r}")
+        raise ArgumentValueError(f"diff(): n must be a non-negative int, got {n!r}")
     ax = normalize_axis(axis, x.ndim, "diff")
     edges = [None if v is None else _edge(x, v, ax, name) for v, name in ((prepend, "prepend"), (append, "append"))]
     dt = x._dt
@@ -159,7 +143,8 @@ def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = Non
         if type(v) is Array:
             p = D.PROMOTION.get((dt, v._dt))
             if p is None:
-                raise PromotionError(f"diff(): no common dtype for x ({dt}) and {v._dt}; cast one explicitly")
+                raise PromotionError(f"diff(): no common dtype for x ({dt}) and {v._dt}. Fix: cast one explicitly, "
+                                     f"e.g. {v._dt!r} edges to x.dtype")  # fmt: skip
             dt = p
         else:
             cfg = _config.current()

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from . import _config, _dtypes as D
+from . import _args as A, _config, _dtypes as D
 from ._array import Array, _new
 from ._creation import asarray
 from ._devices import split as _split
 from ._dtypes import DType
-from ._errors import AxisError, UnsupportedDTypeError
+from ._errors import ArgumentTypeError, ArgumentValueError, AxisError, ShapeError, UnsupportedDTypeError
 
 __all__ = [
     "fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq",
@@ -69,29 +69,54 @@ def _real_dt(d: DType, name: str) -> DType:
 def _check(x: Any, norm: str, name: str) -> Array:
     if type(x) is not Array:
         x = _as_array(x)
-    if norm not in _NORMS:
-        raise ValueError(f"fft.{name}() norm must be 'backward', 'ortho' or 'forward', got {norm!r}")
+    A.choice(norm, _NORMS, f"fft.{name}", "norm")
     if x._data.ndim == 0:
-        raise ValueError(f"fft.{name}() needs an Array with at least one dimension")
+        raise ShapeError(f"fft.{name}() needs an Array with at least one dimension, got a 0-d Array. Fix: "
+                         f"xb.fft.{name}(xb.reshape(x, (1,)))")
     return x
 
 
-def _axis(axis: int, ndim: int, name: str) -> int:
-    if isinstance(axis, bool) or not isinstance(axis, int) or not -ndim <= axis < ndim:
-        raise AxisError(f"fft.{name}(): axis {axis!r} is out of range for an Array with {ndim} dimensions")
-    return axis % ndim
+def _axis(axis: Any, ndim: int, name: str) -> int:
+    return A.axis(axis, ndim, f"fft.{name}")
 
 
-def _length(n: Any, name: str) -> None:
-    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
-        raise ValueError(f"fft.{name}(): n must be a positive int or None, got {n!r}")
+def _length(n: Any, name: str) -> int | None:
+    if n is None:
+        return None
+    n = A.integer(n, f"fft.{name}", "n")
+    if n < 1:
+        raise ArgumentValueError(f"fft.{name}(): n must be a positive int or None, got {n!r}")
+    return n
+
+
+_HALF_OUT = frozenset({"irfft", "hfft", "irfftn"})  # real output of length 2 * (m - 1) by default
+
+
+def _points(name: str, n: int | None, m: int, last: bool = True) -> int:
+    """How many points a transform along an axis of size ``m`` has (``n``, else its default); at least 1."""
+    k = n if n is not None else 2 * (m - 1) if name in _HALF_OUT and last else m
+    if k < 1:
+        raise ArgumentValueError(f"fft.{name}(): an axis of size {m} gives a transform of {k} points; it needs at "
+                                 "least 1. Fix: pass n (or s) >= 1, or transform a longer axis")  # fmt: skip
+    return k
+
+
+def _zeros_result(x: Array, ax: list[int], sizes: list[int], name: str, out_dt: DType) -> Array:
+    """The transform of an axis with no data (zero-padded to ``sizes``): zeros, of the output's shape."""
+    shape = list(x._data.shape)
+    for a, k in zip(ax, sizes):
+        shape[a] = k // 2 + 1 if name in ("rfft", "rfftn", "ihfft") and a == ax[-1] else k
+    return _new(x._be.zeros(tuple(shape), out_dt, x._dev), out_dt, x._dev, x._be)
 
 
 def _run_1d(name: str, x: Any, n: int | None, axis: int, norm: str, in_dt: DType, out_dt: DType) -> Array:
     x = _check(x, norm, name)
-    _length(n, name)
+    n = _length(n, name)
     axis = _axis(axis, x._data.ndim, name)
+    k = _points(name, n, x._data.shape[axis])
     be = x._be
+    if x._data.shape[axis] == 0:  # only zeros to transform (some libraries refuse an empty input)
+        return _zeros_result(x, [axis], [k], name, out_dt)
     data = x._data if x._dt is in_dt else be.astype(x._data, in_dt)
     r = be.fft_1d(name, data, n, axis, norm)
     if be.dtype_of(r) is not out_dt:
@@ -176,25 +201,33 @@ def _run_nd(name: str, x: Any, s: Sequence[int] | None, axes: Sequence[int] | No
     ndim = len(shape)
     if axes is None:
         if s is not None:
-            raise ValueError(f"fft.{name}(): s was given without axes; the standard needs both. Fix: pass "
-                             f"axes=(...) naming the axes that s sizes")  # fmt: skip
+            raise ArgumentValueError(f"fft.{name}(): s was given without axes; the standard needs both. Fix: pass "
+                                     f"axes=(...) naming the axes that s sizes")  # fmt: skip
         ax = list(range(ndim))
     else:
-        ax = [_axis(a, ndim, name) for a in axes]
-    sizes = None
-    if s is not None:
-        s = list(s)
-        if len(s) != len(ax):
-            raise ValueError(f"fft.{name}(): s {s} and axes {list(axes or ())} need the same length")
-        sizes = []
-        for i, (k, a) in enumerate(zip(s, ax)):
-            if k == -1:  # the whole axis (irfftn: the full real length of the last one)
-                k = 2 * (shape[a] - 1) if half_last and i == len(ax) - 1 else shape[a]
-            _length(k, name)
-            sizes.append(int(k))
+        ax = list(A.axes(tuple(axes) if isinstance(axes, (list, tuple)) else axes, ndim, f"fft.{name}"))
     be = x._be
+    if not ax:
+        if half_last or name == "rfftn":
+            raise ArgumentValueError(f"fft.{name}() needs at least one axis to transform (its last axis is the "
+                                     "half-spectrum one). Fix: pass axes=(-1,) or axes=None")  # fmt: skip
+        return _new(be.astype(x._data, out_dt, copy=True), out_dt, x._dev, be)  # no axis: nothing to transform
+    if s is not None:
+        s = list(s) if isinstance(s, (list, tuple)) else [s]  # type: ignore[list-item]  # an int: refused below
+        if len(s) != len(ax):
+            raise ArgumentValueError(f"fft.{name}(): s {s} and axes {list(axes or ())} need the same length")
+    sizes = []
+    for i, a in enumerate(ax):
+        k = None if s is None else A.integer(s[i], f"fft.{name}", "s entry")
+        if k == -1:  # the whole axis (irfftn: the full real length of the last one)
+            k = None
+        if k is not None:
+            _length(k, name)
+        sizes.append(_points(name, k, shape[a], last=i == len(ax) - 1))
+    if any(shape[a] == 0 for a in ax):  # only zeros to transform
+        return _zeros_result(x, ax, sizes, name, out_dt)
     data = x._data if x._dt is in_dt else be.astype(x._data, in_dt)
-    r = be.fft_nd(name, data, sizes, ax, norm)
+    r = be.fft_nd(name, data, sizes if s is not None else None, ax, norm)
     if be.dtype_of(r) is not out_dt:
         r = be.astype(r, out_dt, copy=False)
     return _new(r, out_dt, x._dev, be)
@@ -252,8 +285,10 @@ def irfftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] |
 def _freq(name: str, n: int, d: float, dtype: Any, device: Any, backend: Any) -> Array:
     import numpy as np
 
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"fft.{name}(): n must be a positive int, got {n!r}")
+    n = A.integer(n, f"fft.{name}", "n")
+    if n < 1:
+        raise ArgumentValueError(f"fft.{name}(): n must be a positive int, got {n!r}")
+    d = A.real_number(d, f"fft.{name}", "d")
     dt = _current().default_float if dtype is None else D.dtype(dtype)
     if dt.kind != "f":
         raise UnsupportedDTypeError(f"fft.{name}() needs a real floating dtype, got {dt}")
@@ -294,11 +329,10 @@ def _shift(name: str, x: Any, axes: Any) -> Array:
     if type(x) is not Array:
         x = _as_array(x)
     ndim = x._data.ndim
-    if axes is not None:
-        axes = tuple(_axis(a, ndim, name) for a in ((axes,) if isinstance(axes, int) else axes))
-    elif ndim == 0:
-        axes = ()
+    axes = A.axes(tuple(axes) if isinstance(axes, (list, tuple)) else axes, ndim, f"fft.{name}", unique=False)
     be = x._be
+    if not axes:  # nothing to shift (a 0-d Array, or axes=())
+        return _new(be.astype(x._data, x._dt, copy=True), x._dt, x._dev, be)
     return _new(be.fft_shift(name, x._data, axes), x._dt, x._dev, be)
 
 

@@ -31,11 +31,16 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from . import _config, _dtypes as D
+import numpy as np
+
+from . import _args as A, _config, _dtypes as D
 from ._array import Array, _check_partner, _new
-from ._creation import asarray
+from ._coerce import py_scalar, to_array
+from ._creation import _diagonal_offset, asarray
 from ._dtypes import DType
-from ._errors import AxisError, LinAlgError, UnsupportedDTypeError
+from ._errors import (
+    ArgumentTypeError, ArgumentValueError, AxisError, LinAlgError, ShapeError, UnsupportedDTypeError, linalg_failure,
+)  # fmt: skip
 from ._linalg_main import _numeric_pair, _pair, _vector_axis, matrix_transpose, tensordot, vecdot
 from ._misc import matmul
 
@@ -101,10 +106,11 @@ def _prep(x: Any, name: str, square: bool = False, min_ndim: int = 2) -> tuple[A
         x = _as_array(x)
     shape = x._data.shape
     if len(shape) < min_ndim:
-        raise ValueError(f"linalg.{name}() needs an Array with at least {min_ndim} dimensions, "
+        raise ShapeError(f"linalg.{name}() needs an Array with at least {min_ndim} dimensions, "
                          f"got shape {tuple(shape)}")  # fmt: skip
     if square and shape[-1] != shape[-2]:
-        raise ValueError(f"linalg.{name}() needs square matrices (..., M, M), got shape {tuple(shape)}")
+        raise ShapeError(f"linalg.{name}() needs square matrices (..., M, M), got shape {tuple(shape)}. Fix: pass "
+                         "matrices with as many rows as columns")
     cd, rd = _float_rule(x._dt)
     data = x._data if x._dt is cd else x._be.astype(x._data, cd)
     return x, data, cd, rd
@@ -119,11 +125,7 @@ def _out(x: Array, r: Any, dt: DType) -> Array:
 
 
 def _failed(x: Array, name: str, exc: Exception) -> LinAlgError:
-    return LinAlgError(
-        f"linalg.{name}() failed on a {x._be.name} Array on {x._dev} of shape {x.shape}: {str(exc).rstrip('.')}. "
-        "Fix: check the input "
-        "(xb.linalg.matrix_rank(x) finds singular matrices), or use xb.linalg.pinv for a least-squares answer"
-    )
+    return linalg_failure(name)
 
 
 # --- decompositions ----------------------------------------------------------------------------
@@ -213,7 +215,7 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
     ((3, 3), (3, 2))
     """
     if mode not in ("reduced", "complete"):
-        raise ValueError(f"linalg.qr() mode must be 'reduced' or 'complete', got {mode!r}")
+        raise ArgumentValueError(f"linalg.qr() mode must be 'reduced' or 'complete', got {mode!r}")
     x, data, cd, rd = _prep(x, "qr")
     try:
         q, r = x._be.la_qr(data, mode)
@@ -307,10 +309,10 @@ def solve(x1: Array, x2: Array, /) -> Array:
     x1, x2 = _pair(x1, x2)
     s1, s2 = tuple(x1._data.shape), tuple(x2._data.shape)
     if len(s1) < 2 or s1[-1] != s1[-2]:
-        raise ValueError(f"linalg.solve() needs square matrices (..., M, M) as x1, got shape {s1}")
+        raise ShapeError(f"linalg.solve() needs square matrices (..., M, M) as x1, got shape {s1}")
     vector = len(s2) == 1
     if len(s2) == 0 or s2[-1 if vector else -2] != s1[-1]:
-        raise ValueError(f"linalg.solve(): x2 of shape {s2} does not fit x1 of shape {s1}; x2 must be (M,) or "
+        raise ShapeError(f"linalg.solve(): x2 of shape {s2} does not fit x1 of shape {s1}; x2 must be (M,) or "
                          "(..., M, K) with M = x1.shape[-1]")  # fmt: skip
     p = x1._dt if x1._dt is x2._dt else D.promote(x1._dt, x2._dt)
     cd, rd = _float_rule(p)
@@ -333,12 +335,11 @@ def _rtol(x: Array, rtol: Any, cd: DType, name: str) -> Any:
     real = D.real_of(cd)
     if rtol is None:
         return max(x._data.shape[-2:]) * D.finfo(real).eps
+    if isinstance(rtol, np.generic):
+        rtol = py_scalar(rtol)
     if type(rtol) in (float, int):
         return float(rtol)
-    if type(rtol) is not Array:
-        rtol = _as_array(rtol)
-    if rtol._be is not x._be or rtol._dev is not x._dev:
-        _check_partner(x, rtol)
+    rtol = to_array(rtol, x)
     if rtol._dt.kind not in "fiub":
         raise UnsupportedDTypeError(f"linalg.{name}() rtol must be real, got {rtol._dt}")
     r = rtol._data if rtol._dt is real else x._be.astype(rtol._data, real)
@@ -395,7 +396,7 @@ def matrix_power(x: Array, n: int, /) -> Array:
         try:
             n = n.__index__()
         except AttributeError:
-            raise TypeError(f"linalg.matrix_power() needs an int exponent, got {type(n).__name__}") from None
+            raise ArgumentTypeError(f"linalg.matrix_power() needs an int exponent, got {type(n).__name__}") from None
     x, data, cd, rd = _prep(x, "matrix_power", square=True)
     try:
         r = x._be.la_matrix_power(data, n)
@@ -418,7 +419,7 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False, ord: Any = "fro") -> Arr
     [5.0, 4.0, 7.0]
     """
     if isinstance(ord, bool) or ord not in _MATRIX_ORDS:
-        raise ValueError(f"linalg.matrix_norm() ord must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, -inf; got {ord!r}")
+        raise ArgumentValueError(f"linalg.matrix_norm() ord must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, -inf; got {ord!r}")
     x, data, cd, rd = _prep(x, "matrix_norm")
     try:
         r = x._be.la_matrix_norm(data, ord, bool(keepdims))
@@ -451,10 +452,16 @@ def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepd
     >>> [xb.linalg.vector_norm(v, ord=o).item() for o in (2, 1, float("inf"))]
     [5.0, 7.0, 4.0]
     """
-    if isinstance(ord, bool) or not isinstance(ord, (int, float)):
-        raise ValueError(f"linalg.vector_norm() ord must be an int, a float, inf or -inf; got {ord!r}")
+    ord = A.real_number(ord, "linalg.vector_norm", "ord")
+    if ord != ord:
+        raise ArgumentValueError("linalg.vector_norm(): ord must be a number or +-inf, got nan")
     x, data, cd, rd = _prep(x, "vector_norm", min_ndim=0)
     ax = _axes(axis, x.ndim, "linalg.vector_norm()")
+    keepdims = A.flag(keepdims, "linalg.vector_norm", "keepdims")
+    over = range(x.ndim) if ax is None else ax if isinstance(ax, tuple) else (ax,)
+    if ord in (math.inf, -math.inf) and 0 in [x.shape[a] for a in over]:
+        raise ShapeError(f"linalg.vector_norm(ord={ord}) of an empty axis has no value (it is a max/min of nothing). "
+                         "Fix: check x.size first")  # fmt: skip
     if x.ndim == 0 and axis is None:
         ax = None
     r = x._be.la_vector_norm(data, ax, bool(keepdims), ord)
@@ -472,10 +479,10 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     """
     x1, x2, dt = _numeric_pair(x1, x2, "linalg.cross")
     if x1.ndim == 0 or x2.ndim == 0:
-        raise ValueError("linalg.cross() needs Arrays with at least one dimension")
+        raise ShapeError("linalg.cross() needs Arrays with at least one dimension")
     axis = _vector_axis(axis, x1.ndim, x2.ndim, "linalg.cross")
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
-        raise ValueError(f"linalg.cross() needs 3-element vectors along axis {axis}, got shapes {x1.shape} and "
+        raise ShapeError(f"linalg.cross() needs 3-element vectors along axis {axis}, got shapes {x1.shape} and "
                          f"{x2.shape}")  # fmt: skip
     be = x1._be
     a = x1._data if x1._dt is dt else be.astype(x1._data, dt)
@@ -492,7 +499,7 @@ def outer(x1: Array, x2: Array, /) -> Array:
     """
     x1, x2, dt = _numeric_pair(x1, x2, "linalg.outer")
     if x1.ndim != 1 or x2.ndim != 1:
-        raise ValueError(f"linalg.outer() needs two 1-D Arrays, got shapes {x1.shape} and {x2.shape}")
+        raise ShapeError(f"linalg.outer() needs two 1-D Arrays, got shapes {x1.shape} and {x2.shape}")
     return x1[:, None] * x2[None, :]
 
 
@@ -506,8 +513,9 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     if type(x) is not Array:
         x = _as_array(x)
     if x.ndim < 2:
-        raise ValueError(f"linalg.diagonal() needs an Array with at least 2 dimensions, got shape {x.shape}")
-    return _new(x._be.la_diagonal(x._data, int(offset)), x._dt, x._dev, x._be)
+        raise ShapeError(f"linalg.diagonal() needs an Array with at least 2 dimensions, got shape {x.shape}")
+    return _new(x._be.la_diagonal(x._data, _diagonal_offset(x, offset, "linalg.diagonal", "offset")), x._dt, x._dev,
+                x._be)  # fmt: skip
 
 
 def _sum_dtype(d: DType, di: DType) -> DType:
@@ -530,8 +538,8 @@ def trace(x: Array, /, *, offset: int = 0, dtype: DType | None = None) -> Array:
     if type(x) is not Array:
         x = _as_array(x)
     if x.ndim < 2:
-        raise ValueError(f"linalg.trace() needs an Array with at least 2 dimensions, got shape {x.shape}")
+        raise ShapeError(f"linalg.trace() needs an Array with at least 2 dimensions, got shape {x.shape}")
     dt = _sum_dtype(x._dt, _current().default_int) if dtype is None else D.dtype(dtype)
     be = x._be
     data = x._data if x._dt is dt else be.astype(x._data, dt)
-    return _new(be.la_trace(data, int(offset)), dt, x._dev, be)
+    return _new(be.la_trace(data, _diagonal_offset(x, offset, "linalg.trace", "offset")), dt, x._dev, be)

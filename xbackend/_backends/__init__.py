@@ -18,3 +18,11 @@ def jit_hook_for(module: str) -> Callable[..., Any] | None:
         return None
     hook: Callable[..., Any] = getattr(importlib.import_module(f"{__name__}.{where[0]}"), where[1])
     return hook
+
+
+#: ``xb.random``'s per-library parts (portable-stream ``Source``, native ``Native`` engine): backend name (or
+#: top-level module) -> module under xbackend._backends, imported on first use. A backend missing here runs
+#: the portable stream with xbackend operations (:class:`xbackend.random._source.PhiloxSource`) and has no
+#: native stream of its own.
+RANDOM: dict[str, str] = {"numpy": "_random_numpy", "torch": "_random_torch", "cupy": "_random_cupy",
+                          "dask": "_random_dask"}  # fmt: skip

@@ -18,6 +18,8 @@ the CuPy behaviour it corrects (observed on CuPy 14.2, CUDA 13, one H200; see
 - integers to negative integer powers are computed instead of raising -> :func:`check_integer_power`.
 - a slice step beyond the C ``ssize_t`` range raises OverflowError -> :func:`clamp_slices`.
 - ``cholesky`` of a matrix that is not positive definite returns finite garbage -> :func:`nan_if_not_factored`.
+- the memory pool has no ``record_stream``: a block freed by a consumer on another stream is handed to the
+  next allocation on its own stream at once -> :class:`FreeAfter` (tests/fakecuda.py runs it on fake streams).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import numpy as np
 
 __all__ = [
     "SignSafeNamespace", "has_negative_zero", "divmod_like_numpy", "complex_divide", "complex_log",
-    "patch_nonfinite", "complex_linspace", "check_integer_power", "clamp_slices", "nan_if_not_factored",
+    "patch_nonfinite", "complex_linspace", "check_integer_power", "clamp_slices", "nan_if_not_factored", "FreeAfter",
 ]  # fmt: skip
 
 _SCALARS = (bool, int, float, complex, np.generic)
@@ -305,3 +307,28 @@ def nan_if_not_factored(xp: Any, low: Any) -> Any:
     d = d.real if d.dtype.kind == "c" else d
     ok = xp.all(d > 0, axis=-1)
     return xp.where(ok[..., None, None], low, xp.asarray(float("nan"), dtype=low.dtype))
+
+
+class FreeAfter:
+    """CuPy's missing ``record_stream``: the owner of a view handed to a consumer on ``stream``.
+
+    A staged copy's device buffer ``obj`` belongs to the copy stream's pool (it was allocated there); CuPy
+    gives a freed block to the next allocation on that stream at once, so the next copy could overwrite
+    it while kernels the consumer queued on ``stream`` still read it. The consumer gets a view whose
+    memory is owned by this object; when the last view dies, ``copy_stream`` first waits for everything
+    queued on ``stream`` so far (which includes every read of the view), then ``obj`` is let go. Any later
+    use of the block on the copy stream is ordered after the consumer's reads; the host never blocks.
+    ``scope`` makes the streams' device current (CUDA records an event on the current device).
+    """
+
+    __slots__ = ("obj", "stream", "copy_stream", "scope")
+
+    def __init__(self, obj: Any, stream: Any, copy_stream: Any, scope: Any) -> None:
+        self.obj, self.stream, self.copy_stream, self.scope = obj, stream, copy_stream, scope
+
+    def __del__(self) -> None:
+        try:
+            with self.scope:
+                self.copy_stream.wait_event(self.stream.record())
+        except Exception:  # noqa: BLE001  (interpreter shutdown: CUDA may be gone; nothing to order then)
+            pass

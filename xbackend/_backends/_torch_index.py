@@ -35,7 +35,7 @@ class TorchIndexMixin(Backend):
             dev = x.device
             return tuple(
                 self._index_tensor(k) if isinstance(k, Tensor)
-                else torch.tensor([k], dtype=torch.int64, device=dev) if type(k) is int else k
+                else torch.full((1,), k, dtype=torch.int64, device=dev) if type(k) is int else k
                 for k in key
             )  # fmt: skip
         if isinstance(key, Tensor):
@@ -138,7 +138,9 @@ class TorchIndexMixin(Backend):
         base = x
         signed = self._signed_view.get(x.dtype)
         if signed is not None:  # uint16/32/64 lack index_put_/flip kernels: write the same bits as intN
-            if not isinstance(value, self._tensor):
+            if isinstance(value, (bool, int, float)):  # torch.full: torch.tensor(v, device="cuda") syncs the host
+                value = torch.full((), value, dtype=x.dtype, device=x.device)
+            elif not isinstance(value, self._tensor):
                 value = torch.tensor(value, dtype=x.dtype, device=x.device)
             base, value = x.view(signed), value.view(signed)
         target, k = (base, key) if neg is None else (base.flip(neg[0]), neg[1])

@@ -11,7 +11,9 @@ while tracing - never a trace that bakes in one input's values. The recorded gra
 (Inductor by default; AOTAutograd derives the backward pass, so autograd flows through).
 
 Per-call cost: the compiled graph is called directly, behind our own guard (shapes and strides, grad
-mode, each input's ``requires_grad``, distinct inputs), not through ``torch.compile``'s Dynamo frame,
+mode, each input's ``requires_grad``, distinct inputs, and torch's global state as Dynamo's own
+``GlobalStateGuard`` reads it: autocast, TF32, deterministic algorithms, the default dtype, ...; a call
+under another state traces again), not through ``torch.compile``'s Dynamo frame,
 whose guard evaluation cost a third of the demo's training step (see :func:`_direct_backend`). Graphs
 that mutate an input, traces of aliased inputs, and compilers other than inductor/aot_eager/eager or
 with ``mode``/``options`` go through ``torch.compile(fullgraph=True)`` as before (``paths`` says which).
@@ -26,6 +28,10 @@ after the second shape, arrays of a new size with the same ndim reuse the symbol
 scalar operand, say) is traced again with concrete shapes, and then each new shape is a new trace.
 ``backend_options={"dynamic": True}`` traces symbolically from the start, ``{"dynamic": False}`` never.
 At most ``MAX_TRACES`` traces per cache entry; past that, it runs eagerly.
+
+CUDA graphs (``mode="reduce-overhead"`` or ``"max-autotune"``, or ``options={"triton.cudagraphs": True}``)
+replay into static output buffers that the next call overwrites; xb.jit returns copies of them (a
+device-to-device copy per output), so an Array it returned keeps its values.
 """
 
 from __future__ import annotations
@@ -51,6 +57,8 @@ class TorchJit:
             opts["backend"] = _inductor_keeping_blas
         self.options = opts
         self.direct = _direct_backend(opts)
+        graphs = opts.get("mode") in ("reduce-overhead", "max-autotune")
+        self.copy_out = graphs or bool((opts.get("options") or {}).get("triton.cudagraphs"))
         self.fn = fn
         self.traces: list[tuple[Callable[[tuple[Any, ...]], bool], Callable[..., Any]]] = []
         self.modes: list[str] = []  # "symbolic" or "fake", per trace (tests and docs read this)
@@ -112,6 +120,9 @@ class TorchJit:
         if compiled is None:
             compiled = torch.compile(gm, dynamic=mode == "symbolic", **self.options)
             path = "dynamo"
+            if self.copy_out:  # CUDA graph outputs live in static buffers the next replay overwrites
+                compiled = _copied(compiled)
+        guard = _with_global_state(guard)
         self.modes.append(mode)
         self.paths.append(path)
         return guard, compiled
@@ -160,6 +171,46 @@ def _examples(gm: Any, xs: tuple[Any, ...], mode: str) -> list[Any]:
         return list(xs)
     vals = [n.meta["val"] for n in gm.graph.nodes if n.op == "placeholder"]
     return [v.detach().requires_grad_(True) if x.requires_grad else v for v, x in zip(vals, xs)]
+
+
+def _copied(compiled: Callable[..., Any]) -> Callable[..., Any]:
+    def run(*xs: Any) -> list[Any]:
+        return [o.clone() for o in compiled(*xs)]
+
+    return run
+
+
+def _global_state() -> Callable[[], bool]:
+    """A check that torch's global state is what it is now: Dynamo's ``GlobalStateGuard`` (grad mode,
+    autocast on every device and its dtype, TF32, deterministic algorithms, the default dtype, threads,
+    ...; one C++ call, ~0.25 µs), else a snapshot of those read from Python."""
+    try:
+        from torch._C._dynamo.guards import GlobalStateGuard
+
+        return GlobalStateGuard().check
+    except Exception:  # noqa: BLE001  (an older or stripped build)
+        import torch
+
+        def snapshot() -> tuple[Any, ...]:
+            amp = tuple((d, torch.is_autocast_enabled(d), torch.get_autocast_dtype(d)) for d in ("cpu", "cuda"))
+            return (torch.is_grad_enabled(), amp, torch.backends.cuda.matmul.allow_tf32,
+                    torch.backends.cudnn.allow_tf32, torch.are_deterministic_algorithms_enabled(),
+                    torch.get_default_dtype())  # fmt: skip
+
+        want = snapshot()
+        return lambda: snapshot() == want
+
+
+def _with_global_state(guard: Callable[[tuple[Any, ...]], bool]) -> Callable[[tuple[Any, ...]], bool]:
+    """``guard`` and: torch's global state is the one the trace was made (and compiled) under. A traced
+    graph has autocast's casts, TF32 and deterministic kernels baked in; called under another state it
+    would silently ignore it, so such a call traces again."""
+    same = _global_state()
+
+    def check(ys: tuple[Any, ...]) -> bool:
+        return same() and guard(ys)
+
+    return check
 
 
 def _autograd_guard(xs: tuple[Any, ...], shape_guard: Callable[[tuple[Any, ...]], bool]

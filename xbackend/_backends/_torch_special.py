@@ -31,7 +31,7 @@ class TorchSpecialCasesMixin(Backend):
         def div0(x: Any, y: Any) -> Any:  # NumPy's rule: integer division by zero gives 0
             if isinstance(y, torch.Tensor):
                 zero = y == 0
-                if bool(zero.any()):
+                if y.is_cuda or bool(zero.any()):  # on CUDA no check: bool() would make the host wait
                     safe = torch.where(zero, torch.ones_like(y), y)
                     return torch.where(zero, torch.zeros((), dtype=y.dtype, device=y.device), op(x, safe))
                 return op(x, y)
@@ -44,13 +44,12 @@ class TorchSpecialCasesMixin(Backend):
     def _complex_componentwise(self, dt: DType, op: Callable[..., Any]) -> Callable[..., Any]:
         """Complex +/- on the (real, imag) pairs: torch computes ``x + 1*y`` with a complex multiply, so
         ``0j + (inf+0j)`` gives ``inf+nanj``; the standard adds the components independently."""
-        real_t = self.native_dtype(D.real_of(dt))
+        nd = self.native_dtype(dt)
 
         def pairs(v: Any, like: Any) -> Any:
             if isinstance(v, torch.Tensor):
                 return torch.view_as_real(v.resolve_conj().resolve_neg())
-            v = complex(v)
-            return torch.tensor([v.real, v.imag], dtype=real_t, device=like.device)
+            return torch.view_as_real(torch.full((), complex(v), dtype=nd, device=like.device))  # no host sync
 
         def componentwise(x: Any, y: Any) -> Any:
             like = x if isinstance(x, torch.Tensor) else y
@@ -79,7 +78,7 @@ class TorchSpecialCasesMixin(Backend):
 
         def fmod_signed(x: Any, y: Any) -> Any:  # a zero result takes y's sign (standard, Python, NumPy)
             r = operator.mod(x, y)
-            sign = y if isinstance(y, torch.Tensor) else torch.tensor(float(y), dtype=r.dtype, device=r.device)
+            sign = y if isinstance(y, torch.Tensor) else torch.full((), float(y), dtype=r.dtype, device=r.device)
             return torch.where(r == 0, torch.copysign(torch.zeros_like(r), sign), r)
 
         return fmod_signed
@@ -219,12 +218,12 @@ class TorchSpecialCasesMixin(Backend):
         def clip(x: Any, lo: Any, hi: Any) -> Any:
             out = x
             if lo is not None:
-                lo = lo if isinstance(lo, torch.Tensor) else torch.tensor(lo, dtype=nd, device=x.device)
+                lo = lo if isinstance(lo, torch.Tensor) else torch.full((), lo, dtype=nd, device=x.device)
                 out = torch.where(out <= lo, lo, out)  # a tie (-0.0 vs +0.0) gives the bound, as NumPy
                 if floating:  # a NaN bound gives NaN (standard; NumPy), not x
                     out = torch.where(torch.isnan(lo), lo, out)
             if hi is not None:
-                hi = hi if isinstance(hi, torch.Tensor) else torch.tensor(hi, dtype=nd, device=x.device)
+                hi = hi if isinstance(hi, torch.Tensor) else torch.full((), hi, dtype=nd, device=x.device)
                 out = torch.where(out >= hi, hi, out)
                 if floating:
                     out = torch.where(torch.isnan(hi), hi, out)
@@ -253,14 +252,14 @@ class TorchSpecialCasesMixin(Backend):
                 # else NaN; small integer exponents multiply exactly (torch goes through exp/log: -32768 ** 1
                 # gets an imaginary part); 1 ** NaN is NaN (the standard's exp(y * log(x)); torch gives 1)
                 r = operator.pow(x, y)
-                xt = x if isinstance(x, torch.Tensor) else torch.tensor(x, dtype=r.dtype, device=r.device)
-                yt = y if isinstance(y, torch.Tensor) else torch.tensor(y, dtype=r.dtype, device=r.device)
+                xt = x if isinstance(x, torch.Tensor) else torch.full((), x, dtype=r.dtype, device=r.device)
+                yt = y if isinstance(y, torch.Tensor) else torch.full((), y, dtype=r.dtype, device=r.device)
                 xt, yt = torch.broadcast_tensors(xt, yt)
                 nan = torch.full_like(r, complex(float("nan"), float("nan")))
                 r = torch.where((xt == 1) & torch.isnan(yt), nan, r)
                 n = yt.real
                 small = (yt.imag == 0) & (n == torch.round(n)) & (n.abs() < 100)
-                if bool(small.any()):
+                if r.is_cuda or bool(small.any()):  # on CUDA no check: bool() would make the host wait
                     r = torch.where(small, _cpow_int(xt, torch.where(small, n, 0).to(torch.int64)), r)
                 zero = torch.where(yt.real > 0, torch.zeros_like(r), nan)
                 r = torch.where(xt == 0, zero, r)

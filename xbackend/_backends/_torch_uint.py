@@ -114,7 +114,7 @@ class TorchUintMixin(Backend):
             else:
                 ss = 64 if ss < 0 or ss > 64 else ss
             if not isinstance(xs, torch.Tensor):
-                xs = torch.tensor(xs, dtype=i64, device=ss.device)
+                xs = torch.full((), xs, dtype=i64, device=ss.device)
             if isinstance(ss, int):
                 if ss == 64:
                     return torch.zeros_like(xs).view(nd)
@@ -178,7 +178,7 @@ def _u64_bits(v: Any, like: Any) -> Any:
     if isinstance(v, torch.Tensor):
         return v.view(torch.int64)
     v = int(v) & ((1 << 64) - 1)
-    return torch.tensor(v - (1 << 64) if v >= 1 << 63 else v, dtype=torch.int64, device=like.device)
+    return torch.full((), v - (1 << 64) if v >= 1 << 63 else v, dtype=torch.int64, device=like.device)  # no sync
 
 
 def _u64_less(a: Any, b: Any) -> Any:

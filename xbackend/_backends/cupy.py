@@ -133,10 +133,22 @@ class CupyBackend(NumpyBackend):
         return x.get()
 
     def to_device(self, x: Any, dev: Device) -> Any:
+        """A copy of ``x`` on ``dev``, ordered on both GPUs: the copy runs on ``dev``'s current stream, which
+        first waits for the work queued on ``x``'s device (CuPy's peer copy does not), and ``x``'s device
+        waits for the copy before anything there may reuse ``x``'s memory."""
         if self.device_of(x) is dev:
             return x
-        with self._on(dev):
-            return cupy.asarray(x)
+        with x.device:
+            src = cupy.cuda.get_current_stream()
+            ready = src.record()
+        with cupy.cuda.Device(dev.index or 0):
+            dst = cupy.cuda.get_current_stream()
+            dst.wait_event(ready)
+            y = cupy.asarray(x)
+            copied = dst.record()
+        with x.device:
+            src.wait_event(copied)
+        return y
 
     def wrap_native(self, x: Any, dt: DType | None, dev: Device | None, copy: bool | None) -> Any:
         if dev is not None and self.device_of(x) is not dev:
@@ -165,7 +177,13 @@ class CupyBackend(NumpyBackend):
         buf = cupyx.empty_pinned((nbytes,), dtype=np.uint8)
         return buf, buf
 
-    def _copy_stream(self, dev: Device) -> Any:
+    def pinned_release(self) -> None:
+        """Release the pinned blocks CuPy's pinned pool keeps for reuse."""
+        cupy.get_default_pinned_memory_pool().free_all_blocks()
+
+    # The staging protocol of xbackend/_transfer.py (its docstring says how the pieces fit).
+    def copy_stream(self, dev: Device) -> Any:
+        """The side stream staged copies run on (one per device, made once)."""
         streams = self.__dict__.setdefault("_copy_streams", {})
         s = streams.get(dev.index or 0)
         if s is None:
@@ -173,37 +191,40 @@ class CupyBackend(NumpyBackend):
                 s = streams[dev.index or 0] = cupy.cuda.Stream(non_blocking=True)
         return s
 
-    def h2d_open(self, nbytes: int, dev: Device) -> Any:
-        """Start a staged host->device copy: a device buffer of ``nbytes`` (allocated in the current
-        stream's order) and the copy stream, which first waits for the current stream."""
+    def current_stream(self, dev: Device) -> Any:
         with self._on(dev):
-            cur = cupy.cuda.get_current_stream()
-            out = cupy.empty(nbytes, dtype=cupy.uint8)
-            cs = self._copy_stream(dev)
-            cs.wait_event(cur.record())  # the block may still be in use by work queued on `cur`
-        return out, cs, cur, dev
+            return cupy.cuda.get_current_stream()
 
-    def h2d_copy(self, session: Any, buf: Any, lo: int, n: int) -> Any:
-        """Queue ``buf[:n]`` (pinned) -> ``out[lo:lo + n]`` on the copy stream; the returned event says
-        when ``buf`` may be refilled."""
-        out, cs, _, dev = session
-        with self._on(dev):
-            out[lo : lo + n].set(buf[:n], stream=cs)  # pinned source: asynchronous on `cs`
-            return cs.record()
+    def alloc_on(self, nbytes: int, dev: Device, stream: Any) -> Any:
+        """``nbytes`` of device memory from ``stream``'s arena of the pool (CuPy's pool is stream-ordered:
+        a freed block is reused by allocations on the stream it was allocated on, at once)."""
+        with self._on(dev), stream:
+            return cupy.empty(nbytes, dtype=cupy.uint8)
 
-    def h2d_close(self, session: Any, wait: bool = True) -> tuple[Any, Any]:
-        """(device buffer, event of the last copy); with ``wait`` the current stream waits for it."""
-        out, cs, cur, dev = session
-        with self._on(dev):
-            ev = cs.record()
-            if wait:
-                cur.wait_event(ev)
-        return out, ev
+    def stream_scope(self, stream: Any) -> Any:
+        return stream  # a cupy Stream is a context manager: current inside
 
-    def stream_wait(self, ev: Any, dev: Device) -> None:
-        """Order the current stream of ``dev`` after ``ev`` (without blocking the host)."""
-        with self._on(dev):
-            cupy.cuda.get_current_stream().wait_event(ev)
+    def h2d_copy(self, raw: Any, lo: int, owner: Any, n: int, stream: Any) -> Any:
+        """Queue ``owner[:n]`` (pinned) -> ``raw[lo:lo + n]`` on ``stream``; the event says when ``owner`` may
+        be refilled."""
+        raw[lo : lo + n].set(owner[:n], stream=stream)  # pinned source: asynchronous on `stream`
+        return stream.record()
+
+    def record_event(self, stream: Any) -> Any:
+        return stream.record()
+
+    def wait_event(self, stream: Any, ev: Any) -> None:
+        stream.wait_event(ev)  # the stream waits; the host does not
+
+    def record_stream(self, x: Any, stream: Any) -> Any:
+        """CuPy has no ``record_stream``: a view of ``x`` whose owner (``FreeAfter``) makes the copy stream
+        wait for ``stream``'s queued work when the last view dies, before ``x``'s block can be reused."""
+        cs = self.__dict__.get("_copy_streams", {}).get(x.device.id)
+        if cs is None or stream.ptr == cs.ptr or x.size == 0:
+            return x
+        keep = F.FreeAfter(x, stream, cs, cupy.cuda.Device(x.device.id))
+        mem = cupy.cuda.UnownedMemory(x.data.ptr, x.nbytes, keep, x.device.id)
+        return cupy.ndarray(x.shape, x.dtype, cupy.cuda.MemoryPointer(mem, 0), strides=x.strides)
 
     def bytes_as(self, raw: Any, dt: DType, shape: tuple[int, ...]) -> Any:
         return raw.view(self.native_dtype(dt)).reshape(shape)
@@ -281,6 +302,10 @@ class CupyBackend(NumpyBackend):
         with self._on(dev):
             cupy.cuda.Device().synchronize()
 
+    def gpu_devices_in_use(self) -> list[Device]:
+        """The device ``xb.synchronize()`` waits for on CuPy: the current one (CuPy launches there)."""
+        return [self.default_device()]
+
     # -- sorting / set / statistical / utility (issue 3) ----------------------------------------
     # CuPy's sort/argsort are always stable (thrust; NaNs last like NumPy) and accept only kind=None.
     # The NumPy code allocates helper arrays, which CuPy puts on the *current* device: run on x's.
@@ -343,6 +368,9 @@ class CupyBackend(NumpyBackend):
 
 
     # -- indexing, linalg: CuPy quirks (issue 8) ------------------------------------------------
+    def normalize_key(self, x: Any, key: Any) -> Any:
+        return key  # CuPy returns 0-d arrays itself (NumPy's backend adds a trailing ... for that)
+
     def getitem(self, x: Any, key: Any) -> Any:
         key = F.clamp_slices(key)  # CuPy overflows on slice values beyond ssize_t
         if self._multi:

@@ -33,10 +33,11 @@ from .._backend import Backend, BackendInfo
 from .._devices import CPU, Device, device as _device
 from .._dtypes import DType
 from .._errors import (
+    ChunkingError,
     CopyError,
     DLPackError,
     HostTransferError,
-    LinAlgError,
+    linalg_failure,
     UnknownDeviceError,
     XBackendError,
 )
@@ -46,10 +47,6 @@ da: Any = None
 dask: Any = None
 
 __all__ = ["DaskBackend", "ChunkingError", "REFUSALS"]
-
-
-class ChunkingError(XBackendError, ValueError):
-    """An operation needs an axis of a Dask Array in one chunk (or concrete values to build its graph)."""
 
 
 #: what the Dask backend refuses, and the alternative (docs/behaviour.md lists the same)
@@ -119,7 +116,7 @@ class ChunkCall:
         try:
             r = fn(*chunks[: self.nargs], *self.args, *chunks[self.nargs :])
         except be.linalg_errors as exc:
-            raise LinAlgError(f"{self.method[3:]}(): {exc} (raised while Dask computed a chunk)") from exc
+            raise linalg_failure(self.method[3:]) from exc
         out = self.out
         if out is None:
             return r
@@ -404,6 +401,9 @@ class DaskBackend(NumpyBackend):
         return da.empty_like(x)
 
     # -- access ---------------------------------------------------------------------------------
+    def normalize_key(self, x: Any, key: Any) -> Any:
+        return key  # Dask Arrays never hold scalars (NumPy's backend adds a trailing ... for that)
+
     def getitem(self, x: Any, key: Any) -> Any:
         key, falses = _bool_scalars(key)
         try:

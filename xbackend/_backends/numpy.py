@@ -20,6 +20,7 @@ from .._backend import Backend, BackendInfo, byte_bounds, dlpack_kwargs
 from .._devices import CPU, Device
 from .._dtypes import DType
 from .._errors import UnknownDeviceError
+from .._rules import ELEMENTWISE
 from ._keys import check_bounds
 from ._numpy_fast import NumpyFastPathsMixin
 
@@ -73,12 +74,43 @@ def standard_floor_divide(xp: Any, x: Any, y: Any, native: Callable[..., Any]) -
         return xp.where(xp.isinf(q) | (q == 0), q, native(x, y))
 
 
+def arrays_out(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``fn`` returning an ndarray where NumPy returns a scalar (a ufunc whose operands are all 0-d).
+
+    0-d Arrays are 0-d arrays (never NumPy scalars), so ``np.asarray(x)``, DLPack and in-place writes treat
+    them as they treat every other Array. One ``type`` test per call; the conversion only runs for 0-d results.
+    """
+    nd, asarray = np.ndarray, np.asarray
+    arity = ELEMENTWISE.get(name, (0,))[0]
+    if arity == 1:
+
+        def unary(x: Any) -> Any:
+            r = fn(x)
+            return r if type(r) is nd else asarray(r)
+
+        return unary
+    if arity == 2:
+
+        def binary(x: Any, y: Any) -> Any:
+            r = fn(x, y)
+            return r if type(r) is nd else asarray(r)
+
+        return binary
+
+    def other(*args: Any) -> Any:  # clip (3 arguments)
+        r = fn(*args)
+        return r if type(r) is nd else asarray(r)
+
+    return other
+
+
 class NumpyBackend(NumpyFastPathsMixin, Backend):
     name = "numpy"
     module = "numpy"
     fixed_default_device = True
     native_basic_indexing = True
     native_reshape = True
+    int_key_view = False  # x[i] of a 1-d array is a NumPy scalar: x[i, ...] is the 0-d view
     xp: Any = np
     index_checks = False  # NumPy raises IndexError for out-of-bounds indices itself (CuPy wraps: True there)
 
@@ -102,6 +134,20 @@ class NumpyBackend(NumpyFastPathsMixin, Backend):
 
     def native_array_types(self) -> tuple[type, ...]:
         return (self._array_type,)
+
+    def adopt(self, x: Any) -> Any:
+        """Subclasses as plain arrays (a view: ``np.matrix`` would make ``*`` a matrix product and keep results
+        2-d; ``memmap`` stays mapped through the view's base). A masked array's mask has no place in an Array:
+        refused with the fix."""
+        if type(x) is self._array_type or not isinstance(x, self._array_type):
+            return x
+        if isinstance(x, np.ma.MaskedArray):
+            from .._errors import ArgumentTypeError
+
+            raise ArgumentTypeError("a NumPy masked array: its mask would be dropped silently. Fix: fill the masked "
+                                    "values first, e.g. xb.asarray(np.ma.filled(m, 0.0)), or pass m.data to ignore "
+                                    "the mask")  # fmt: skip
+        return x.view(self._array_type)
 
     # -- dtypes ---------------------------------------------------------------------------------
     def native_dtype(self, dt: DType) -> Any:
@@ -214,9 +260,19 @@ class NumpyBackend(NumpyFastPathsMixin, Backend):
     # -- kernels --------------------------------------------------------------------------------
     def make_kernel(self, name: str, dt: DType) -> Callable[..., Any]:
         special = getattr(self, "_k_" + name, None)
-        if special is not None:
-            return special(dt)
-        return getattr(self.xp, NP_NAMES.get(name, name))
+        fn = special(dt) if special is not None else getattr(self.xp, NP_NAMES.get(name, name))
+        return arrays_out(fn, name) if self.xp is np else fn
+
+
+    def normalize_key(self, x: Any, key: Any) -> Any:
+        """``key`` with a trailing ``...`` where NumPy would return a scalar (every axis indexed by an int):
+        ``x[(i, ...)]`` is the 0-d *view* torch returns, and an Array never holds a NumPy scalar."""
+        if type(key) is tuple:
+            for k in key:
+                if k is Ellipsis:
+                    return key
+            return key + (Ellipsis,)
+        return key if key is Ellipsis else (key, Ellipsis)
 
     def _k_round(self, dt: DType) -> Callable[..., Any]:
         if dt.kind in "biu":
@@ -445,15 +501,9 @@ class NumpyBackend(NumpyFastPathsMixin, Backend):
     def permute(self, x: Any, axes: tuple[int, ...]) -> Any:
         return self.xp.transpose(x, axes)
 
-    def normalize_key(self, x: Any, key: Any) -> Any:
-        return key
-
     def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
         if name == "pow" or (name == "floor_divide" and x.dtype.kind == "f"):  # through the patched kernels
-            r = self.kernel(name, self.from_np[x.dtype])(x, y)  # (x ** 0.5, int ** -1, inf // y)
-            if not isinstance(x, self._array_type):  # a NumPy scalar (0-d results): nothing to write into
-                return r
-            x[...] = r
+            x[...] = self.kernel(name, self.from_np[x.dtype])(x, y)  # (x ** 0.5, int ** -1, inf // y)
             return x
         if (name == "floor_divide" or name == "remainder") and x.dtype.kind in "iu":
             with np.errstate(divide="ignore", invalid="ignore"):  # x //= 0 is 0 quietly, as x // 0

@@ -46,6 +46,8 @@ from . import _torch_special
 from ._torch_special import TorchSpecialCasesMixin
 from . import _torch_fast
 from ._torch_fast import TorchFastPathsMixin
+from . import _torch_cuda
+from ._torch_cuda import TorchCudaMixin
 
 _NULL = contextlib.nullcontext()  # reusable
 _CUDA_OK: set[Device] = set()  # concrete CUDA devices already checked
@@ -68,6 +70,7 @@ def _import_torch() -> Any:
         _tf_stack_len = getattr(_torch._C, "_len_torch_function_stack", _tf_stack_len)
         # the moved emulations' global, too
         _torch_uint.torch = _torch_index.torch = _torch_linalg.torch = _torch_special.torch = _torch_fast.torch = _torch
+        _torch_cuda.torch = _torch
     return torch
 
 
@@ -97,8 +100,8 @@ def _host_dtype(nd: Any) -> DType | None:
         return dt
 
 
-class TorchBackend(TorchFastPathsMixin, TorchUintMixin, TorchIndexMixin, TorchLinalgMixin, TorchSpecialCasesMixin,
-                   Backend):  # fmt: skip
+class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchIndexMixin, TorchLinalgMixin,
+                   TorchSpecialCasesMixin, Backend):  # fmt: skip
     name = "torch"
     module = "torch"
     native_basic_indexing = True  # ints and step-less slices; negative steps go through getitem below
@@ -306,88 +309,6 @@ class TorchBackend(TorchFastPathsMixin, TorchUintMixin, TorchIndexMixin, TorchLi
             return _NULL
         return torch.cuda.device(dev.index or 0)
 
-    def pinned_alloc(self, nbytes: int) -> tuple[Any, np.ndarray]:
-        """A page-locked host buffer of ``nbytes`` bytes: (owner tensor, uint8 NumPy view)."""
-        buf = torch.empty(nbytes, dtype=torch.uint8, pin_memory=True)
-        return buf, buf.numpy()
-
-    def _copy_stream(self, dev: Device) -> Any:
-        streams = self.__dict__.setdefault("_copy_streams", {})
-        s = streams.get(dev.index or 0)
-        if s is None:
-            s = streams[dev.index or 0] = torch.cuda.Stream(device=f"cuda:{dev.index or 0}")
-        return s
-
-    def h2d_open(self, nbytes: int, dev: Device) -> Any:
-        """Start a staged host->device copy: a device buffer of ``nbytes`` (allocated in the current
-        stream's order) and the copy stream, which first waits for the current stream (the block may
-        still be in use by work queued there)."""
-        with torch.cuda.device(dev.index or 0):
-            cur = torch.cuda.current_stream()
-            out = torch.empty(nbytes, dtype=torch.uint8, device=f"cuda:{dev.index or 0}")
-            cs = self._copy_stream(dev)
-            cs.wait_stream(cur)
-        return out, cs, cur
-
-    def h2d_copy(self, session: Any, buf: Any, lo: int, n: int) -> Any:
-        """Queue ``buf[:n]`` (pinned) -> ``out[lo:lo + n]`` on the copy stream; the returned event says
-        when ``buf`` may be refilled."""
-        out, cs, _ = session
-        with torch.cuda.stream(cs):
-            out[lo : lo + n].copy_(buf[:n], non_blocking=True)
-            ev = torch.cuda.Event()
-            ev.record(cs)
-        return ev
-
-    def h2d_close(self, session: Any, wait: bool = True) -> tuple[Any, Any]:
-        """(device buffer, event of the last copy); with ``wait`` the current stream waits for it."""
-        out, cs, cur = session
-        ev = torch.cuda.Event()
-        ev.record(cs)
-        if wait:
-            cur.wait_event(ev)
-        return out, ev
-
-    def stream_wait(self, ev: Any, dev: Device) -> None:
-        """Order the current stream of ``dev`` after ``ev`` (without blocking the host)."""
-        with torch.cuda.device(dev.index or 0):
-            torch.cuda.current_stream().wait_event(ev)
-
-    def bytes_as(self, raw: Any, dt: DType, shape: tuple[int, ...]) -> Any:
-        return raw.view(self.native_dtype(dt)).reshape(shape)
-
-    def d2h_start(self, x: Any) -> tuple[np.ndarray, Any]:
-        """Start an asynchronous copy of ``x`` into pinned host memory on the current stream:
-        (uint8 host view, event). The host view is undefined until the event completes."""
-        x = x.detach().resolve_conj().resolve_neg().contiguous()
-        n = x.numel() * x.element_size()
-        buf = torch.empty(n, dtype=torch.uint8, pin_memory=True)
-        with torch.cuda.device(x.device.index or 0):
-            cur = torch.cuda.current_stream()
-            if n:
-                buf.copy_(x.reshape(-1).view(torch.uint8), non_blocking=True)
-            ev = torch.cuda.Event()
-            ev.record(cur)
-        return buf.numpy(), ev
-
-    def event_done(self, ev: Any) -> bool:
-        return ev is None or bool(ev.query())
-
-    def event_wait(self, ev: Any) -> None:
-        if ev is not None:
-            ev.synchronize()
-
-    def timing_event(self, dev: Device) -> Any:
-        """A timing CUDA event recorded now on ``dev``'s current stream (for ``xb.timer``)."""
-        with torch.cuda.device(dev.index or 0):
-            ev = torch.cuda.Event(enable_timing=True)
-            ev.record()
-        return ev
-
-    def elapsed_ms(self, start: Any, end: Any) -> float:
-        end.synchronize()
-        return float(start.elapsed_time(end))
-
     def astype(self, x: Any, dt: DType, copy: bool = True) -> Any:
         nd = self.native_dtype(dt)
         if x.dtype == nd:
@@ -399,10 +320,6 @@ class TorchBackend(TorchFastPathsMixin, TorchUintMixin, TorchIndexMixin, TorchLi
 
     def detach(self, x: Any) -> Any:
         return x.detach()
-
-    def synchronize(self, dev: Device) -> None:
-        if dev.type == "cuda":
-            torch.cuda.synchronize(dev.index)
 
     def export_for_numpy(self, x: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         if x.requires_grad:
@@ -434,11 +351,11 @@ class TorchBackend(TorchFastPathsMixin, TorchUintMixin, TorchIndexMixin, TorchLi
         if name in _NEEDS_TENSORS:
             nd = self.native_dtype(dt)
 
-            def two_tensors(x: Any, y: Any) -> Any:
+            def two_tensors(x: Any, y: Any) -> Any:  # torch.full: torch.tensor(v, device="cuda") syncs the host
                 if not isinstance(x, torch.Tensor):
-                    x = torch.tensor(x, dtype=nd, device=y.device)
+                    x = torch.full((), x, dtype=nd, device=y.device)
                 elif not isinstance(y, torch.Tensor):
-                    y = torch.tensor(y, dtype=nd, device=x.device)
+                    y = torch.full((), y, dtype=nd, device=x.device)
                 return f(x, y)
 
             if name == "maximum" or name == "minimum":  # a tie (-0.0 vs +0.0) gives the second argument, as

@@ -22,10 +22,19 @@ __all__ = ["across_backends"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _generator(x: Any) -> bool:
+    """Whether ``x`` is an ``xb.random.Generator`` (without importing xb.random when it was never used)."""
+    mod = sys.modules.get("xbackend.random._generator")
+    return mod is not None and isinstance(x, mod.Generator)
+
+
 def _on(x: Any, t: Target) -> Any:
-    """``x`` (host data, an Array or a native array; nested in tuples, lists, dicts) copied onto target ``t``."""
+    """``x`` (host data, an Array or a native array; nested in tuples, lists, dicts) copied onto target ``t``; an
+    ``xb.random.Generator`` becomes a copy of it placed on ``t`` (it draws the same numbers there)."""
     from .._creation import asarray
 
+    if _generator(x):
+        return x._placed(t.backend, t.device)
     if type(x) is Array or backend_for_type(type(x)) is not None:
         if type(x) is not Array:
             x = asarray(x)
@@ -43,7 +52,10 @@ def _on(x: Any, t: Target) -> Any:
 
 
 def _on_host(x: Any) -> Any:
-    """``x`` with every array replaced by a NumPy copy (for a callable reference)."""
+    """``x`` with every array replaced by a NumPy copy (for a callable reference); a generator by a copy that
+    draws on NumPy."""
+    if _generator(x):
+        return x._placed("numpy", "cpu")
     if type(x) is Array or backend_for_type(type(x)) is not None:
         if type(x) is Array and x.dtype is D.bfloat16:
             return to_host(x)
@@ -118,7 +130,10 @@ def across_backends(fn: Callable[..., Any] | None = None, /, *args: Any, referen
     with the reference; all disagreements are reported together in one :class:`AssertionError`.
 
     Array arguments (NumPy arrays, Arrays or native arrays of any backend, also inside tuples, lists,
-    dicts) are copied onto each target as :class:`~xbackend.Array`; other arguments pass unchanged.
+    dicts) are copied onto each target as :class:`~xbackend.Array`; an ``xb.random`` generator (portable stream)
+    is copied in its state and placed on each target, so ``fn`` draws the same data on every device itself, with
+    no host copy (``across_backends(f, xb.random.default_rng(0))``, ``f(rng)`` calling ``rng.normal(...)``);
+    other arguments pass unchanged.
     Each result (an Array, a native array, a scalar, or tuples/lists/dicts of them) is compared with
     the reference's by :func:`assert_close` (``rtol``/``atol`` default to the dtype's; dtypes must match
     unless ``check_dtype=False``).
@@ -146,6 +161,9 @@ def across_backends(fn: Callable[..., Any] | None = None, /, *args: Any, referen
     ...     return xb.sqrt(x)
     >>> root(np.array([4.0, 9.0]))["numpy-cpu"].tolist()
     [2.0, 3.0]
+    >>> out = across_backends(lambda rng: rng.random(3) * 2, xb.random.default_rng(0))  # drawn on each target
+    >>> out["numpy-cpu"].tolist() == (xb.random.default_rng(0).random(3) * 2).tolist()
+    True
     >>> across_backends(lambda x: x * 2, np.array([1.0]), reference=lambda x: x * 3)
     Traceback (most recent call last):
     ...

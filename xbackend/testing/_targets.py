@@ -151,7 +151,32 @@ def selected_targets(spec: str | None = None) -> tuple[Target, ...]:
         return available_targets()
     targets = _usable_targets()
     wanted = {s.strip() for s in spec.split(",") if s.strip()}
+    check_names(wanted)
     return tuple(t for t in targets if t.backend in wanted or t.id in wanted)
+
+
+def check_names(names: Any) -> None:
+    """Refuse backend names no backend has (a typo like ``"nmupy"`` must not select nothing silently); names of
+    known backends that are not usable here are fine (they are reported as skipped). Reads names only.
+
+    >>> from xbackend.testing._targets import check_names
+    >>> check_names(["numpy", "torch-cuda:0"])
+    >>> check_names(["nmupy"])
+    Traceback (most recent call last):
+    xbackend._errors.ArgumentValueError: unknown backend 'nmupy' (did you mean 'numpy'?); known: ...
+    """
+    import difflib
+
+    from .._dispatch import backend_names
+    from .._errors import ArgumentValueError
+
+    known = set(backend_names())
+    for n in names:
+        if n.partition("-")[0] not in known:
+            close = difflib.get_close_matches(n, sorted(known), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ArgumentValueError(f"unknown backend {n!r}{hint}; known: {', '.join(sorted(known))} (or target "
+                                     "ids such as torch-cuda:0)")  # fmt: skip
 
 
 @functools.lru_cache(maxsize=None)

@@ -11,6 +11,10 @@ backend cannot hold is left out up front rather than failing later:
 - bfloat16 (no NumPy dtype without ml_dtypes) is drawn only when asked for, as float32 host data whose
   values bfloat16 holds exactly.
 
+:func:`rngs` and :func:`random_arrays` go the other way: a drawn *seed* crosses to the target, and the data is
+made there by ``xb.random`` (its portable stream gives the same values on every backend), so large inputs on a GPU
+need no host copy.
+
 Importing this module needs hypothesis; ``import xbackend.testing`` does not.
 """
 
@@ -27,7 +31,7 @@ from .._dtypes import DType
 
 __all__ = [
     "dtypes", "shapes", "arrays", "host_arrays", "broadcastable_shapes", "mutually_broadcastable_shapes",
-    "backends", "devices", "targets",
+    "backends", "devices", "targets", "rngs", "random_arrays",
 ]  # fmt: skip
 
 _REAL_F = (D.float16, D.float32, D.float64)
@@ -267,3 +271,75 @@ def targets() -> st.SearchStrategy[Any]:
     from ._targets import selected_targets
 
     return st.sampled_from(list(selected_targets()))
+
+
+def _place(backend: str | None, device: str | None) -> tuple[str | None, str | None]:
+    """``backend``/``device``, else the running test's target (the pytest plugin), else None (the context)."""
+    if backend is None and device is None:
+        from ._targets import current_target
+
+        t = current_target()
+        if t is not None:
+            return t.backend, t.device
+    return backend, device
+
+
+def rngs(*, backend: str | None = None, device: str | None = None) -> st.SearchStrategy[Any]:
+    """Portable ``xb.random`` generators seeded from a drawn integer, placed on ``backend``/``device`` (default:
+    the running test's target, else the configured place): a given seed draws the same numbers on every target.
+
+    >>> from xbackend.testing.strategies import rngs
+    >>> from hypothesis import find
+    >>> find(rngs(backend="numpy"), lambda g: True).random(2).shape
+    (2,)
+    """
+    from ..random import default_rng
+
+    def build(seed: int) -> Any:
+        b, d = _place(backend, device)
+        return default_rng(seed, backend=b, device=d)
+
+    return st.integers(0, 2**64 - 1).map(build)
+
+
+def random_arrays(dtype: DType | st.SearchStrategy[DType], shape: Any = None, *, backend: str | None = None,
+                  device: str | None = None, distribution: str = "uniform", low: Any = None,
+                  high: Any = None) -> st.SearchStrategy[Any]:  # fmt: skip
+    """Arrays made on the target by ``xb.random`` from a drawn seed: no host data and no copy, and the same values
+    on every backend for the same seed (floats and integers bit for bit; ``distribution="normal"`` within an ulp
+    or two).
+
+    Floats: ``"uniform"`` in ``[low, high)`` (default ``[0, 1)``) or ``"normal"`` (mean ``low``, default 0,
+    standard deviation ``high``, default 1); integers: ``[low, high]`` (default: the dtype's whole range); bool:
+    fair coins. ``shape`` as for :func:`host_arrays`; the place as for :func:`rngs`.
+
+    >>> import xbackend as xb
+    >>> from xbackend.testing.strategies import random_arrays
+    >>> from hypothesis import find
+    >>> x = find(random_arrays(xb.float32, (2, 3), backend="numpy", low=-1, high=1), lambda x: True)
+    >>> x.shape, x.dtype, bool(xb.all((x >= -1) & (x < 1)))
+    ((2, 3), xb.float32, True)
+    """
+    if distribution not in ("uniform", "normal"):
+        raise ValueError(f"distribution must be 'uniform' or 'normal', got {distribution!r}")
+    shape_st = shapes() if shape is None else shape if isinstance(shape, st.SearchStrategy) else st.just(shape)
+    dt_st = dtype if isinstance(dtype, st.SearchStrategy) else st.just(D.dtype(dtype))
+
+    @st.composite
+    def draw_array(draw: Any) -> Any:
+        dt, shp = draw(dt_st), draw(shape_st)
+        g = draw(rngs(backend=backend, device=device))
+        if dt is D.bool:
+            return g.bernoulli(0.5, shp)
+        if dt.kind in "iu":
+            info = D.iinfo(dt)
+            lo = info.min if low is None else int(low)
+            hi = info.max if high is None else int(high)
+            return g.integers(lo, hi, shp, dtype=dt, endpoint=True)
+        if dt.kind != "f":
+            raise ValueError(f"random_arrays draws bool, integer and real floating dtypes, not {dt}")
+        if distribution == "normal":
+            return g.normal(0.0 if low is None else low, 1.0 if high is None else high, shp, dtype=dt)
+        return g.uniform(0.0 if low is None else low, 1.0 if high is None else high, shp, dtype=dt)
+
+    return draw_array()

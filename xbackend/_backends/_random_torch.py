@@ -1,0 +1,239 @@
+"""``xb.random`` on torch: the portable stream on the CPU and on CUDA devices, and ``torch.Generator``.
+
+Design constraint: the numbers are made on the tensor's device. On the CPU that device is NumPy's too, so
+the words come from NumPy's C Philox and are wrapped with ``torch.from_numpy`` (no copy, the same memory).
+On CUDA a jiterator kernel (:mod:`._random_cuda`, compiled by torch's NVRTC on first use) runs the rounds
+on the device with native 64-bit integers; where it cannot be built, the rounds run as xbackend uint64
+operations (int64 tensors and masks on the device; the default :class:`~xbackend.random._source.PhiloxSource`
+path, which tests run on CPU tensors), after one warning. Either way nothing passes through the host.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import _config, _dtypes as D
+from .._array import Array, _alloc, _new
+from .._devices import Device
+from .._dispatch import get_backend
+from .._dtypes import DType
+from ..random._engine import Native as _NativeBase
+from ..random._source import PhiloxSource, source_for
+from ._random_cuda import MODES, jiterator_source
+
+__all__ = ["Source", "Native", "JiteratorPhilox"]
+
+_M64 = (1 << 64) - 1
+_C256 = 1 << 256
+
+
+def _signed(v: int) -> int:
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
+class JiteratorPhilox:
+    """The CUDA kernel through ``torch.cuda.jiterator`` (built once per process); ``None`` from
+    :meth:`blocks` when it cannot be built or run (then the caller falls back and this warns once)."""
+
+    def __init__(self) -> None:
+        self.fn: Callable[..., Any] | None = None
+        self.broken: str | None = None
+
+    def blocks(self, torch: Any, key: tuple[int, int], ctr: int, first: int, m: int, mode: int, tdev: Any) -> Any:
+        """The 4m words (int64 bits, or float bits per ``mode``) of blocks ``first .. first + m - 1``."""
+        if self.broken is not None:
+            return None
+        try:
+            if self.fn is None:
+                from torch.cuda import jiterator
+
+                self.fn = jiterator._create_multi_output_jit_fn(
+                    jiterator_source(), num_outputs=4, c0=0, c1=0, c2=0, c3=0, k0=0, k1=0, mode=0)  # fmt: skip
+            c = (ctr + 1 + first) % _C256
+            lanes = [_signed((c >> s) & _M64) for s in (0, 64, 128, 192)]
+            j = torch.arange(m, dtype=torch.int64, device=tdev)
+            outs = self.fn(j, c0=lanes[0], c1=lanes[1], c2=lanes[2], c3=lanes[3], k0=_signed(key[0]),
+                           k1=_signed(key[1]), mode=mode)  # fmt: skip
+            return torch.stack(list(outs), dim=1).reshape(-1)
+        except Exception as exc:  # no NVRTC, an old torch: the xbackend-operations path (same numbers)
+            self.broken = f"{type(exc).__name__}: {exc}"
+            warnings.warn(f"xb.random: the CUDA Philox kernel could not be built ({self.broken}); torch on CUDA uses "
+                          "the slower emulated rounds (the same numbers)", RuntimeWarning, stacklevel=4)  # fmt: skip
+            return None
+
+
+_KERNEL = JiteratorPhilox()
+
+
+class Source(PhiloxSource):
+    """torch's portable-stream words: NumPy's on the CPU (shared memory), the CUDA kernel on GPUs."""
+
+    def __init__(self, be: Any) -> None:
+        super().__init__(be)
+        import torch
+
+        self.torch = torch
+        self.kernel = _KERNEL
+
+    def _host(self) -> Any:
+        return source_for(get_backend("numpy"))
+
+    def words(self, key: tuple[int, int], ctr: int, start: int, n: int, width: int, dev: Device) -> Array:
+        dt = D.uint64 if width == 64 else D.uint32
+        if dev.type == "cpu":
+            return _new(self.torch.from_numpy(self._host().raw(key, ctr, start, n, width)), dt, dev.physical, self.be)
+        w = self._cuda(key, ctr, start, n, width, MODES["raw"], dev)
+        if w is None:
+            return super().words(key, ctr, start, n, width, dev)
+        return _new(w.view(self.torch.uint64 if width == 64 else self.torch.uint32), dt, dev.physical, self.be)
+
+    def uniform(self, key: tuple[int, int], ctr: int, start: int, n: int, dt: DType, dev: Device) -> Array | None:
+        if dt is not D.float64 and dt is not D.float32:
+            return None
+        if dev.type == "cpu":
+            out = self._host().floats(key, ctr, start, n, dt)
+            return None if out is None else _new(self.torch.from_numpy(out), dt, dev.physical, self.be)
+        w = self._cuda(key, ctr, start, n, 64 if dt is D.float64 else 32, MODES[dt.name], dev)
+        if w is None:
+            return None
+        return _new(w.view(self.torch.float64 if dt is D.float64 else self.torch.float32), dt, dev.physical, self.be)
+
+    def _cuda(self, key: tuple[int, int], ctr: int, start: int, n: int, width: int, mode: int, dev: Device) -> Any:
+        """Words ``start .. start + n - 1`` from the kernel, as the int64 tensor of their bits (viewed as
+        ``width``-bit words), or None."""
+        per = 4 if width == 64 else 8
+        first, last = start // per, (start + n - 1) // per
+        if n == 0:
+            return None
+        blocks = self.kernel.blocks(self.torch, key, ctr, first, last - first + 1, mode,
+                                    self.torch.device(str(dev.physical)))  # fmt: skip
+        if blocks is None:
+            return None
+        if width == 32:
+            blocks = blocks.view(self.torch.int32)
+        off = start - first * per
+        return blocks[off : off + n]
+
+
+class Native(_NativeBase):
+    """torch's own generator (``torch.Generator`` on the device, seeded from the seed sequence)."""
+
+    direct = frozenset((D.float16, D.bfloat16, D.float32, D.float64))
+
+    def __init__(self, be: Any, dev: Device, seed_seq: Any, chunks: Any = None) -> None:
+        super().__init__(be, dev, seed_seq, chunks)
+        import torch
+
+        self.torch = torch
+        self.tdev = torch.device(str(dev))
+        self.gen = torch.Generator(device=self.tdev)
+        self.gen.manual_seed(int(seed_seq.generate_state(1, np.uint64)[0]))
+
+    def one_call_methods(self, general: dict[str, Any]) -> dict[str, Any]:
+        """``random``, ``standard_normal``, ``normal``, ``integers``: one torch call and an Array for the common
+        calls (an int shape, a float dtype, or int64; Python-number parameters); any other call goes to
+        ``general[name]`` (the generator's general path)."""
+        torch, tg, tdev, alloc, ctx, cfg, xbe, dev = (self.torch, self.gen, self.tdev, _alloc, _config._ctx.get,
+                                                      _config, self.be, self.dev)  # fmt: skip
+        rand, randn, tnormal, randint = torch.rand, torch.randn, torch.normal, torch.randint
+        t_i64, i64 = torch.int64, D.int64
+        floats = {d: self.be.to_t[d] for d in self.direct}
+        kw: dict[str, Any] = {"generator": tg} if tdev.type == "cpu" else {"generator": tg, "device": tdev}
+        g_random, g_std, g_normal, g_ints = (general[k] for k in ("random", "standard_normal", "normal", "integers"))
+        num = (int, float)
+        on_cpu = tdev.type == "cpu"
+
+        def random(shape: Any = None, dtype: Any = None) -> Array:
+            if dtype is None:
+                c = ctx()
+                dtype = (cfg._base if c is None else c).default_float
+            t = floats.get(dtype)
+            if t is None or type(shape) is not int or shape < 0:
+                return g_random(shape, dtype)
+            a = alloc()
+            a._data = rand(shape, generator=tg, dtype=t) if on_cpu else rand(shape, generator=tg, dtype=t, device=tdev)
+            a._dt = dtype
+            a._dev = dev
+            a._be = xbe
+            return a
+
+        def standard_normal(shape: Any = None, dtype: Any = None) -> Array:
+            if dtype is None:
+                c = ctx()
+                dtype = (cfg._base if c is None else c).default_float
+            t = floats.get(dtype)
+            if t is None or type(shape) is not int or shape < 0:
+                return g_std(shape, dtype)
+            a = alloc()
+            a._data = randn(shape, dtype=t, **kw)
+            a._dt = dtype
+            a._dev = dev
+            a._be = xbe
+            return a
+
+        def normal(loc: Any = 0.0, scale: Any = 1.0, shape: Any = None, dtype: Any = None) -> Array:
+            if dtype is None:
+                c = ctx()
+                dtype = (cfg._base if c is None else c).default_float
+            t = floats.get(dtype)
+            if (t is None or type(shape) is not int or shape < 0 or type(loc) not in num or type(scale) not in num
+                    or not scale >= 0):  # fmt: skip
+                return g_normal(loc, scale, shape, dtype)
+            a = alloc()
+            a._data = tnormal(float(loc), float(scale), (shape,), dtype=t, **kw)
+            a._dt = dtype
+            a._dev = dev
+            a._be = xbe
+            return a
+
+        def integers(low: Any, high: Any = None, shape: Any = None, dtype: Any = None,
+                     endpoint: bool = False) -> Array:  # fmt: skip
+            if dtype is None:
+                c = ctx()
+                dtype = (cfg._base if c is None else c).default_int
+            if (dtype is i64 and type(shape) is int and shape >= 0 and type(low) is int and type(high) is int
+                    and not endpoint and -(1 << 63) <= low < high < 1 << 63):  # fmt: skip
+                a = alloc()
+                a._data = randint(low, high, (shape,), dtype=t_i64, **kw)
+                a._dt = i64
+                a._dev = dev
+                a._be = xbe
+                return a
+            return g_ints(low, high, shape, dtype, endpoint)
+
+        return {"random": random, "standard_normal": standard_normal, "normal": normal, "integers": integers}
+
+    def _float(self, hook: Any, shape: tuple[int, ...], dt: DType) -> Array:
+        return self._wrap(hook(shape, dt), dt)
+
+    def _kw(self, dt: DType) -> dict[str, Any]:
+        return {"generator": self.gen, "dtype": self.be.to_t[dt], "device": self.tdev}
+
+    def _uniform(self, shape: tuple[int, ...], dt: DType) -> Any:
+        return self.torch.rand(shape, **self._kw(dt))
+
+    def _normal(self, shape: tuple[int, ...], dt: DType) -> Any:
+        return self.torch.randn(shape, **self._kw(dt))
+
+    def _exponential(self, shape: tuple[int, ...], dt: DType) -> Any:
+        return self.torch.empty(shape, dtype=self.be.to_t[dt], device=self.tdev).exponential_(generator=self.gen)
+
+    def _integers(self, low: int, high: int, shape: tuple[int, ...], dt: DType) -> Any:
+        if low < -(1 << 63) or high > (1 << 63) - 1:
+            from .._errors import UnsupportedDTypeError
+
+            raise UnsupportedDTypeError(
+                f"torch's generator draws integers inside int64 (torch.randint), not [{low}, {high}). Fix: use the "
+                "portable stream (xb.random.default_rng(seed)), which draws every integer dtype's whole "
+                "range")  # fmt: skip
+        x = self.torch.randint(low, high, shape, generator=self.gen, dtype=self.torch.int64, device=self.tdev)
+        return x if dt is D.int64 else x.to(self.be.to_t[dt])
+
+    def get_state(self) -> Any:
+        return self.gen.get_state().numpy().tobytes()
+
+    def set_state(self, state: Any) -> None:
+        self.gen.set_state(self.torch.frombuffer(bytearray(state), dtype=self.torch.uint8))

@@ -1,0 +1,196 @@
+"""One way out: native exceptions are translated at the public edge.
+
+Design constraint: a public call raises an :class:`~xbackend.XBackendError` or nothing. xbackend checks arguments
+before a backend runs (``xbackend/_args.py``, ``xbackend/_coerce.py``), so a native exception is either a
+data-dependent failure the library detects (no memory, a singular matrix) or a gap in those checks. Either way it
+is translated here, once, into the typed error a NumPy user catches - its class from what went wrong, never
+from which library noticed - with the library's exception kept as ``__cause__``. The parity generator
+(``tests/test_parity.py``) proves that the drawn calls never reach the last-resort translations.
+
+Every public function is wrapped by :func:`boundary` when ``xbackend`` is imported (``install``), except the
+hot ones that translate inline (:data:`INLINE`): the elementwise functions and operators, ``asarray``, the
+creation functions, ``sum``, ``reshape``, ``astype``, ``matmul`` and indexing, whose fast paths end in
+``except Exception: ... raise translate(exc, name)`` (free while nothing is raised).
+
+>>> from xbackend._boundary import translate
+>>> type(translate(RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB"), "zeros")).__name__
+'OutOfMemoryError'
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any, Callable
+
+from ._rules import ELEMENTWISE
+from ._errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    BackendFailure,
+    DomainError,
+    IndexOutOfRangeError,
+    InvalidIndexError,
+    LinAlgError,
+    OutOfMemoryError,
+    ScalarOverflowError,
+    ShapeError,
+    XBackendError,
+)
+
+__all__ = ["translate", "boundary", "install", "install_methods", "raise_translated", "INLINE"]
+
+_MEMORY = ("out of memory", "can't allocate", "cannot allocate", "not enough memory", "failed to allocate",
+           "unable to allocate")  # fmt: skip
+_SHAPE = ("shape", "broadcast", "dimension", "size mismatch")
+
+
+def translate(exc: BaseException, fname: str) -> BaseException:
+    """The typed error for a native exception raised inside public function ``fname`` (ours: unchanged)."""
+    if isinstance(exc, XBackendError) or not isinstance(exc, Exception) or _our_bug(exc) or _foreign(exc):
+        return exc
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    low = text.lower()
+    where = f"{fname}(): "
+    cause = f"{where}{text}"
+    if isinstance(exc, MemoryError) or any(m in low for m in _MEMORY):
+        return OutOfMemoryError(f"{where}the host or the device has no memory left for the result ({text}). Fix: "
+                                "work on smaller pieces, or free memory (on a GPU: del unused Arrays)")  # fmt: skip
+    if type(exc).__name__ == "LinAlgError":
+        return LinAlgError(f"{where}the matrix has no answer for this routine ({text}). Fix: check the input "
+                           "(xb.linalg.matrix_rank finds singular matrices), or use xb.linalg.pinv")  # fmt: skip
+    if isinstance(exc, OverflowError):
+        return ScalarOverflowError(f"{cause}. Fix: pass values that fit the dtype, or a wider dtype")
+    if isinstance(exc, ZeroDivisionError):
+        return DomainError(f"{cause}. Fix: keep divisors away from zero")
+    if isinstance(exc, IndexError):
+        if "out of bounds" in low or "out of range" in low:
+            return IndexOutOfRangeError(f"{cause}. Fix: along an axis of size n, use indices -n..n-1")
+        return InvalidIndexError(f"{cause}. Fix: index with ints, slices, ..., None, or integer/bool Arrays")
+    if isinstance(exc, TypeError):
+        return ArgumentTypeError(f"{cause}. Fix: check the arguments' types against help(xb.{fname})")
+    if isinstance(exc, ValueError):
+        if any(m in low for m in _SHAPE):
+            return ShapeError(f"{cause}. Fix: check the arguments' shapes against help(xb.{fname})")
+        return ArgumentValueError(f"{cause}. Fix: check the arguments against help(xb.{fname})")
+    return BackendFailure(f"{where}the backend failed with {type(exc).__name__}: {text}. xbackend does not check "
+                          "for this case yet: please report it (the library's error is attached as __cause__)")
+
+
+#: top-level modules whose exceptions are translated: Python's own and the libraries backends call
+_LIBRARIES = frozenset({"builtins", "numpy", "torch", "cupy", "cupyx", "cupy_backends", "dask", "distributed",
+                        "array_api_strict", "jax", "jaxlib", "ml_dtypes", "scipy"})  # fmt: skip
+
+
+def _foreign(exc: BaseException) -> bool:
+    """An exception class of neither Python nor a backend's library: a user's callback raised it (a Dask task, an
+    ``__index__``, a function under ``@xb.jit``); it passes through untouched."""
+    return type(exc).__module__.partition(".")[0] not in _LIBRARIES
+
+
+_BUGS = (NameError, AttributeError, KeyError, AssertionError, RecursionError, ImportError)
+
+
+def _our_bug(exc: BaseException) -> bool:
+    """A programming error raised by xbackend's own code (not by a library it called): left as it is, so that
+    it reads as the bug it is, never as a backend's failure."""
+    if not isinstance(exc, _BUGS):
+        return False
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and tb.tb_frame.f_globals.get("__name__", "").startswith("xbackend")
+
+
+def _source(fn: Callable[..., Any]) -> tuple[str, dict[str, Any]]:
+    """A ``def`` with ``fn``'s exact parameters that calls it inside the translating ``try``."""
+    ps = list(inspect.signature(fn).parameters.values())
+    last_pos_only = max((i for i, p in enumerate(ps) if p.kind is p.POSITIONAL_ONLY), default=-1)
+    has_var = any(p.kind is p.VAR_POSITIONAL for p in ps)
+    params: list[str] = []
+    call: list[str] = []
+    defaults: dict[str, Any] = {}
+    star_done = has_var
+    for i, p in enumerate(ps):
+        d = ""
+        if p.default is not p.empty:
+            defaults[f"_d_{p.name}"] = p.default
+            d = f"=_d_{p.name}"
+        if p.kind is p.KEYWORD_ONLY and not star_done:
+            params.append("*")
+            star_done = True
+        if p.kind is p.VAR_POSITIONAL:
+            params.append(f"*{p.name}")
+            call.append(f"*{p.name}")
+        elif p.kind is p.VAR_KEYWORD:
+            params.append(f"**{p.name}")
+            call.append(f"**{p.name}")
+        elif p.kind is p.KEYWORD_ONLY:
+            params.append(f"{p.name}{d}")
+            call.append(f"{p.name}={p.name}")
+        else:
+            params.append(f"{p.name}{d}")
+            call.append(p.name)
+        if i == last_pos_only:
+            params.append("/")
+    src = (f"def wrapped({', '.join(params)}):\n"
+           f"    try:\n"
+           f"        return _fn({', '.join(call)})\n"
+           f"    except _Exception as exc:\n"
+           f"        _raise(exc, _name)\n")  # fmt: skip
+    return src, defaults
+
+
+def boundary(fn: Callable[..., Any], name: str | None = None) -> Callable[..., Any]:
+    """``fn`` behind the translating edge: the same signature, docstring and name; ``__wrapped__`` is ``fn``."""
+    name = name or fn.__name__
+    src, defaults = _source(fn)
+    ns: dict[str, Any] = {"_fn": fn, "_raise": raise_translated, "_Exception": Exception, "_name": name, **defaults}
+    exec(compile(src, f"<xbackend boundary of {name}>", "exec"), ns)  # noqa: S102 - generated from a signature
+    w = ns["wrapped"]
+    functools.update_wrapper(w, fn)
+    w.__xb_boundary__ = True
+    return w
+
+
+def raise_translated(exc: BaseException, name: str) -> None:
+    """Re-raise ``exc`` if it is ours, else its translation (``from exc``)."""
+    t = translate(exc, name)
+    if t is exc:
+        raise exc
+    raise t from exc
+
+
+#: public functions that translate inline (their fast paths must not pay for a wrapper)
+INLINE = frozenset({"zeros", "ones", "empty", "sum", "reshape", "astype", "matmul"})
+
+#: public names that are no array functions: they take callables, configure, or report (never wrapped)
+NOT_WRAPPED = frozenset({
+    "jit", "portable", "prefetch", "using", "set_default", "get_config", "register_backend", "backends",
+    "backend_names", "timer", "synchronize", "jit_cache_info", "device", "devices", "preferred_device",
+    "staging_limit",
+})  # fmt: skip
+
+
+def install(module: Any, names: list[str], prefix: str = "") -> None:
+    """Wrap ``module``'s public functions ``names`` in place (idempotent)."""
+    for n in names:
+        f = getattr(module, n, None)
+        if (not inspect.isfunction(f) or getattr(f, "__xb_boundary__", False) or n in NOT_WRAPPED or
+                (not prefix and (n in INLINE or n in ELEMENTWISE))):  # fmt: skip
+            continue
+        setattr(module, n, boundary(f, prefix + n))
+
+
+#: Array methods behind the boundary (``__getitem__`` and the operators translate inline)
+METHODS = ("astype", "to", "to_device", "item", "tolist", "numpy", "detach", "compute", "persist", "__setitem__",
+           "__bool__", "__float__", "__int__", "__complex__", "__index__", "__len__", "__iter__", "__dlpack__",
+           "__dlpack_device__", "__array__", "__array_namespace__", "__format__")  # fmt: skip
+
+
+def install_methods(cls: type) -> None:
+    """Wrap the Array methods in :data:`METHODS` (idempotent)."""
+    for n in METHODS:
+        f = cls.__dict__.get(n)
+        if inspect.isfunction(f) and not getattr(f, "__xb_boundary__", False):
+            setattr(cls, n, boundary(f, f"Array.{n}"))

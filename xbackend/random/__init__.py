@@ -1,0 +1,23 @@
+"""Random numbers: one seed, the same numbers on every backend and device.
+
+``xb.random.default_rng(seed)`` returns a :class:`Generator` with NumPy's method names. Its default
+*portable* stream is Philox4x64-10, bit for bit NumPy's ``numpy.random.Philox`` for the same key and
+counter, computed on the generator's own backend and device (never through the host): integers and
+uniform floats are bit-identical on NumPy, torch (CPU and CUDA), CuPy, Dask (whatever the chunking),
+array-api-strict and JAX; normal and exponential variates agree to an ulp or two (their ``log``/``cos``
+are each library's own). ``stream="native"`` opts into the backend's own, faster generator instead.
+
+Importing this package imports no backend library; the per-backend parts load on first use.
+
+>>> import xbackend as xb
+>>> rng = xb.random.default_rng(2024)
+>>> rng.random(3, dtype=xb.float32).dtype
+xb.float32
+"""
+
+from __future__ import annotations
+
+from ._engine import NativeStateError
+from ._generator import Generator, default_rng
+
+__all__ = ["Generator", "default_rng", "NativeStateError"]
