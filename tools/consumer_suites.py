@@ -116,16 +116,22 @@ def _xdist_available() -> bool:
 
 
 def run_suite(suite: str, namespaces: list[str], selection: str, jobs: int, extra: list[str],
-              report: Path, quiet: bool = True) -> float:  # fmt: skip
-    """Run one suite in a pytest subprocess; the records land in ``report``. Returns the wall time."""
-    targets = _sklearn_targets(selection) if suite == "sklearn" else _scipy_targets(selection)
+              report: Path, tests: list[str] | None = None) -> float:  # fmt: skip
+    """Run one suite in a pytest subprocess; the records land in ``report``. Returns the wall time.
+
+    ``tests`` (ids below the installed package, e.g. ``special/tests/test_logsumexp.py::TestSoftmax``)
+    replace the selection."""
+    if tests:
+        targets = [str(_package_dir(suite) / t) for t in tests]
+    else:
+        targets = _sklearn_targets(selection) if suite == "sklearn" else _scipy_targets(selection)
     work = Path(tempfile.mkdtemp(prefix="xb-consumers-"))
     ini = work / "pytest.ini"  # neither this repository's pytest settings nor a cache directory apply
     ini.write_text("[pytest]\naddopts =\n")
     rootdir = _package_dir(suite).parent  # test ids read "sklearn/utils/tests/test_x.py::test_y[...]"
     cmd = [sys.executable, "-m", "pytest", "-c", str(ini), "--rootdir", str(rootdir), "-p", "consumer_plugin",
            "-p", "no:cacheprovider", f"--xb-suite={suite}", f"--xb-namespaces={','.join(namespaces)}",
-           f"--xb-report={report}", "-q" if quiet else "-v", "--tb=line", "-rN", "--no-header"]  # fmt: skip
+           f"--xb-report={report}", "-q", "--tb=line", "-rN", "--no-header"]  # fmt: skip
     if suite == "scipy":
         cmd += ["-m", "array_api_backends"]
     if jobs > 1 and _xdist_available():
@@ -291,6 +297,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--namespaces", default=None,
                     help=f"comma-separated (default: all for --selection full, {','.join(CI_NAMESPACES)} for ci)")
     ap.add_argument("--selection", choices=("full", "ci"), default="full")
+    ap.add_argument("--tests", default=None,
+                    help="comma-separated test ids below the package (one suite), instead of --selection")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="pytest-xdist workers, when installed")
     ap.add_argument("--json", type=Path, default=None, help="save the records (and re-render with --from-json)")
     ap.add_argument("--from-json", type=Path, default=None, help="print the tables of a saved run")
@@ -308,7 +316,8 @@ def main(argv: list[str] | None = None) -> int:
         for suite in args.suites.split(","):
             path = tmp / f"{suite}.json"
             print(f"{SUITE_TITLES[suite]}: running, pytest's output in {path.with_suffix('.log')}", file=sys.stderr)
-            times[suite] = run_suite(suite, namespaces, args.selection, args.jobs, args.pytest_args, path)
+            tests = args.tests.split(",") if args.tests else None
+            times[suite] = run_suite(suite, namespaces, args.selection, args.jobs, args.pytest_args, path, tests)
             reports[suite] = json.loads(path.read_text())
         if args.json is not None:
             args.json.write_text(json.dumps({"reports": reports, "namespaces": namespaces, "times": times}))
