@@ -134,6 +134,7 @@ class Outcome:
     kind: str  # "value" or "error"
     value: Any = None  # a tree of ("array", dtype, shape, host) / normalised reprs
     error: tuple[str, str] | None = None
+    late: bool = False  # raised while a lazy result was computed, not by the call
 
     def __repr__(self) -> str:
         if self.kind == "error":
@@ -190,9 +191,11 @@ def run(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], t
     k = materialize(kwargs, target)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        late = False
         try:
             with xb.using(backend=target.backend, device=target.device):
                 res = fn(*a, **k)
+                late = True
                 val = record(res, target)
         except Exception as exc:  # noqa: BLE001 - the outcome under test
             name = type(exc).__name__
@@ -200,7 +203,7 @@ def run(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], t
                 name = f"RAW {type(exc).__module__}.{name}"  # a native exception escaped: a finding on its own
             elif isinstance(exc, xb.BackendFailure):
                 name = "RAW BackendFailure"  # translated by the last resort: a check is missing
-            return Outcome("error", error=(name, normalise(str(exc))))
+            return Outcome("error", error=(name, normalise(str(exc))), late=late)
     return Outcome("value", value=val)
 
 
@@ -273,6 +276,8 @@ def check_call(name: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs:
             problems.append(f"{tid} lets an untranslated error out: {out!r}")
         if tid == ref_id:
             continue
+        if out.late and ref.kind == "error" and out.error[0] == ref.error[0]:
+            continue  # a lazy backend raises value-dependent errors when it computes (tests/known_failures.py)
         if out.kind != ref.kind or (out.kind == "error" and out.error != ref.error) or (
                 out.kind == "value" and not same(ref.value, out.value, exact=exact, values=values)):  # fmt: skip
             problems.append(f"{tid} {out!r}\n      but {ref_id} {ref!r}")

@@ -514,7 +514,16 @@ def _native_key(a: Array, key: Any) -> Any:
     if t is int or t is slice or key is None or key is Ellipsis:
         return a._be.normalize_key(a._data, key)
     if t is tuple:
-        return a._be.normalize_key(a._data, tuple(_native_part(a, k) for k in key))
+        parts = []
+        dots = 0
+        for k in key:
+            if k is Ellipsis:
+                dots += 1
+            parts.append(_native_part(a, k))
+        if dots > 1:  # NumPy raises, Dask fails elsewhere, torch accepts it: one answer
+            raise InvalidIndexError(f"an index can hold at most one ellipsis (...), got {len(key)} entries with {dots}. "
+                                    "Fix: keep one, e.g. x[..., 0]")  # fmt: skip
+        return a._be.normalize_key(a._data, tuple(parts))
     return a._be.normalize_key(a._data, _native_part(a, key))
 
 

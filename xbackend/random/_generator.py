@@ -18,7 +18,8 @@ import numpy as np
 from .. import _config, _dtypes as D
 from .._array import Array
 from .._backend import Backend
-from .._creation import _shape, _target, asarray
+from .. import _args as A
+from .._creation import _target, asarray
 from .._devices import Device, bind
 from .._dtypes import DType
 from .._elementwise import isnan
@@ -474,7 +475,7 @@ def _lazy(be: Backend) -> bool:
 
 
 def _shape_of(shape: Any) -> tuple[int, ...]:
-    return () if shape is None else _shape(shape)
+    return () if shape is None else A.shape(shape, "random")
 
 
 def _arrays(*vals: Any) -> bool:
@@ -493,7 +494,7 @@ def _check_scale(scale: Any) -> None:
 def _param_shape(shape: Any, *params: Any) -> tuple[int, ...]:
     """``shape``, or the broadcast shape of the Array parameters when it is None (NumPy's rule)."""
     if shape is not None:
-        return _shape(shape)
+        return A.shape(shape, "random")
 
     shapes = [tuple(v.shape) for v in params if hasattr(v, "shape")]
     return broadcast_shapes(*shapes) if shapes else ()

@@ -1,0 +1,140 @@
+"""Every case issue 19 listed, as an explicit example: the same outcome on every CPU target (``check_call``), and the
+outcome xbackend promises (a value, or the typed error).
+
+Finds of the generator's long run (``tools/parity_explore.py``, ``HYPOTHESIS_PROFILE=explore``) are added here too,
+so that the bounded CI run keeps checking them.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import xbackend as xb
+from _parity import CPU_TARGETS, ArraySpec, Seq, check_call, materialize
+
+NUMPY = next(t for t in CPU_TARGETS if t.backend == "numpy")
+
+pytestmark = pytest.mark.skipif(len({t.backend for t in CPU_TARGETS}) < 2, reason="needs two CPU targets")
+
+
+def F(values, dt=xb.float64):  # an Array spec (made on every target)
+    return ArraySpec(np.array(values, dtype=dt.name), dt)
+
+
+def N(values, dt=xb.float64):  # the target's native array of the same values
+    return ArraySpec(np.array(values, dtype=dt.name), dt, native=True)
+
+
+def _outcome(fn, *args, **kwargs):
+    """What ``fn`` returns or raises on NumPy (the reference), after check_call proved every target agrees."""
+    made = [materialize(a, NUMPY) for a in args]
+    try:
+        return fn(*made, **kwargs)
+    except xb.XBackendError as exc:
+        return exc
+
+
+# (case, function, args, kwargs, expected: a value (list), an error class, or a predicate)
+CASES = [
+    ("take with a list", xb.take, (F([1.0, 2.0, 3.0]), [0, 2]), {}, [1.0, 3.0]),
+    ("where with a list condition", xb.where, ([True, False, True], F([1.0, 2.0, 3.0]), 0.0), {}, [1.0, 0.0, 3.0]),
+    ("concat with a list", xb.concat, (Seq((F([1.0, 2.0]), [4.0])),), {}, [1.0, 2.0, 4.0]),
+    ("isin with a list", xb.isin, (F([1.0, 2.0]), [1.0]), {}, [True, False]),
+    ("float32 + 10**30", lambda x: x + 10**30, (F([1.0], xb.float32),), {}, [np.float32(1e30).item()]),
+    ("full float32 with 1e300", lambda: xb.full(2, 1e300, dtype=xb.float32), (), {}, [np.inf, np.inf]),
+    ("setitem float32 with 1e300", lambda x: (x.__setitem__(0, 1e300), x)[1], (F([1.0, 2.0], xb.float32),), {},
+     [np.inf, 2.0]),
+    ("setitem of a row into an element", lambda x: x.__setitem__(0, [1.0, 2.0]), (F([1.0, 2.0]),), {}, xb.ShapeError),
+    ("eye(-1)", lambda: xb.eye(-1), (), {}, xb.ArgumentValueError),
+    ("fft of nothing", xb.fft.fft, (F([]),), {}, xb.ArgumentValueError),
+    ("two ellipses", lambda x: x[..., ...], (F([1.0, 2.0]),), {}, xb.InvalidIndexError),
+    ("zeros(2**64)", lambda: xb.zeros(2**64), (), {}, xb.ShapeError),
+    ("max keepdims='yes'", lambda x: xb.max(x, keepdims="yes"), (F([1.0]),), {}, xb.ArgumentTypeError),
+    ("x + np.longdouble(1)", lambda x: x + np.longdouble(1), (F([1.0]),), {}, xb.UnsupportedDTypeError),
+    ("reshape to a wrong size", lambda x: xb.reshape(x, (3,)), (F([1.0, 2.0]),), {}, xb.ShapeError),
+    ("stack of different shapes", lambda x, y: xb.stack([x, y]), (F([1.0, 2.0]), F([1.0])), {}, xb.ShapeError),
+    ("squeeze of a size-2 axis", lambda x: xb.squeeze(x, axis=0), (F([1.0, 2.0]),), {}, xb.ShapeError),
+    ("min over an empty axis", lambda x: xb.min(x), (F([]),), {}, xb.ShapeError),
+    ("arange(300, uint8)", lambda: xb.arange(300, dtype=xb.uint8), (), {}, xb.ScalarOverflowError),
+    ("arange(-1, 2, uint8)", lambda: xb.arange(-1, 2, dtype=xb.uint8), (), {}, xb.ScalarOverflowError),
+    ("asarray(nan, int64)", lambda: xb.asarray(np.nan, dtype=xb.int64), (), {}, xb.DomainError),
+    ("linspace num=2.5", lambda: xb.linspace(0, 1, 2.5), (), {}, xb.ArgumentTypeError),
+    ("asarray of native arrays", lambda a, b: xb.asarray([a, b]), (N([1.0, 2.0]), N([3.0, 4.0])), {},
+     [[1.0, 2.0], [3.0, 4.0]]),
+    ("asarray of a float32 memoryview", lambda: xb.asarray(memoryview(np.arange(2, dtype=np.float32))).dtype, (), {},
+     lambda d: d is xb.float32),
+    ("asarray of a bytes memoryview", lambda: xb.asarray(memoryview(b"\x01\xff")).dtype, (), {},
+     lambda d: d is xb.uint8),
+    ("np.matrix is a plain 2-d array", lambda: xb.asarray(np.matrix([[1.0, 2.0], [3.0, 4.0]]))[0] * 2, (), {},
+     [2.0, 4.0]),
+    ("masked arrays are refused", lambda: xb.asarray(np.ma.masked_array([1.0, 2.0], [0, 1])), (), {},
+     xb.ArgumentTypeError),
+    ("setitem out of int8", lambda y: y.__setitem__(0, 300), (F([1, 2], xb.int8),), {}, xb.ScalarOverflowError),
+    ("clip bound above int8 changes nothing", lambda y: xb.clip(y, 0, 300), (F([1, 2], xb.int8),), {}, [1, 2]),
+    ("full(2, 300, int8)", lambda: xb.full(2, 300, dtype=xb.int8), (), {}, xb.ScalarOverflowError),
+    ("where with 300 and int8", lambda y: xb.where(y > 1, y, 300), (F([1, 2], xb.int8),), {}, xb.ScalarOverflowError),
+    ("uint64 + int64", lambda x, y: x + y, (F([1], xb.uint64), F([1], xb.int64)), {}, xb.PromotionError),
+    ("bool of two elements", lambda x: bool(x), (F([1.0, 2.0]),), {}, xb.ShapeError),
+]
+
+
+@pytest.mark.parametrize("case, fn, args, kwargs, expected", CASES, ids=[c[0] for c in CASES])
+def test_listed_case_is_the_same_everywhere(case, fn, args, kwargs, expected):
+    check_call(case, fn, args, kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no library warning leaks out of a promised behaviour
+        warnings.simplefilter("ignore", PendingDeprecationWarning)  # np.matrix's own, when the case makes one
+        got = _outcome(fn, *args, **kwargs)
+    if isinstance(expected, type):
+        assert isinstance(got, expected), (case, got)
+    elif callable(expected):
+        assert expected(got), (case, got)
+    else:
+        assert not isinstance(got, Exception), (case, got)
+        np.testing.assert_array_equal(np.asarray(got.tolist()), np.asarray(expected))
+
+
+def test_zero_d_results_go_to_numpy_matplotlib_and_dlpack():
+    """The host-side protocols take 0-d results on every eager CPU target (Dask refuses implicit computes)."""
+    for t in CPU_TARGETS:
+        if t.backend == "dask":
+            continue
+        x = xb.asarray([1.0, 2.0], backend=t.backend)
+        loss = [xb.sum(x), xb.mean(x)]
+        assert np.asarray(x[0]).shape == () and float(np.asarray(xb.sum(x) + 1)) == 4.0
+        assert bool(np.isclose(x[0], 1.0)) and np.asarray(loss).tolist() == [3.0, 1.5]  # plt.plot(loss) does this
+        if t.backend in ("numpy", "torch"):
+            torch = pytest.importorskip("torch")
+            assert torch.from_dlpack(x[0]).item() == 1.0
+
+
+def test_native_tensors_in_a_list_stay_on_their_backend():
+    torch = pytest.importorskip("torch")
+    x = xb.asarray([torch.ones(2), torch.ones(2)])  # the configured backend is NumPy: the tensors decide
+    assert x.backend == "torch" and x.shape == (2, 2)
+    g = xb.asarray([torch.ones(2, requires_grad=True)])  # stacked by torch: the graph is kept, nothing raw escapes
+    assert g.backend == "torch" and g.requires_grad
+    with pytest.raises(xb.BackendMismatchError, match="xb.asarray"):
+        xb.asarray([torch.ones(2), np.ones(2)])  # two places in one list: refused with the fix
+
+
+def test_linalg_errors_are_numpy_linalg_errors():
+    for t in CPU_TARGETS:
+        x = xb.zeros((2, 2), backend=t.backend)
+        with pytest.raises(np.linalg.LinAlgError, match="singular"):
+            xb.linalg.inv(x).numpy()  # Dask raises when it computes
+
+
+def test_documented_names_are_exported_and_backend_modules_are_names():
+    assert issubclass(xb.ChunkingError, xb.XBackendError) and issubclass(xb.ChunkingError, ValueError)
+    torch = pytest.importorskip("torch")
+    assert xb.zeros(2, backend=torch).backend == "torch"  # backend=torch (the module) means "torch"
+    with pytest.raises(xb.ArgumentTypeError, match="backend must be a name"):
+        xb.zeros(2, backend=3)
+    from xbackend.testing import across_backends
+
+    with pytest.raises(ValueError, match="did you mean 'numpy'"):
+        across_backends(lambda v: v, np.ones(2), backends=["numpy", "nmupy"])
