@@ -174,7 +174,7 @@ def test_python_types_are_dtypes(xb_target, py):
     made = {
         "asarray": xb.asarray([1, 0], dtype=py, backend=xb_target.backend, device=xb_target.device),
         "zeros": xb.zeros(3, dtype=py, backend=xb_target.backend, device=xb_target.device),
-        "full": xb.full(2, 1, dtype=py, backend=xb_target.backend, device=xb_target.device),
+        "full": xb.full(2, py(1), dtype=py, backend=xb_target.backend, device=xb_target.device),
         "ones_like": xb.ones_like(x, dtype=py), "astype": xb.astype(x, py), "method astype": x.astype(py),
         "namespace asarray": x.__array_namespace__().asarray([1, 0], dtype=py),
     }  # fmt: skip
