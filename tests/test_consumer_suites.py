@@ -54,6 +54,25 @@ def test_new_failures_are_those_the_baseline_passes():
     assert "`TypeError: bad 0x… at N`" in text  # grouped by cause, addresses and numbers normalised
 
 
+def test_pairs_with_the_baseline_where_ids_differ():
+    """xbackend on array-api-strict runs strict's two scikit-learn device combinations on its CPU device; xbackend
+    on Dask is paired with NumPy in scikit-learn (which does not test Dask) and with dask.array in SciPy."""
+    t = "sklearn/t.py::test_f[{}]"
+    records = [_rec(t.format("array_api_strict-device1-float32"), "array_api_strict", "passed"),
+               _rec(t.format("xbackend-array_api_strict-cpu-float32"), "xbackend-array_api_strict", "failed", "E: x"),
+               _rec(t.format("numpy-None-None"), "numpy", "failed", "E: y"),
+               _rec(t.format("xbackend-dask-None-None"), "xbackend-dask", "failed", "E: y")]  # fmt: skip
+    fails = runner.summarise({"sklearn": {"records": records}})["xb_failures"]["sklearn"]
+    assert fails["xbackend-array_api_strict"][0]["kind"] == "new"
+    assert fails["xbackend-dask"][0]["kind"] == "as baseline"
+    scipy = [_rec("scipy/t.py::test_g[dask.array]", "dask", "passed"),
+             _rec("scipy/t.py::test_g[xbackend-dask]", "xbackend-dask", "failed", "E: z")]  # fmt: skip
+    summary = runner.summarise({"scipy": {"records": scipy}})
+    assert summary["xb_failures"]["scipy"]["xbackend-dask"][0]["kind"] == "new"
+    assert not runner.new_failures(summary)  # Dask's row is shown, not gated
+    assert runner.new_failures(summary, gated=("xbackend-dask",))
+
+
 def test_listed_differences_are_not_new(monkeypatch):
     nodeid = "scipy/special/tests/test_x.py::test_y[xbackend-numpy]"
     monkeypatch.setattr(runner, "KNOWN_DIFFERENCES", (("scipy", "scipy/special/*::test_y[[]numpy]", None, "why"),))

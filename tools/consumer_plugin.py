@@ -84,24 +84,23 @@ def _patch_sklearn(names: list[str]) -> None:
 
     def yield_namespace_device_dtype_combinations(include_numpy_namespaces: bool = True) -> Any:
         for n in names:
-            if n.startswith(XB) or n in BASE_BACKEND:
-                under = n.removeprefix(XB)
-                if not include_numpy_namespaces and under in ("numpy", "array_api_strict"):
-                    continue
-                # the combinations of the library underneath (dask: scikit-learn has none, NumPy's)
-                mine = [c for c in combos if c[0] == under] or [c for c in combos if c[0] == "numpy"]
-                for _, device_name, dtype_name in mine:
-                    yield n, device_name, dtype_name
+            under = n.removeprefix(XB)
+            if not include_numpy_namespaces and under in ("numpy", "array_api_strict"):
+                continue
+            if n == under:  # a baseline scikit-learn tests itself (it does not test Dask)
+                yield from (c for c in combos if c[0] == n)
+                continue
+            # xbackend: the combinations of the library underneath (Dask: NumPy's, its chunks' library);
+            # on array-api-strict its CPU device for strict's CPU_DEVICE and fake "device1" (the runner pairs them)
+            for _, device_name, dtype_name in [c for c in combos if c[0] == under] or [c for c in combos
+                                                                                       if c[0] == "numpy"]:
+                yield n, ("cpu" if under == "array_api_strict" else device_name), dtype_name
 
     def _array_api_for_tests(array_namespace: Any, device_name: Any = None, dtype_name: Any = None) -> Any:
         if not (isinstance(array_namespace, str) and array_namespace.startswith(XB)):
             return orig_for_tests(array_namespace, device_name, dtype_name)
         backend = array_namespace.removeprefix(XB)
         xp = _xb_namespace(backend)
-        if backend == "array_api_strict":
-            # xbackend's generic backend knows the library's default device only: strict's CPU_DEVICE and
-            # its fake "device1" both run there (listed in consumer_suites.KNOWN_DIFFERENCES)
-            device_name = None
         if device_name is None:
             return xp, None
         devices = {str(d): d for d in xp.__array_namespace_info__().devices()}
