@@ -38,7 +38,7 @@ _KINDS: dict[str, tuple[DType, ...]] = {
 _STANDARD = (D.bool,) + D.INTEGER + (D.float32, D.float64) + D.COMPLEX
 
 
-class Devices(tuple):  # type: ignore[type-arg]
+class Devices(tuple[Device, ...]):
     """``devices()``'s answer: a tuple (2025.12) that also concatenates with a list, as the list of 2023.12
     did, so consumers written for either version work (SciPy's test fixture writes ``devices() + [None]``).
 
