@@ -75,18 +75,31 @@ def test_pairs_with_the_baseline_where_ids_differ():
 
 def test_listed_differences_are_not_new(monkeypatch):
     nodeid = "scipy/special/tests/test_x.py::test_y[xbackend-numpy]"
-    monkeypatch.setattr(runner, "KNOWN_DIFFERENCES", (("scipy", "scipy/special/*::test_y[[]numpy]", None, "why"),))
+    listed = (runner.Difference("scipy", "scipy/special/*::test_y[[]numpy]", None, "why"),
+              runner.Difference("*", "*", ("xbackend-dask",), "lazy", r"HostTransferError: implicit"))  # fmt: skip
+    monkeypatch.setattr(runner, "KNOWN_DIFFERENCES", listed)
     records = [_rec(nodeid.replace("xbackend-numpy", "numpy"), "numpy", "passed"),
-               _rec(nodeid, "xbackend-numpy", "failed", "AssertionError: differs")]  # fmt: skip
-    summary = runner.summarise({"scipy": {"records": records}})
-    assert summary["xb_failures"]["scipy"]["xbackend-numpy"][0]["kind"] == "listed: why"
-    assert not runner.new_failures(summary)
+               _rec(nodeid, "xbackend-numpy", "failed", "AssertionError: differs"),
+               _rec("scipy/t.py::test_z[dask.array]", "dask", "passed"),
+               _rec("scipy/t.py::test_z[xbackend-dask]", "xbackend-dask", "failed", "x.HostTransferError: implicit c"),
+               _rec("scipy/t.py::test_w[dask.array]", "dask", "passed"),
+               _rec("scipy/t.py::test_w[xbackend-dask]", "xbackend-dask", "failed", "TypeError: another cause")]
+    fails = runner.summarise({"scipy": {"records": records}})["xb_failures"]["scipy"]
+    assert fails["xbackend-numpy"][0]["kind"] == "listed: why"
+    assert [f["kind"] for f in fails["xbackend-dask"]] == ["listed: lazy", "new"]  # by the failure's message too
 
 
 def test_causes_group_like_messages():
     assert runner.cause("E   ValueError: shape (3, 4) vs 5\nmore") == "ValueError: shape (N, N) vs N"
     assert runner.cause("TypeError: at 0xdeadbeef") == runner.cause("TypeError: at 0x1234")
     assert len(runner.cause("x" * 500)) == 110
+
+
+def test_the_ecosystem_page_shows_the_committed_table():
+    """docs/ecosystem.md shows benchmarks/results/consumer_suites.txt as committed (the runner's --docs writes both)."""
+    committed = (ROOT / "benchmarks" / "results" / "consumer_suites.txt").read_text()
+    shown = runner.docs_block((ROOT / "docs" / "ecosystem.md").read_text())
+    assert shown == committed.rstrip("\n") and "| scikit-learn |" in shown and "| SciPy |" in shown
 
 
 @pytest.mark.slow

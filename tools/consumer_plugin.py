@@ -335,5 +335,6 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if path is None or hasattr(config, "workerinput"):
         return
     with open(path, "w") as f:
-        json.dump({"suite": config.getoption("--xb-suite"), "records": config._xb_records}, f)  # type: ignore[attr-defined]
+        records = config._xb_records  # type: ignore[attr-defined]
+        json.dump({"suite": config.getoption("--xb-suite"), "records": records}, f)
 

@@ -6,15 +6,18 @@ Usage (from the repository root; installs nothing, patches no installed file)::
     python tools/consumer_suites.py --selection ci       # the bounded CI selection (tests/test_consumer_suites.py)
     python tools/consumer_suites.py --suites scipy --namespaces torch,xbackend-torch -- -k logsumexp
     python tools/consumer_suites.py --from-json out.json # the tables again, from a saved run
+    python tools/consumer_suites.py --suites scipy --tests special/tests/test_logsumexp.py::TestSoftmax
+    python tools/consumer_suites.py --json run.json --out benchmarks/results/consumer_suites.txt --docs docs/ecosystem.md
 
 Each suite runs in one pytest process (``-n`` with pytest-xdist when it is installed and ``--jobs`` > 1)
 with tools/consumer_plugin.py loaded by ``-p``: it adds ``xbackend-<backend>`` namespaces to the suite's
 own parametrisation (scikit-learn's ``yield_namespace_device_dtype_combinations`` / ``_array_api_for_tests``,
 SciPy's ``xp`` fixture) and records each test's outcome. The tables count passed / failed (+ errors) per
-namespace, then the xbackend tests that fail where the same test passes on the library underneath
-("new"), and group those by cause (exception type and normalised message). Failures listed in
-:data:`KNOWN_DIFFERENCES` are deliberate choices of xbackend, counted apart. The exit status is 1 when
-any xbackend namespace has a new failure.
+namespace, then sort every xbackend failure by what the same test did on the library underneath: it passed
+there ("new"), did not run there ("no baseline"), is a deliberate difference of xbackend
+(:data:`KNOWN_DIFFERENCES`, "listed") or failed there too ("as baseline"); new and no-baseline failures are
+grouped by cause (exception type and normalised message). The exit status is 1 when a namespace of ``--gate``
+(xbackend on NumPy and on torch) has a new or no-baseline failure.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import time
 from collections import Counter, defaultdict
 from importlib import util as importlib_util
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINES = ("numpy", "torch", "array_api_strict", "dask")
@@ -70,17 +73,38 @@ CI_SELECTION: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 CI_NAMESPACES = ("numpy", "torch", "xbackend-numpy", "xbackend-torch")
 
-#: Deliberate differences: (suite, test-id pattern (fnmatch, namespace part replaced by the baseline's), the
-#: xbackend namespaces it concerns (None: all), the reason). Each is a choice documented in docs/behaviour.md,
-#: never a bug; a failure that matches is counted as "listed", not as new.
+class Difference(NamedTuple):
+    """A deliberate difference: an xbackend failure of ``namespaces`` (None: all) in ``suite`` ("*": both) whose test
+    id, with the namespace part written as the baseline's, matches ``test`` (fnmatch) and whose failure message
+    matches the regex ``failure`` (None: any). Each is a choice documented in docs/behaviour.md, never a bug."""
+
+    suite: str
+    test: str
+    namespaces: tuple[str, ...] | None
+    reason: str
+    failure: str | None = None
+
+
+_ALT = "scipy/special/tests/test_support_alternative_backends.py::test_support_alternative_backends_mismatched_dtypes"
 _INT_FLOAT32 = ("an integer with float32 is float32 on every backend (xbackend's promotion: no silent float64); "
                 "SciPy's reference is NumPy's ufunc promotion, float64 (SciPy xfails torch for the same reason)")
-KNOWN_DIFFERENCES: tuple[tuple[str, str, tuple[str, ...] | None, str], ...] = (
-    ("scipy", "scipy/special/tests/test_support_alternative_backends.py::"
-              "test_support_alternative_backends_mismatched_dtypes[[]*-rel_entr]", None, _INT_FLOAT32),
-    ("scipy", "scipy/special/tests/test_support_alternative_backends.py::"
-              "test_support_alternative_backends_mismatched_dtypes[[]*-xlogy]", None, _INT_FLOAT32),
+_NO_IMPLICIT_COMPUTE = ("a lazy Dask Array is never computed implicitly (np.asarray, float(), bool() raise "
+                        "HostTransferError with the fix); a dask.array computes silently")
+KNOWN_DIFFERENCES: tuple[Difference, ...] = (
+    Difference("scipy", _ALT + "[[]*-rel_entr]", None, _INT_FLOAT32),
+    Difference("scipy", _ALT + "[[]*-xlogy]", None, _INT_FLOAT32),
+    Difference("*", "*", ("xbackend-dask",), _NO_IMPLICIT_COMPUTE,
+               r"HostTransferError: implicit conversion of a lazy Dask Array"),
 )  # fmt: skip
+
+
+#: the block of the docs' ecosystem page that holds the committed table (benchmarks/results/consumer_suites.txt)
+DOCS_BEGIN, DOCS_END = "<!-- consumer_suites.txt: begin -->", "<!-- consumer_suites.txt: end -->"
+
+
+def docs_block(page: str) -> str:
+    """The table a docs page shows between :data:`DOCS_BEGIN` and :data:`DOCS_END`."""
+    return page.partition(DOCS_BEGIN + "\n")[2].partition("\n" + DOCS_END)[0]
 
 
 # -- running ------------------------------------------------------------------------------------------------
@@ -204,10 +228,11 @@ def cause(failure: str) -> str:
     return line if len(line) <= 110 else line[:109] + "…"
 
 
-def _listed(suite: str, base_id: str, ns: str) -> str | None:
-    for s, pattern, which, reason in KNOWN_DIFFERENCES:
-        if s == suite and (which is None or ns in which) and fnmatch.fnmatchcase(base_id, pattern):
-            return reason
+def _listed(suite: str, base_id: str, ns: str, failure: str) -> str | None:
+    for d in KNOWN_DIFFERENCES:
+        if (d.suite in ("*", suite) and (d.namespaces is None or ns in d.namespaces)
+                and fnmatch.fnmatchcase(base_id, d.test) and (d.failure is None or re.search(d.failure, failure))):
+            return d.reason
     return None
 
 
@@ -230,7 +255,7 @@ def summarise(reports: dict[str, dict[str, Any]]) -> dict[str, Any]:
             base = tests.get(bid)
             if base is not None and base["outcome"] in ("failed", "error", "xfailed"):
                 kind = "as baseline"
-            elif (reason := _listed(suite, bid, ns)) is not None:
+            elif (reason := _listed(suite, bid, ns, r.get("failure", ""))) is not None:
                 kind = "listed: " + reason
             elif base is None or base["outcome"] == "skipped":  # e.g. a test body skipping `if is_torch(xp)`
                 kind = "no baseline"
@@ -249,10 +274,25 @@ def _cell(c: Counter[str] | None) -> str:
     return s
 
 
-def tables(summary: dict[str, Any], namespaces: list[str], times: dict[str, float] | None = None) -> str:
+def versions() -> str:
+    """The libraries of this run, one line."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    parts = []
+    for dist in ("scikit-learn", "scipy", "numpy", "torch", "dask", "array-api-strict"):
+        try:
+            parts.append(f"{dist} {version(dist)}")
+        except PackageNotFoundError:
+            pass
+    return ", ".join(parts) + f"; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs"
+
+
+def tables(summary: dict[str, Any], namespaces: list[str], times: dict[str, float] | None = None,
+           header: str | None = None) -> str:  # fmt: skip
     counts, fails = summary["counts"], summary["xb_failures"]
     cols = [n for n in ALL_NAMESPACES if n in namespaces]
-    lines = ["passed / failed (+ errors) per namespace; skipped tests are not counted", ""]
+    lines = [header, ""] if header else []
+    lines += ["passed / failed (+ errors) per namespace; skipped tests are not counted", ""]
     lines.append("| suite | " + " | ".join(TITLES[n] for n in cols) + " |")
     lines.append("|---" * (len(cols) + 1) + "|")
     for suite in counts:
@@ -320,15 +360,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=None, help="save the records (and re-render with --from-json)")
     ap.add_argument("--from-json", type=Path, default=None, help="print the tables of a saved run")
     ap.add_argument("--out", type=Path, default=None, help="also write the tables here")
+    ap.add_argument("--docs", type=Path, default=None,
+                    help=f"also put them into this page between {DOCS_BEGIN!r} and {DOCS_END!r}")
     ap.add_argument("pytest_args", nargs="*", help="after --: passed to pytest (e.g. -k logsumexp)")
     args = ap.parse_args(argv)
     if args.from_json is not None:
         saved = json.loads(args.from_json.read_text())
         reports, namespaces, times = saved["reports"], saved["namespaces"], saved.get("times")
+        header = saved.get("header") or (f"{time.strftime('%Y-%m-%d', time.localtime(args.from_json.stat().st_mtime))}"
+                                         f": {versions()}")  # a run saved without its header: this environment
     else:
         default = ALL_NAMESPACES if args.selection == "full" else CI_NAMESPACES
         namespaces = args.namespaces.split(",") if args.namespaces else list(default)
         reports, times = {}, {}
+        header = f"{time.strftime('%Y-%m-%d')}, selection {args.selection}: {versions()}"
         tmp = Path(tempfile.mkdtemp(prefix="xb-consumers-"))
         for suite in args.suites.split(","):
             path = tmp / f"{suite}.json"
@@ -337,12 +382,20 @@ def main(argv: list[str] | None = None) -> int:
             times[suite] = run_suite(suite, namespaces, args.selection, args.jobs, args.pytest_args, path, tests)
             reports[suite] = json.loads(path.read_text())
         if args.json is not None:
-            args.json.write_text(json.dumps({"reports": reports, "namespaces": namespaces, "times": times}))
+            args.json.write_text(json.dumps({"reports": reports, "namespaces": namespaces, "times": times,
+                                             "header": header}))  # fmt: skip
     summary = summarise(reports)
-    text = tables(summary, namespaces, times)
+    text = tables(summary, namespaces, times, header)
     print(text)
     if args.out is not None:
         args.out.write_text(text + "\n")
+    if args.docs is not None:
+        page = args.docs.read_text()
+        head, _, rest = page.partition(DOCS_BEGIN + "\n")
+        _, _, tail = rest.partition(DOCS_END)
+        if not tail:
+            raise SystemExit(f"{args.docs} has no {DOCS_BEGIN!r} ... {DOCS_END!r} block")
+        args.docs.write_text(f"{head}{DOCS_BEGIN}\n{text}\n{DOCS_END}{tail}")
     return 1 if new_failures(summary, tuple(args.gate.split(","))) else 0
 
 
