@@ -165,6 +165,48 @@ def test_dtype_objects():
         xb.dtype(np.float32)
 
 
+@pytest.mark.parametrize("py", [float, int, complex, bool])
+def test_python_types_are_dtypes(xb_target, py):
+    """``dtype=float`` and friends, as NumPy and torch accept them (scikit-learn and SciPy write them): the
+    default float/int/complex dtype, and bool - NumPy's own answer under the default configuration."""
+    expected = xb.dtype(np.dtype(py).name)  # float64, int64, complex128, bool
+    x = xb.asarray([1, 0, 2], backend=xb_target.backend, device=xb_target.device)
+    made = {
+        "asarray": xb.asarray([1, 0], dtype=py, backend=xb_target.backend, device=xb_target.device),
+        "zeros": xb.zeros(3, dtype=py, backend=xb_target.backend, device=xb_target.device),
+        "full": xb.full(2, py(1), dtype=py, backend=xb_target.backend, device=xb_target.device),
+        "ones_like": xb.ones_like(x, dtype=py), "astype": xb.astype(x, py), "method astype": x.astype(py),
+        "namespace asarray": x.__array_namespace__().asarray([1, 0], dtype=py),
+    }  # fmt: skip
+    if py is not bool:
+        made["sum"] = xb.sum(x, dtype=py)
+    for what, r in made.items():
+        assert r.dtype is expected, (what, r.dtype)
+    assert xb.dtype(py) is expected and D._as_dtype(py) is expected
+    single = {float: xb.float32, complex: xb.complex64}.get(py)
+    if single is not None:
+        with xb.using(default_float=xb.float32):  # xbackend's defaults are configurable; the types follow them
+            assert xb.zeros(1, dtype=py, backend=xb_target.backend, device=xb_target.device).dtype is single
+    with pytest.raises(xb.UnsupportedDTypeError):
+        xb.dtype(str)
+
+
+def test_numpy_reads_xbackend_dtypes():
+    """NumPy takes an xbackend dtype wherever it takes a dtype (it reads ``.dtype``): scikit-learn keeps
+    ``X.dtype`` of an Array and, with array-API dispatch off, casts its NumPy results with it."""
+    for d in ALL:
+        if d is xb.bfloat16:
+            continue
+        nd = np.dtype(d.name)
+        assert np.dtype(d) == nd and nd == d and d == nd and d != np.dtype("U3")
+        assert np.ones(2).astype(d).dtype == nd and np.asarray([1], dtype=d).dtype == nd
+        assert np.zeros(1, dtype=d).dtype == nd
+    assert np.dtype("float32") != xb.float64 and xb.int8 != np.dtype("uint8")
+    assert np.issubdtype(xb.float32, np.floating) and not np.issubdtype(xb.int32, np.floating)
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    assert np.dtype(xb.bfloat16) == np.dtype(ml_dtypes.bfloat16)
+
+
 def test_numpy_dtype_mapping():
     for d in ALL:
         if d is xb.bfloat16:

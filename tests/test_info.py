@@ -57,6 +57,18 @@ def test_devices_and_default_device(xb_target):
         assert xb.__array_namespace_info__().default_device() is xb.Device(xb_target.backend, xb_target.device)
 
 
+def test_devices_concatenate_with_a_list_as_in_2023_12(xb_target):
+    """2025.12 made devices() a tuple; consumers written for 2023.12's list (SciPy's ``devices`` test fixture
+    writes ``info.devices() + [None]``) keep working, and tuple concatenation stays a tuple."""
+    devs = info_for(xb_target).devices()
+    assert devs + [None] == [*devs, None] and type(devs + [None]) is list
+    assert [None] + devs == [None, *devs] and type([None] + devs) is list
+    assert devs + (None,) == (*devs, None) and type(devs + (None,)) is tuple
+    for d in devs + [None]:  # what SciPy's test_device cases then do with each
+        x = xb.asarray([1.0], backend=xb_target.backend, device=d)
+        assert x.device is (d if d is not None else info_for(xb_target).default_device())
+
+
 def test_default_dtypes_follow_configuration(xb_target):
     info = info_for(xb_target)
     assert info.default_dtypes(device=xb_target.device) == {

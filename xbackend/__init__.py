@@ -106,6 +106,10 @@ _boundary.install(linalg, linalg.__all__, "linalg.")
 _boundary.install(fft, fft.__all__, "fft.")
 _boundary.install_methods(Array)
 
+from . import _methods  # noqa: E402 - NumPy's methods and ufuncs on Arrays, forwarding to the functions above
+
+_methods.install(_sys.modules[__name__], Array)
+
 if _TYPE_CHECKING:
     from . import random
 else:

@@ -66,7 +66,7 @@ class Array(metaclass=_NoDirectCalls):
     _dt: DType
     _dev: Device  # the physical device (no backend): what backends understand
     _be: Backend
-    __array_ufunc__ = None  # NumPy defers to our reflected operators
+    # __array_ufunc__ (NumPy's ufuncs run xbackend's functions) and NumPy's methods: installed by xbackend._methods
     __array_priority__ = 1000
 
     # The operators are installed by xbackend._operators when it loads (one implementation per arity, shared

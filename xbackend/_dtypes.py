@@ -79,6 +79,27 @@ class DType:
     def bits(self) -> int:
         return self.itemsize * 8
 
+    @property
+    def dtype(self) -> Any:
+        """The NumPy dtype of the same name, so ``np.dtype(xb.float32)`` and NumPy's comparisons
+        (``np.dtype("float32") == xb.float32``) accept it: NumPy reads any object's ``.dtype``. scikit-learn
+        keeps ``X.dtype`` and casts NumPy results with it when array-API dispatch is off. bfloat16 needs ml_dtypes.
+
+        >>> import numpy as np, xbackend as xb
+        >>> np.dtype(xb.float32), np.dtype("float64") == xb.float64, np.ones(2).astype(xb.int8).dtype
+        (dtype('float32'), True, dtype('int8'))
+        """
+        import numpy as np
+
+        if self is bfloat16:
+            try:
+                import ml_dtypes
+            except ImportError:
+                msg = "bfloat16 has no NumPy dtype without ml_dtypes: pip install ml_dtypes"
+                raise UnsupportedDTypeError(msg) from None
+            return np.dtype(ml_dtypes.bfloat16)
+        return np.dtype(self.name)
+
 
 bool = DType("bool", "b", 1, 0)  # noqa: A001 - the standard's name
 int8 = DType("int8", "i", 1, 1)
@@ -123,17 +144,33 @@ def real_of(dt: DType) -> DType:
     return _REAL_OF.get(dt, dt)
 
 
+#: Python's types as dtypes (``dtype=float``, as NumPy and torch accept them): the configured defaults' names
+_BUILTIN_DEFAULTS = {builtins.float: "default_float", builtins.int: "default_int", builtins.complex: "default_complex"}
+
+
 def dtype(obj: Any) -> DType:
-    """Parse a dtype name (``"float32"``) or return a DType unchanged.
+    """Parse a dtype name (``"float32"``) or Python's ``float``/``int``/``complex``/``bool`` (the configured
+    default float, int and complex dtypes, and bool), or return a DType unchanged.
 
     >>> import xbackend as xb
-    >>> xb.dtype("complex64")
-    xb.complex64
+    >>> xb.dtype("complex64"), xb.dtype(float), xb.dtype(bool)
+    (xb.complex64, xb.float64, xb.bool)
+    >>> with xb.using(default_float=xb.float32):
+    ...     xb.dtype(float), xb.dtype(complex)
+    (xb.float32, xb.complex64)
     """
     if type(obj) is DType:
         return obj
     if isinstance(obj, str) and obj in BY_NAME:
         return BY_NAME[obj]
+    if obj is builtins.bool:
+        return bool
+    default = _BUILTIN_DEFAULTS.get(obj) if type(obj) is type else None
+    if default is not None:
+        from . import _config  # it imports this module
+
+        dt: DType = getattr(_config.current(), default)
+        return dt
     raise UnsupportedDTypeError(
         f"{obj!r} is not an xbackend dtype; use one of {', '.join(BY_NAME)} (e.g. xb.float32)"
     )

@@ -38,6 +38,29 @@ _KINDS: dict[str, tuple[DType, ...]] = {
 _STANDARD = (D.bool,) + D.INTEGER + (D.float32, D.float64) + D.COMPLEX
 
 
+class Devices(tuple[Device, ...]):
+    """``devices()``'s answer: a tuple (2025.12) that also concatenates with a list, as the list of 2023.12
+    did, so consumers written for either version work (SciPy's test fixture writes ``devices() + [None]``).
+
+    >>> import xbackend as xb
+    >>> devs = xb.__array_namespace_info__().devices()
+    >>> devs + [None], devs + (None,)
+    ([Device('numpy', 'cpu'), None], (Device('numpy', 'cpu'), None))
+    """
+
+    __slots__ = ()
+
+    def __add__(self, other: Any) -> Any:
+        if isinstance(other, list):
+            return list(self) + other
+        return tuple.__add__(self, other)
+
+    def __radd__(self, other: Any) -> Any:
+        if isinstance(other, list):
+            return other + list(self)
+        return NotImplemented
+
+
 class Info:
     """What one backend supports; returned by :func:`__array_namespace_info__`."""
 
@@ -76,9 +99,10 @@ class Info:
         return {"real floating": cfg.default_float, "complex floating": cfg.default_complex,
                 "integral": cfg.default_int, "indexing": cfg.default_int}  # fmt: skip
 
-    def devices(self) -> tuple[Device, ...]:
-        """Every device of this backend on this machine (2025.12: a tuple), bound to the backend."""
-        return tuple(_bind(d, self._be.name) for d in self._be.devices())
+    def devices(self) -> Devices:
+        """Every device of this backend on this machine (2025.12: a tuple, see :class:`Devices`), bound to the
+        backend."""
+        return Devices(_bind(d, self._be.name) for d in self._be.devices())
 
     def dtypes(self, *, device: Any = None, kind: str | tuple[str, ...] | None = None) -> dict[str, DType]:
         """Array API dtypes this backend holds on ``device``, optionally of a ``kind`` (or tuple of kinds)."""

@@ -7,8 +7,9 @@ each backend-bound :class:`~xbackend.Device` gets its own namespace object: ever
 xbackend namespace, except that the creation functions default to that backend and device. The
 objects are built once per device and cached, so two Arrays of one backend and device return the
 same namespace (scikit-learn compares namespaces with ``==``), and each has its own ``__name__``
-(``"xbackend[torch,cuda:0]"``: array-api-compat tells namespaces apart by name, so mixing Arrays of two
-backends fails there with "Multiple namespaces"). Building one imports no backend.
+(``"xbackend:torch:cuda:0"``: array-api-compat tells namespaces apart by name, so mixing Arrays of two
+backends fails there with "Multiple namespaces"; no regex metacharacter but ``.``, because consumers'
+tests match error messages that quote it). Building one imports no backend.
 
 >>> import xbackend as xb
 >>> x = xb.asarray([1.0, 2.0])
@@ -98,7 +99,7 @@ def _build(dev: Device, name: str) -> BoundNamespace:
     xbackend = _ROOT[0]
     _fft = xbackend.fft
     # a name per device: array_api_compat.array_namespace() tells namespaces apart by __name__ only
-    ns = BoundNamespace(f"xbackend[{dev.backend},{dev}]", xbackend.__doc__)
+    ns = BoundNamespace(f"xbackend:{dev.backend}:{dev}", xbackend.__doc__)
     ns.__dict__.update({n: getattr(xbackend, n) for n in xbackend.__all__})
     ns.__array_api_version__ = xbackend.__array_api_version__
     ns._device = dev
