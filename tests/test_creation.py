@@ -393,3 +393,57 @@ def test_complex_to_real_casts_raise_everywhere(xb_target):
         with pytest.raises(xb.UnsupportedDTypeError, match="imaginary part"):
             attempt()
     assert xb.real(z).astype(xb.float32).tolist() == [1.0]
+
+
+# The creation caches (_creation._resolve's cfg.places, _filled's per-function entry and last-call shortcut): two
+# calls that differ in exactly one argument must not share a result. Each pair runs A, A, B, B, A (the second call
+# of each takes the cached entry, the switch takes the shortcut's miss path) and checks every result against what
+# was asked for.
+def _place_variants():
+    out = {"dtype": ({"dtype": xb.float32}, {"dtype": xb.int64}),
+           "dtype by name": ({"dtype": "float32"}, {"dtype": "int16"}),
+           "dtype given or default": ({}, {"dtype": xb.float32})}
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        return out
+    out["backend"] = ({"backend": "numpy"}, {"backend": "torch"})
+    out["device"] = ({"backend": "torch", "device": "cpu"}, {"backend": "torch", "device": "meta"})
+    return out
+
+
+def _expected_place(kw):
+    dt = xb.dtype(kw.get("dtype", xb.float64))
+    return kw.get("backend", "numpy"), kw.get("device", "cpu"), dt
+
+
+@pytest.mark.parametrize("which", list(_place_variants()))
+@pytest.mark.parametrize("fn", ["zeros", "ones", "empty", "full"])
+def test_creation_cache_tells_apart_calls_that_differ_in_one_argument(fn, which):
+    a, b = _place_variants()[which]
+    for kw in (a, a, b, b, a):
+        backend, device, dt = _expected_place(kw)
+        args = (3, 7.0 if dt.kind == "f" else 7) if fn == "full" else (3,)  # a float fill: default float
+        r = getattr(xb, fn)(*args, **kw)
+        assert (r.backend, str(r.device), r.dtype, r.shape) == (backend, device, dt, (3,)), (fn, kw)
+        assert r.native.dtype == (np.dtype(dt.name) if backend == "numpy" else getattr(__import__(backend), dt.name))
+        if fn != "empty" and device != "meta":
+            assert r.tolist() == [{"zeros": 0, "ones": 1, "full": 7}[fn]] * 3
+
+
+def test_creation_cache_tells_apart_functions_and_configs():
+    for _ in range(2):  # zeros and ones with identical arguments: each its own function's entry
+        assert xb.zeros(2, dtype=xb.int8).tolist() == [0, 0]
+        assert xb.ones(2, dtype=xb.int8).tolist() == [1, 1]
+    for _ in range(2):  # the same call (no dtype) outside and inside a context that changes the default float
+        assert xb.zeros(2).dtype is xb.float64
+        with xb.using(default_float=xb.float32):
+            assert xb.zeros(2).dtype is xb.float32
+            assert xb.empty(2).dtype is xb.float32
+        assert xb.empty(2).dtype is xb.float64
+    base = xb.set_default(default_float=xb.float32)  # replacing the base config forgets the last call's entry
+    try:
+        assert xb.zeros(2).dtype is xb.float32
+    finally:
+        xb.set_default(default_float=xb.float64)
+    assert base is not None and xb.zeros(2).dtype is xb.float64
