@@ -38,56 +38,56 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STATE = os.path.join(ROOT, ".mutation")
 SOCK = os.path.join(STATE, "server.sock")
-CAP_S = float(os.environ.get("XB_MUT_CAP_S", "20"))  # measured test seconds per mutant at most
+CAP_S = float(os.environ.get("XB_MUT_CAP_S", "8"))  # measured test seconds per mutant at most
 EQUIVALENTS = os.path.join(ROOT, "tools", "mutation_equivalents.txt")
 TABLE = os.path.join(ROOT, "benchmarks", "results", "mutation.txt")
 
 _NP = "numpy"
 _NT = "numpy,torch"
-# name: (path, backends the subset runs on, test files, sample: 1 = every mutant, k = about one in k)
-MODULES: dict[str, tuple[str, str, list[str], int]] = {
-    "_rules": ("xbackend/_rules.py", _NP, ["tests/test_dtypes.py", "tests/test_elementwise.py",
-                                          "tests/test_statistical.py", "tests/test_linalg.py"], 1),
-    "_dtypes": ("xbackend/_dtypes.py", _NP, ["tests/test_dtypes.py", "tests/test_errors.py",
-                                            "tests/test_elementwise.py", "tests/test_creation.py",
-                                            "tests/test_array.py", "tests/test_info.py"], 1),
-    "_assign": ("xbackend/_assign.py", _NT, ["tests/test_indexing.py", "tests/test_array.py",
-                                            "tests/test_parity_cases.py", "tests/test_errors.py"], 1),
-    "_devices": ("xbackend/_devices.py", _NT, ["tests/test_devices.py", "tests/test_interchange.py",
-                                              "tests/test_creation.py", "tests/test_errors.py"], 1),
-    "_transfer": ("xbackend/_transfer.py", _NT, ["tests/test_transfer.py", "tests/test_gpu_fixes.py"], 1),
+_S = True  # mutmut's string mutations (``"a"`` -> ``"XXaXX"``) on: the module's strings are names with a meaning
+_M = False  # off: the module's strings are messages (a ``match=`` search still finds an XX-wrapped message)
+# name: (path, backends the subset runs on, test files, sample: 1 = every mutant, k = about one in k, strings)
+MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
+    "_assign": ("xbackend/_assign.py", _NP, ["tests/test_indexing.py", "tests/test_array.py",
+                                            "tests/test_parity_cases.py", "tests/test_errors.py"], 1, _S),
     "_args": ("xbackend/_args.py", _NP, ["tests/test_creation.py", "tests/test_manipulation.py",
                                         "tests/test_errors.py", "tests/test_parity_cases.py",
                                         "tests/test_statistical.py", "tests/test_searching.py",
-                                        "tests/test_random.py", "tests/test_linalg.py", "tests/test_fft.py"], 1),
+                                        "tests/test_random.py", "tests/test_linalg.py", "tests/test_fft.py"], 1, _S),
     "_coerce": ("xbackend/_coerce.py", _NT, ["tests/test_parity_cases.py", "tests/test_creation.py",
                                             "tests/test_elementwise.py", "tests/test_array.py",
-                                            "tests/test_errors.py", "tests/test_indexing.py"], 1),
+                                            "tests/test_errors.py", "tests/test_indexing.py"], 1, _S),
     "_boundary": ("xbackend/_boundary.py", _NT, ["tests/test_errors.py", "tests/test_error_fixes.py",
                                                 "tests/test_parity_cases.py", "tests/test_linalg.py",
-                                                "tests/test_fft.py"], 1),
+                                                "tests/test_fft.py"], 1, _M),
+    "_rules": ("xbackend/_rules.py", _NP, ["tests/test_dtypes.py", "tests/test_elementwise.py",
+                                          "tests/test_statistical.py", "tests/test_linalg.py"], 1, _S),
+    "_dtypes": ("xbackend/_dtypes.py", _NP, ["tests/test_dtypes.py", "tests/test_errors.py",
+                                            "tests/test_elementwise.py", "tests/test_creation.py",
+                                            "tests/test_array.py", "tests/test_info.py"], 2, _S),
+    "_devices": ("xbackend/_devices.py", _NT, ["tests/test_devices.py", "tests/test_interchange.py",
+                                              "tests/test_creation.py", "tests/test_errors.py"], 1, _S),
+    "_keys": ("xbackend/_backends/_keys.py", "dask", ["tests/test_indexing.py", "tests/test_dask.py"], 1, _M),
     "_creation": ("xbackend/_creation.py", _NT, ["tests/test_creation.py", "tests/test_parity_cases.py",
-                                                "tests/test_errors.py", "tests/test_config.py"], 1),
-    "_jit": ("xbackend/_jit.py", _NT, ["tests/test_jit.py"], 1),
-    "numpy": ("xbackend/_backends/numpy.py", _NP, ["tests"], 3),
-    "torch": ("xbackend/_backends/torch.py", "torch", ["tests"], 3),
-    "_torch_uint": ("xbackend/_backends/_torch_uint.py", "torch", ["tests/test_elementwise.py",
-                                                                   "tests/test_array.py", "tests/test_dtypes.py",
-                                                                   "tests/test_statistical.py",
-                                                                   "tests/test_sorting.py",
-                                                                   "tests/test_searching.py",
-                                                                   "tests/test_parity_cases.py"], 1),
-    "_torch_jit": ("xbackend/_backends/_torch_jit.py", _NT, ["tests/test_jit.py"], 1),
-    "dask": ("xbackend/_backends/dask.py", "dask", ["tests"], 3),
-    "_keys": ("xbackend/_backends/_keys.py", "numpy,torch,dask", ["tests/test_dask.py", "tests/test_jit.py",
-                                                                 "tests/test_creation.py"], 1),
-    "testing": ("xbackend/testing", _NT, ["tests/test_testing_kit.py", "tests/test_plugin.py"], 1),
+                                                "tests/test_errors.py", "tests/test_config.py"], 8, _M),
+    "dask": ("xbackend/_backends/dask.py", "dask", ["tests"], 8, _M),
+    "_torch_uint": ("xbackend/_backends/_torch_uint.py", "torch", ["tests/test_elementwise.py", "tests/test_array.py",
+                                                                   "tests/test_dtypes.py", "tests/test_statistical.py",
+                                                                   "tests/test_sorting.py", "tests/test_searching.py",
+                                                                   "tests/test_parity_cases.py"], 2, _M),
+    "_torch_jit": ("xbackend/_backends/_torch_jit.py", _NT, ["tests/test_jit.py"], 2, _M),
+    "_jit": ("xbackend/_jit.py", _NT, ["tests/test_jit.py"], 4, _M),
+    "_transfer": ("xbackend/_transfer.py", _NT, ["tests/test_transfer.py", "tests/test_gpu_fixes.py"], 4, _M),
+    "numpy": ("xbackend/_backends/numpy.py", _NP, ["tests"], 8, _M),
+    "torch": ("xbackend/_backends/torch.py", "torch", ["tests"], 8, _M),
+    "testing": ("xbackend/testing", _NT, ["tests/test_testing_kit.py", "tests/test_plugin.py"], 6, _M),
 }
-_PREIMPORT = {"torch": ["torch"], "dask": ["dask", "dask.array"]}
+_PREIMPORT = ["torch", "dask", "dask.array", "dask.base", "ml_dtypes", "array_api_strict", "scipy", "scipy.special",
+              "hypothesis.extra.array_api"]
 
 
 def _config_key(mod: str) -> str:
-    _, backends, tests, _ = MODULES[mod]
+    backends = MODULES[mod][1]
     return backends.replace(",", "+") + "-" + mod
 
 
@@ -111,24 +111,29 @@ def client(args_file: str) -> int:
 # ---------------------------------------------------------------- the server
 def serve(backends: str) -> None:
     """Import the heavy libraries once, then fork a fresh pytest per request (it imports xbackend itself)."""
+    import contextlib
+    import importlib.util
     import select
     import signal
     import time
 
     os.environ["XBACKEND_TEST_BACKENDS"] = backends
-    os.environ.setdefault("HYPOTHESIS_PROFILE", "ci")
+    # 10 derandomised examples per test (tests/conftest.py); XB_MUT_PROFILE=ci re-checks survivors with 40
+    os.environ["HYPOTHESIS_PROFILE"] = os.environ.get("XB_MUT_PROFILE", "mutation")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    # a mutant written in the same second as the previous one, with the same size, would otherwise be read from
-    # the previous one's .pyc (its header holds the source's mtime in seconds and its size)
-    sys.dont_write_bytecode = True
+    os.environ.setdefault("SCIPY_ARRAY_API", "1")  # as tests/conftest.py sets it, before SciPy's import reads it
     import hypothesis  # noqa: F401
     import hypothesis.extra.numpy  # noqa: F401
     import numpy  # noqa: F401
     import pytest  # noqa: F401
 
-    for name in backends.split(","):
-        for module in _PREIMPORT.get(name, []):
+    # the plugin probes every backend while collecting (xbackend.testing._targets), whatever the selection: import
+    # them all once here (about 9 s a mutant otherwise)
+    for module in _PREIMPORT:
+        try:
             __import__(module)
+        except ImportError:
+            pass
     assert not any(m == "xbackend" or m.startswith("xbackend.") for m in sys.modules)
     if os.path.exists(SOCK):
         os.unlink(SOCK)
@@ -156,6 +161,12 @@ def serve(backends: str) -> None:
         if pid == 0:  # the child: a fresh pytest
             os.setpgid(0, 0)
             code = 1
+            # the mutated module's .pyc: its header holds the source's mtime (seconds) and size, which a mutant
+            # written in the same second with the same size as the previous one would match
+            for path in os.environ.get("XB_MUT_PATHS", "").split(os.pathsep):
+                if path:
+                    with contextlib.suppress(OSError):
+                        os.unlink(importlib.util.cache_from_source(path))
             try:
                 fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
                 os.dup2(fd, 1)
@@ -333,10 +344,13 @@ def run(mods: list[str]) -> None:
 
     os.makedirs(STATE, exist_ok=True)
     for mod in mods:
-        path, backends, tests, sample = MODULES[mod]
+        path, backends, tests, sample, strings = MODULES[mod]
         t0 = time.time()
+        if os.path.exists(SOCK):
+            os.unlink(SOCK)
         server = subprocess.Popen([sys.executable, __file__, "serve", backends], cwd=ROOT,
-                                  env={**os.environ, "PYTHONPATH": ROOT})
+                                  env={**os.environ, "PYTHONPATH": ROOT,
+                                       "XB_MUT_PATHS": os.pathsep.join(os.path.join(ROOT, p) for p in _paths(mod))})
         try:
             for _ in range(600):
                 if os.path.exists(SOCK):
@@ -363,15 +377,46 @@ def run(mods: list[str]) -> None:
             cmd = [sys.executable, "-m", "mutmut", "run", "--paths-to-mutate", ",".join(paths), "--tests-dir", "tests",
                    "--runner", f"{sys.executable} -S {__file__} client {os.path.join(STATE, 'baseline.json')}",
                    "--no-progress"]
-            subprocess.run(cmd, cwd=ROOT, env=env)
+            if not strings:
+                cmd.append("--disable-mutation-types=string,fstring")
+            proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
+            with open(os.path.join(STATE, "mutmut.pgid"), "w") as f:
+                f.write(str(proc.pid))
+            proc.wait()
         finally:
             try:
                 _send("stop")
             except OSError:
                 pass
-            server.wait(timeout=30)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
         print(f"[{mod}] done in {time.time() - t0:.0f} s", flush=True)
         print(table([mod]), flush=True)
+
+
+def stop() -> None:
+    """End a run (mutmut, its worker, the server) and put back any source file it had mutated."""
+    import glob
+    import signal
+
+    for name in ("mutmut.pgid",):
+        try:
+            with open(os.path.join(STATE, name)) as f:
+                os.killpg(int(f.read()), signal.SIGTERM)
+        except (OSError, ValueError):
+            pass
+    try:
+        _send("stop")
+    except OSError:
+        pass
+    import time
+
+    time.sleep(1)
+    for bak in glob.glob(os.path.join(ROOT, "xbackend", "**", "*.py.bak"), recursive=True):
+        os.replace(bak, bak[:-4])
+        print("restored", os.path.relpath(bak[:-4], ROOT))
 
 
 # ---------------------------------------------------------------- results
@@ -448,6 +493,8 @@ if __name__ == "__main__":
         serve(rest[0])
     elif cmd == "run":
         run(list(MODULES) if rest == ["all"] else rest)
+    elif cmd == "stop":
+        stop()
     elif cmd == "table":
         print(table(rest or list(MODULES)))
     elif cmd == "survivors":
