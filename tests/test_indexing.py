@@ -425,3 +425,26 @@ def test_setitem_array_values_cast_by_kind(src, dst):
         with pytest.raises(xb.PromotionError, match=_LOSSY):
             x[...] = v
         _check(x, np.zeros(3, dst.name), dst)  # nothing was stored
+
+
+@pytest.mark.parametrize("src,dst", [("int16", "int8"), ("int64", "uint8"), ("uint64", "int64"), ("int32", "uint16")])
+def test_setitem_narrowing_stores_the_range_edges_and_refuses_one_beyond(xb_target, src, dst):
+    """A narrowing store checks every value against the target's range: both edges fit, one past either is
+    refused with the values' span, the range and the fix, and nothing is stored."""
+    lo, hi = int(np.iinfo(dst).min), int(np.iinfo(dst).max)
+    s = np.iinfo(src)
+    elo, ehi = max(lo, int(s.min)), min(hi, int(s.max))  # the target's edges that the source dtype holds
+    edges = np.array([[elo, ehi], [ehi, elo]], dtype=src)  # 2-D: the check looks at every element
+    x = xb_target.asarray(np.zeros((2, 2), dst))
+    x[...] = xb_target.asarray(edges)
+    _check(x, edges.astype(dst), xb.dtype(dst))
+    for beyond in [v for v in (lo - 1, hi + 1) if s.min <= v <= s.max]:
+        bad = edges.copy()
+        bad[1, 0] = beyond
+        vmin, vmax = min(elo, beyond), max(ehi, beyond)
+        msg = (rf"^cannot store {src} values in {vmin}\.\.{vmax} into an Array of dtype {dst} \(range {lo}\.\.{hi}\); "
+               rf"xbackend never wraps around\. Fix: clip first, e\.g\. x\[\.\.\.\] = xb\.clip\(xb\.asarray\(v, "
+               rf"device=x\.device\), {lo}, {hi}\), or cast the Array: x = x\.astype\(xb\.{src}\)$")
+        with pytest.raises(xb.ScalarOverflowError, match=msg):
+            x[...] = xb_target.asarray(bad)
+        _check(x, edges.astype(dst), xb.dtype(dst))
