@@ -96,6 +96,11 @@ def test_shape():
             "dimension", A.shape, (2, -2), "reshape", minimum=-1)
 
 
+def test_shape_returns_an_accepted_tuple_itself():
+    for t in ((0, 2), (0,), (), (1, 0, 3)):  # zero-length dimensions are shapes too
+        assert A.shape(t, "f") is t
+
+
 def test_shape_shortcut_tells_apart_calls_that_differ_in_one_entry():
     good, bad = (4, 5), (4, -5)
     assert A.shape(good, "f") is good
@@ -128,7 +133,10 @@ def test_choice():
 
 
 def test_real_number():
-    for v, want in ((2, 2), (2.5, 2.5), (np.int8(3), 3), (np.float32(0.5), 0.5), (xb.asarray(1.5), 1.5),
+    from decimal import Decimal
+    from fractions import Fraction
+
+    for v, want in ((Fraction(1, 2), 0.5), (Decimal("1.5"), 1.5), (2, 2), (2.5, 2.5), (np.int8(3), 3), (np.float32(0.5), 0.5), (xb.asarray(1.5), 1.5),
                     (xb.asarray(4), 4.0), (xb.asarray(np.float32(0.25)), 0.25)):  # fmt: skip
         r = A.real_number(v, "f", "x")
         assert r == want and type(r) is type(want), (v, r)

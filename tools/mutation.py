@@ -281,6 +281,23 @@ def _headers(path: str) -> list[tuple[int, int, int, int]]:
     return out
 
 
+def _statements(path: str) -> list[tuple[int, int]]:
+    """(first line, last line) of every statement; a compound statement's header only (not its body)."""
+    import ast
+
+    with open(os.path.join(ROOT, path)) as f:
+        tree = ast.parse(f.read())
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt):
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+                out.append((node.lineno, body[0].lineno - 1))
+            else:
+                out.append((node.lineno, node.end_lineno or node.lineno))
+    return out
+
+
 def _order(nodeids: set[str], tests: dict[str, dict]) -> list[str]:
     """Fastest first, one per test function before any second parametrisation, up to CAP_S measured seconds."""
     usable = sorted((tests[n]["dur"], n) for n in nodeids if n in tests and tests[n]["ok"])
@@ -306,7 +323,8 @@ class Selector:
             m = json.load(f)
         self.tests = m["tests"]
         self.lines = {p: {int(k): set(v) for k, v in ls.items()} for p, ls in m["lines"].items()}
-        self.headers = {}
+        self.headers: dict[str, list[tuple[int, int, int, int]]] = {}
+        self.statements: dict[str, list[tuple[int, int]]] = {}
 
     def covering(self, path: str, first: int, last: int) -> set[str]:
         out: set[str] = set()
@@ -318,6 +336,14 @@ class Selector:
 
     def select(self, path: str, lineno: int) -> list[str]:
         ctx = self.lines.get(path, {}).get(lineno)
+        if ctx is None:  # a continuation line of a statement (coverage reports statements by their first line)
+            if path not in self.statements:
+                self.statements[path] = _statements(path)
+            spans = [sp for sp in self.statements[path] if sp[0] <= lineno <= sp[1]]
+            if spans:
+                first, last = min(spans, key=lambda sp: sp[1] - sp[0])
+                found = [self.lines.get(path, {}).get(n) for n in range(first, last + 1)]
+                ctx = set().union(*(c for c in found if c)) if any(found) else None
         if ctx is None:
             return []
         if "" in ctx:  # runs at import: the tests of the def/class it heads, else the module's tests
