@@ -404,6 +404,7 @@ def run(mods: list[str]) -> None:
                               set().union(*(sel.covering(p, 0, 10**9) for p in paths)), sel.tests)
             with open(os.path.join(STATE, "baseline.json"), "w") as f:
                 json.dump(baseline or ["tests/test_info.py"], f)
+            _reset_survivors(mod)  # a survivor is always re-tested (mutmut would only when the tests' hash changed)
             env = {**os.environ, "PYTHONPATH": os.pathsep.join([ROOT, os.path.join(ROOT, "tools")]),
                    "XB_MUT_MODULE": mod}
             cmd = [sys.executable, "-m", "mutmut", "run", "--paths-to-mutate", ",".join(paths), "--tests-dir", "tests",
@@ -426,6 +427,18 @@ def run(mods: list[str]) -> None:
                 server.kill()
         print(f"[{mod}] done in {time.time() - t0:.0f} s", flush=True)
         print(table([mod]), flush=True)
+
+
+def _reset_survivors(mod: str) -> None:
+    import sqlite3
+
+    if not os.path.exists(os.path.join(ROOT, ".mutmut-cache")):
+        return
+    db = sqlite3.connect(os.path.join(ROOT, ".mutmut-cache"))
+    with db:
+        for path in _paths(mod):
+            db.execute("UPDATE Mutant SET status = 'untested' WHERE status IN ('bad_survived', 'bad_timeout') AND line IN "
+                       "(SELECT l.id FROM Line l JOIN SourceFile s ON l.sourcefile = s.id WHERE s.filename = ?)", (path,))
 
 
 def stop() -> None:
