@@ -447,3 +447,75 @@ def test_creation_cache_tells_apart_functions_and_configs():
     finally:
         xb.set_default(default_float=xb.float64)
     assert base is not None and xb.zeros(2).dtype is xb.float64
+
+
+@pytest.mark.parametrize(
+    "data,dtype,bad,wider",
+    [
+        ([1, 300], xb.int8, 300, "int64"),
+        ([-300, 1], xb.uint8, -300, "int64"),
+        ([2**63], xb.int64, 2**63, "uint64"),
+        ([2**64], xb.uint64, 2**64, "float64"),
+        ([-(2**63) - 1, 0], xb.int64, -(2**63) - 1, "float64"),
+    ],
+)
+def test_python_ints_beyond_the_dtype_name_a_dtype_that_holds_them(data, dtype, bad, wider):
+    note = r" \(inexact: no integer dtype holds it\)" if wider == "float64" else ""
+    with pytest.raises(xb.ScalarOverflowError, match=rf"^Python int {bad} in the data does not fit .*"
+                       rf"Fix: pass a dtype that holds it, e\.g\. xb\.asarray\(data, dtype=xb\.{wider}\){note}$"):
+        xb.asarray(data, dtype=dtype)
+
+
+@pytest.mark.parametrize("data,bad", [([-129.5, 3.0], -129.5), ([1.0, 127.5, 128.25], 128.25), ([-128.9], None)])
+def test_floats_into_ints_name_the_value_that_does_not_fit(data, bad):
+    if bad is None:  # truncation towards zero: -128.9 -> -128 fits
+        assert xb.asarray(data, dtype=xb.int8).tolist() == [-128]
+        return
+    with pytest.raises(xb.ScalarOverflowError, match=rf"^value {bad!r} does not fit int8 \(range -128\.\.127\)"):
+        xb.asarray(data, dtype=xb.int8)
+
+
+def test_arange_reaches_both_ends_of_an_integer_dtype():
+    assert xb.arange(-128, -126, dtype=xb.int8).tolist() == [-128, -127]
+    assert xb.arange(125, 128, dtype=xb.int8).tolist() == [125, 126, 127]
+    assert xb.arange(0, 3, dtype=xb.uint8).tolist() == [0, 1, 2]
+    with pytest.raises(xb.ScalarOverflowError, match=r"^arange\(\): value -129 does not fit int8"):
+        xb.arange(-129, 0, dtype=xb.int8)
+    for bad in (1j, True):
+        with pytest.raises(xb.ArgumentTypeError, match=r"^arange\(\): .* must be a real number, got (complex|bool)"):
+            xb.arange(bad)
+        with pytest.raises(xb.ArgumentTypeError, match=r"^arange\(\): .* must be a real number, got (complex|bool)"):
+            xb.arange(0, 5, bad)
+
+
+@pytest.mark.parametrize("fn", ["zeros_like", "ones_like", "empty_like", "full_like"])
+def test_like_functions_take_python_data(fn):
+    args = (7,) if fn == "full_like" else ()
+    r = getattr(xb, fn)([[1, 2, 3]], *args)
+    assert r.shape == (1, 3) and r.dtype is xb.int64 and r.backend == "numpy"
+    if fn != "empty_like":
+        assert r.tolist() == [[{"zeros_like": 0, "ones_like": 1, "full_like": 7}[fn]] * 3]
+
+
+def test_a_device_bound_to_a_backend_not_yet_used_in_this_process():
+    """A device unpickled in a fresh process (x.device of a torch Array) names a backend that process has not
+    made yet: ``*_like(..., device=d)`` makes it."""
+    pytest.importorskip("torch")
+    from xbackend._dispatch import _instances
+
+    d = xb.zeros(1, backend="torch").device
+    saved = dict(_instances)
+    _instances.clear()  # as in a process that has not used any backend yet
+    try:
+        r = xb.zeros_like(xb.asarray(np.zeros(2)), device=d)
+    finally:
+        _instances.clear()
+        _instances.update(saved)
+    assert r.backend == "torch" and r.tolist() == [0.0, 0.0]
+
+
+def test_numpys_own_array_likes_are_converted():
+    from numpy.lib import user_array
+
+    c = user_array.container([1.5, 2.5])  # NumPy's __array__ class that is no ndarray: not a foreign library's
+    assert xb.asarray(c).tolist() == [1.5, 2.5]
