@@ -563,17 +563,23 @@ def mark(mid: int, reason: str) -> None:
 
 
 def survivors(mod: str, show_equivalent: bool = False) -> None:
-    import subprocess
+    """Print each survivor's diff. Never ``mutmut show`` while a run is going: it re-reads the file being mutated
+    and rewrites mutmut's line table from it (the run then fails with "Attribute Mutant.line is required")."""
+    import difflib
+
+    from mutmut import Context, RelativeMutationID, mutate
 
     eq = _equivalents()
     for mid, path, lineno, index, status, line in sorted(_statuses(mod), key=lambda r: (r[1], r[2], r[3])):
-        if status != "bad_survived":
+        if status != "bad_survived" or ((path, index, line.strip()) in eq and not show_equivalent):
             continue
-        if (path, index, line.strip()) in eq and not show_equivalent:
-            continue
-        diff = subprocess.run([sys.executable, "-m", "mutmut", "show", str(mid)], cwd=ROOT, capture_output=True,
-                              text=True).stdout
-        body = [d for d in diff.splitlines() if d[:1] in "+-" and not d.startswith(("+++", "---"))]
+        src_path = os.path.join(ROOT, path)
+        with open(src_path + ".bak" if os.path.exists(src_path + ".bak") else src_path) as f:
+            source = f.read()  # the pristine source (mutmut keeps it as .bak while a mutant is on disk)
+        ctx = Context(source=source, mutation_id=RelativeMutationID(line, index, lineno), filename=path)
+        mutated, _ = mutate(ctx)
+        diff = difflib.unified_diff(source.splitlines(), mutated.splitlines(), lineterm="", n=0)
+        body = [d for d in diff if d[:1] in "+-" and not d.startswith(("+++", "---"))]
         print(f"#{mid} {path}:{lineno + 1} index {index}")
         for d in body:
             print("   ", d)
