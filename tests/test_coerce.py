@@ -119,3 +119,24 @@ def test_numpy_scalars_are_weak_and_unknown_ones_refused():
     with pytest.raises(xb.UnsupportedDTypeError, match=r"^a NumPy longdouble scalar has no xbackend dtype\. "
                        r"Fix: convert it, e\.g\. float\(v\) or np\.float64\(v\)$"):
         C.py_scalar(np.longdouble(1))
+
+
+def _two_places():
+    """Pairs of Arrays at different places: another backend on the same CPU, and (torch) another device."""
+    torch = pytest.importorskip("torch")
+    a = xb.asarray([1.0, 2.0], backend="torch")
+    return [(a, xb.asarray(np.array([1.0, 2.0]))), (a, xb.asarray(torch.zeros(2, device="meta")))]
+
+
+def test_arrays_and_native_arrays_of_another_place_are_refused():
+    for like, other in _two_places():
+        err = xb.BackendMismatchError if like.backend != other.backend else xb.DeviceMismatchError
+        for convert in (C.operand, C.to_array, C.placed):
+            with pytest.raises(err):
+                convert(other, like)
+            with pytest.raises(err):
+                convert(other.native, like)  # a native array is an Array of its own place, never moved
+        assert C.operand(like, like) is like and C.to_array(like, like) is like
+    same = xb.asarray([1.0], backend="torch")
+    assert C.operand(same.native, like).native is same.native  # a native array of the same place: wrapped as is
+    assert C.to_array([1, 2]).backend == "numpy"  # no partner: asarray's rules
