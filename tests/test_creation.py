@@ -517,5 +517,11 @@ def test_a_device_bound_to_a_backend_not_yet_used_in_this_process():
 def test_numpys_own_array_likes_are_converted():
     from numpy.lib import user_array
 
-    c = user_array.container([1.5, 2.5])  # NumPy's __array__ class that is no ndarray: not a foreign library's
+    c = user_array.container([1.5, 2.5])  # NumPy's own array-like that is no ndarray (it converts through DLPack)
     assert xb.asarray(c).tolist() == [1.5, 2.5]
+
+
+def test_eye_defaults_to_the_main_diagonal(xb_target):
+    for args in ((3,), (2, 3), (3, 2)):
+        r = xb.eye(*args, backend=xb_target.backend, device=xb_target.device)
+        assert r.dtype is xb.float64 and r.tolist() == np.eye(*args).tolist()
