@@ -315,3 +315,64 @@ def test_computations_that_differ_in_one_argument_get_their_own_keys():
         assert_close(xb.asarray(gb), eb)
     again = xb.sin(x)
     assert again.native.name == xb.sin(x).native.name  # the same call twice: the same key
+
+
+def test_batched_matmul_shapes_are_checked_when_built_with_numpys_message():
+    a, b = np.ones((2, 2, 3)), np.ones((4, 3, 2))
+    with pytest.raises(xb.ShapeError) as want:
+        xb.asarray(a) @ xb.asarray(b)
+    with no_compute(), pytest.raises(xb.ShapeError) as got:
+        xb.asarray(a, backend="dask") @ xb.asarray(b, backend="dask")
+    assert "batch dimensions (2,) and (4,)" in str(got.value)
+    assert str(got.value).replace("dask", "numpy") == str(want.value)
+
+
+def test_host_index_arrays_are_bounds_checked_when_the_key_is_built():
+    x = xb.asarray(np.arange(3.0), backend="dask")
+    with no_compute(), pytest.raises(xb.IndexOutOfRangeError):
+        x[np.array([0, 5])]  # a host index array: checked at once, as on the eager backends
+    with no_compute():
+        y = x[np.array([2, 0])]
+    assert y.tolist() == [2.0, 0.0]
+
+
+def test_probe_reports_a_broken_dask_and_the_distributed_extra(monkeypatch):
+    from xbackend._backends import dask as xdask
+
+    info = xdask.DaskBackend.probe()
+    assert info.usable and info.extra["distributed"] in ("installed", "not installed")
+    pytest.importorskip("distributed")
+    assert info.extra["distributed"] == "installed"
+
+    def broken():
+        raise ImportError("no toolz")
+
+    monkeypatch.setattr(xdask, "_import", broken)
+    info = xdask.DaskBackend.probe()
+    assert not info.usable and info.installed and "pip install 'dask[array]'" in info.reason
+
+
+@pytest.mark.parametrize("shape,repeats,axis", [((2, 3), 0, 0), ((0, 3), 2, 0), ((2, 0), 3, 1), ((2, 3), 0, 1)])
+def test_repeat_to_nothing_matches_numpy(shape, repeats, axis):
+    h = np.ones(shape)
+    r = xb.repeat(xb.asarray(h, backend="dask"), repeats, axis=axis)
+    want = np.repeat(h, repeats, axis=axis)
+    assert r.shape == want.shape and r.numpy().shape == want.shape
+
+
+@pytest.mark.parametrize("shape,axis,n", [((1, 4), 1, 1), ((4, 1), 0, 2), ((1, 1), 0, 1), ((3, 5), 1, 2)])
+def test_diff_with_size_one_axes_matches_numpy(shape, axis, n):
+    h = np.arange(float(np.prod(shape))).reshape(shape) ** 2
+    r = xb.diff(xb.asarray(h, backend="dask"), axis=axis, n=n)
+    assert_equal(r, np.diff(h, axis=axis, n=n))
+
+
+def test_setitem_through_a_reversed_slice_with_a_broadcast_value():
+    h = np.zeros((2, 3))
+    x = xb.asarray(h, backend="dask")
+    x[::-1, :] = xb.asarray([1.0, 2.0, 3.0], backend="dask")  # the value broadcasts over the reversed axis
+    h[::-1, :] = [1.0, 2.0, 3.0]
+    assert_equal(x, h)
+    x[:, ::-1] = xb.asarray([[4.0, 5.0, 6.0]], backend="dask")  # ... and along it
+    h[:, ::-1] = [[4.0, 5.0, 6.0]]
+    assert_equal(x, h)
