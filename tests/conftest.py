@@ -34,6 +34,7 @@ settings.register_profile(  # benchmarks/gpu_check.sh: every GPU test in its tim
     "gpu", max_examples=10, deadline=None, derandomize=True, database=None, print_blob=True,
     suppress_health_check=_QUIET,
 )  # fmt: skip
+settings.register_profile("mutation", parent=settings.get_profile("gpu"))  # tools/mutation.py: a test run per mutant
 settings.register_profile("dev", parent=settings.get_profile("ci"))  # kept for old scripts: the same as "ci"
 _PROFILE_NAME = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 settings.load_profile(_PROFILE_NAME)

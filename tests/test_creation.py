@@ -393,3 +393,135 @@ def test_complex_to_real_casts_raise_everywhere(xb_target):
         with pytest.raises(xb.UnsupportedDTypeError, match="imaginary part"):
             attempt()
     assert xb.real(z).astype(xb.float32).tolist() == [1.0]
+
+
+# The creation caches (_creation._resolve's cfg.places, _filled's per-function entry and last-call shortcut): two
+# calls that differ in exactly one argument must not share a result. Each pair runs A, A, B, B, A (the second call
+# of each takes the cached entry, the switch takes the shortcut's miss path) and checks every result against what
+# was asked for.
+def _place_variants():
+    out = {"dtype": ({"dtype": xb.float32}, {"dtype": xb.int64}),
+           "dtype by name": ({"dtype": "float32"}, {"dtype": "int16"}),
+           "dtype given or default": ({}, {"dtype": xb.float32})}
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        return out
+    out["backend"] = ({"backend": "numpy"}, {"backend": "torch"})
+    out["device"] = ({"backend": "torch", "device": "cpu"}, {"backend": "torch", "device": "meta"})
+    return out
+
+
+def _expected_place(kw):
+    dt = xb.dtype(kw.get("dtype", xb.float64))
+    return kw.get("backend", "numpy"), kw.get("device", "cpu"), dt
+
+
+@pytest.mark.parametrize("which", list(_place_variants()))
+@pytest.mark.parametrize("fn", ["zeros", "ones", "empty", "full"])
+def test_creation_cache_tells_apart_calls_that_differ_in_one_argument(fn, which):
+    a, b = _place_variants()[which]
+    for kw in (a, a, b, b, a):
+        backend, device, dt = _expected_place(kw)
+        args = (3, 7.0 if dt.kind == "f" else 7) if fn == "full" else (3,)  # a float fill: default float
+        r = getattr(xb, fn)(*args, **kw)
+        assert (r.backend, str(r.device), r.dtype, r.shape) == (backend, device, dt, (3,)), (fn, kw)
+        assert r.native.dtype == (np.dtype(dt.name) if backend == "numpy" else getattr(__import__(backend), dt.name))
+        if fn != "empty" and device != "meta":
+            assert r.tolist() == [{"zeros": 0, "ones": 1, "full": 7}[fn]] * 3
+
+
+def test_creation_cache_tells_apart_functions_and_configs():
+    for _ in range(2):  # zeros and ones with identical arguments: each its own function's entry
+        assert xb.zeros(2, dtype=xb.int8).tolist() == [0, 0]
+        assert xb.ones(2, dtype=xb.int8).tolist() == [1, 1]
+    for _ in range(2):  # the same call (no dtype) outside and inside a context that changes the default float
+        assert xb.zeros(2).dtype is xb.float64
+        with xb.using(default_float=xb.float32):
+            assert xb.zeros(2).dtype is xb.float32
+            assert xb.empty(2).dtype is xb.float32
+        assert xb.empty(2).dtype is xb.float64
+    base = xb.set_default(default_float=xb.float32)  # replacing the base config forgets the last call's entry
+    try:
+        assert xb.zeros(2).dtype is xb.float32
+    finally:
+        xb.set_default(default_float=xb.float64)
+    assert base is not None and xb.zeros(2).dtype is xb.float64
+
+
+@pytest.mark.parametrize(
+    "data,dtype,bad,wider",
+    [
+        ([1, 300], xb.int8, 300, "int64"),
+        ([-300, 1], xb.uint8, -300, "int64"),
+        ([2**63], xb.int64, 2**63, "uint64"),
+        ([2**64], xb.uint64, 2**64, "float64"),
+        ([-(2**63) - 1, 0], xb.int64, -(2**63) - 1, "float64"),
+    ],
+)
+def test_python_ints_beyond_the_dtype_name_a_dtype_that_holds_them(data, dtype, bad, wider):
+    note = r" \(inexact: no integer dtype holds it\)" if wider == "float64" else ""
+    with pytest.raises(xb.ScalarOverflowError, match=rf"^Python int {bad} in the data does not fit .*"
+                       rf"Fix: pass a dtype that holds it, e\.g\. xb\.asarray\(data, dtype=xb\.{wider}\){note}$"):
+        xb.asarray(data, dtype=dtype)
+
+
+@pytest.mark.parametrize("data,bad", [([-129.5, 3.0], -129.5), ([1.0, 127.5, 128.25], 128.25), ([-128.9], None)])
+def test_floats_into_ints_name_the_value_that_does_not_fit(data, bad):
+    if bad is None:  # truncation towards zero: -128.9 -> -128 fits
+        assert xb.asarray(data, dtype=xb.int8).tolist() == [-128]
+        return
+    with pytest.raises(xb.ScalarOverflowError, match=rf"^value {bad!r} does not fit int8 \(range -128\.\.127\)"):
+        xb.asarray(data, dtype=xb.int8)
+
+
+def test_arange_reaches_both_ends_of_an_integer_dtype():
+    assert xb.arange(-128, -126, dtype=xb.int8).tolist() == [-128, -127]
+    assert xb.arange(125, 128, dtype=xb.int8).tolist() == [125, 126, 127]
+    assert xb.arange(0, 3, dtype=xb.uint8).tolist() == [0, 1, 2]
+    with pytest.raises(xb.ScalarOverflowError, match=r"^arange\(\): value -129 does not fit int8"):
+        xb.arange(-129, 0, dtype=xb.int8)
+    for bad in (1j, True):
+        with pytest.raises(xb.ArgumentTypeError, match=r"^arange\(\): .* must be a real number, got (complex|bool)"):
+            xb.arange(bad)
+        with pytest.raises(xb.ArgumentTypeError, match=r"^arange\(\): .* must be a real number, got (complex|bool)"):
+            xb.arange(0, 5, bad)
+
+
+@pytest.mark.parametrize("fn", ["zeros_like", "ones_like", "empty_like", "full_like"])
+def test_like_functions_take_python_data(fn):
+    args = (7,) if fn == "full_like" else ()
+    r = getattr(xb, fn)([[1, 2, 3]], *args)
+    assert r.shape == (1, 3) and r.dtype is xb.int64 and r.backend == "numpy"
+    if fn != "empty_like":
+        assert r.tolist() == [[{"zeros_like": 0, "ones_like": 1, "full_like": 7}[fn]] * 3]
+
+
+def test_a_device_bound_to_a_backend_not_yet_used_in_this_process():
+    """A device unpickled in a fresh process (x.device of a torch Array) names a backend that process has not
+    made yet: ``*_like(..., device=d)`` makes it."""
+    pytest.importorskip("torch")
+    from xbackend._dispatch import _instances
+
+    d = xb.zeros(1, backend="torch").device
+    saved = dict(_instances)
+    _instances.clear()  # as in a process that has not used any backend yet
+    try:
+        r = xb.zeros_like(xb.asarray(np.zeros(2)), device=d)
+    finally:
+        _instances.clear()
+        _instances.update(saved)
+    assert r.backend == "torch" and r.tolist() == [0.0, 0.0]
+
+
+def test_numpys_own_array_likes_are_converted():
+    from numpy.lib import user_array
+
+    c = user_array.container([1.5, 2.5])  # NumPy's own array-like that is no ndarray (it converts through DLPack)
+    assert xb.asarray(c).tolist() == [1.5, 2.5]
+
+
+def test_eye_defaults_to_the_main_diagonal(xb_target):
+    for args in ((3,), (2, 3), (3, 2)):
+        r = xb.eye(*args, backend=xb_target.backend, device=xb_target.device)
+        assert r.dtype is xb.float64 and r.tolist() == np.eye(*args).tolist()

@@ -258,3 +258,122 @@ def test_a_distributed_client_is_the_default_scheduler(cluster):
     fut = cluster.compute(xb.sum(x).native)
     assert fut.result() == pytest.approx(4950.0)
     assert xb.sum(x).item() == pytest.approx(4950.0)
+
+
+# Graph keys (issue 19.7): Dask merges tasks with equal keys, so two computations that differ in one argument
+# must get different keys, and one computation built twice the same key (equal graphs share their work).
+def _token_pairs():
+    from xbackend._backends._dask_index import InBounds as _InBounds
+    from xbackend._backends.dask import ChunkCall, ChunkKernel, _SearchSorted
+
+    base = ChunkCall("sort_values", (xb.float64, 0, False), None, 1)
+    return {
+        "ChunkCall.method": (base, ChunkCall("sort_indices", (xb.float64, 0, False), None, 1)),
+        "ChunkCall.args dtype": (base, ChunkCall("sort_values", (xb.float32, 0, False), None, 1)),
+        "ChunkCall.args flag": (base, ChunkCall("sort_values", (xb.float64, 0, True), None, 1)),
+        "ChunkCall.out": (base, ChunkCall("sort_values", (xb.float64, 0, False), np.dtype("float32"), 1)),
+        "ChunkCall.nargs": (base, ChunkCall("sort_values", (xb.float64, 0, False), None, 2)),
+        "ChunkKernel.name": (ChunkKernel("sin", xb.float64), ChunkKernel("cos", xb.float64)),
+        "ChunkKernel.dtype": (ChunkKernel("sin", xb.float64), ChunkKernel("sin", xb.float32)),
+        "_InBounds.n": (_InBounds(5, 0, (5, 2)), _InBounds(4, 0, (5, 2))),
+        "_InBounds.axis": (_InBounds(5, 0, (5, 5)), _InBounds(5, 1, (5, 5))),
+        "_InBounds.shape": (_InBounds(5, 0, (5, 2)), _InBounds(5, 0, (5, 3))),
+        "_SearchSorted.side": (_SearchSorted("left", False), _SearchSorted("right", False)),
+        "_SearchSorted.sorter": (_SearchSorted("left", False), _SearchSorted("left", True)),
+    }
+
+
+@pytest.mark.parametrize("which", list(_token_pairs()))
+def test_graph_tokens_differ_in_each_argument(which):
+    from dask.base import tokenize
+
+    first, second = _token_pairs()[which]
+    assert tokenize(first) != tokenize(second)
+    assert tokenize(first) == tokenize(_token_pairs()[which][0])  # deterministic: equal calls, equal keys
+
+
+def test_computations_that_differ_in_one_argument_get_their_own_keys():
+    rng = np.random.default_rng(1)
+    h = rng.normal(size=(4, 6))
+    s = np.sort(rng.normal(size=7))
+    v = np.concatenate([s[:3], rng.normal(size=3)])
+    x, xs, xv = (xb.asarray(a, backend="dask") for a in (h, s, v))
+    pairs = [  # (xbackend result, NumPy's) for pairs of calls that differ in one argument
+        ((xb.sort(x, axis=1), np.sort(h, axis=1)), (xb.sort(x, axis=1, descending=True), -np.sort(-h, axis=1))),
+        ((xb.argsort(x, axis=0, stable=True), np.argsort(h, axis=0, kind="stable")),
+         (xb.argsort(x, axis=1, stable=True), np.argsort(h, axis=1, kind="stable"))),
+        ((xb.searchsorted(xs, xv, side="left"), np.searchsorted(s, v, side="left")),
+         (xb.searchsorted(xs, xv, side="right"), np.searchsorted(s, v, side="right"))),
+        ((xb.sin(x), np.sin(h)), (xb.cos(x), np.cos(h))),
+        ((xb.sin(x), np.sin(h)), (xb.sin(xb.astype(x, xb.float32)), np.sin(h.astype(np.float32)))),
+        ((xb.sum(x, axis=0), h.sum(axis=0)), (xb.sum(x, axis=1), h.sum(axis=1))),
+        ((x + 1, h + 1), (x + 2, h + 2)),
+    ]
+    for (a, ea), (b, eb) in pairs:
+        assert a.native.name != b.native.name
+        ga, gb = dask.compute(a.native, b.native)  # one merged graph: equal keys would give one of the two twice
+        assert_close(xb.asarray(ga), ea)
+        assert_close(xb.asarray(gb), eb)
+    again = xb.sin(x)
+    assert again.native.name == xb.sin(x).native.name  # the same call twice: the same key
+
+
+def test_batched_matmul_shapes_are_checked_when_built_with_numpys_message():
+    a, b = np.ones((2, 2, 3)), np.ones((4, 3, 2))
+    with pytest.raises(xb.ShapeError) as want:
+        xb.asarray(a) @ xb.asarray(b)
+    with no_compute(), pytest.raises(xb.ShapeError) as got:
+        xb.asarray(a, backend="dask") @ xb.asarray(b, backend="dask")
+    assert "batch dimensions (2,) and (4,)" in str(got.value)
+    assert str(got.value).replace("dask", "numpy") == str(want.value)
+
+
+def test_host_index_arrays_are_bounds_checked_when_the_key_is_built():
+    x = xb.asarray(np.arange(3.0), backend="dask")
+    with no_compute(), pytest.raises(xb.IndexOutOfRangeError):
+        x[np.array([0, 5])]  # a host index array: checked at once, as on the eager backends
+    with no_compute():
+        y = x[np.array([2, 0])]
+    assert y.tolist() == [2.0, 0.0]
+
+
+def test_probe_reports_a_broken_dask_and_the_distributed_extra(monkeypatch):
+    from xbackend._backends import dask as xdask
+
+    info = xdask.DaskBackend.probe()
+    assert info.usable and info.extra["distributed"] in ("installed", "not installed")
+    pytest.importorskip("distributed")
+    assert info.extra["distributed"] == "installed"
+
+    def broken():
+        raise ImportError("no toolz")
+
+    monkeypatch.setattr(xdask, "_import", broken)
+    info = xdask.DaskBackend.probe()
+    assert not info.usable and info.installed and "pip install 'dask[array]'" in info.reason
+
+
+@pytest.mark.parametrize("shape,repeats,axis", [((2, 3), 0, 0), ((0, 3), 2, 0), ((2, 0), 3, 1), ((2, 3), 0, 1)])
+def test_repeat_to_nothing_matches_numpy(shape, repeats, axis):
+    h = np.ones(shape)
+    r = xb.repeat(xb.asarray(h, backend="dask"), repeats, axis=axis)
+    want = np.repeat(h, repeats, axis=axis)
+    assert r.shape == want.shape and r.numpy().shape == want.shape
+
+
+@pytest.mark.parametrize("shape,axis,n", [((1, 4), 1, 1), ((4, 1), 0, 2), ((1, 1), 0, 1), ((3, 5), 1, 2)])
+def test_diff_with_size_one_axes_matches_numpy(shape, axis, n):
+    h = np.arange(float(np.prod(shape))).reshape(shape) ** 2
+    r = xb.diff(xb.asarray(h, backend="dask"), axis=axis, n=n)
+    assert_equal(r, np.diff(h, axis=axis, n=n))
+
+
+def test_setitem_through_a_reversed_slice_with_a_broadcast_value():
+    h = np.zeros((2, 3))
+    x = xb.asarray(h, backend="dask")
+    x[::-1, :] = xb.asarray([1.0, 2.0, 3.0], backend="dask")  # the value broadcasts over the reversed axis
+    h[::-1, :] = [1.0, 2.0, 3.0]
+    assert_equal(x, h)
+    x[:, ::-1] = xb.asarray([[4.0, 5.0, 6.0]], backend="dask")  # ... and along it
+    h[:, ::-1] = [[4.0, 5.0, 6.0]]
+    assert_equal(x, h)

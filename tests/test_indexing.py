@@ -399,3 +399,52 @@ def test_bounds_checker_used_on_gpus_agrees_with_numpy():
         check_bounds(a.shape, native, is_array, is_mask)  # valid keys pass
 
     check()
+
+
+# Assignment casts between Arrays (docs/behaviour.md): within a kind and upward across kinds (bool -> anything,
+# int -> float/complex, float -> complex) are stored; float -> int, complex -> real and anything -> bool raise.
+# The table is the documented rule written out pair by pair (kinds: b bool, i/u ints, f float, c complex).
+_STORABLE_KINDS = {("b", "b"), ("b", "i"), ("b", "u"), ("b", "f"), ("b", "c"), ("i", "i"), ("i", "u"), ("u", "i"),
+                   ("u", "u"), ("i", "f"), ("u", "f"), ("i", "c"), ("u", "c"), ("f", "f"), ("f", "c"), ("c", "c")}
+_CAST_DTYPES = [D.bool, D.int8, D.uint8, D.int64, D.float32, D.float64, D.complex128]
+_LOSSY = (r"^cannot store \w+ values into an Array of dtype \w+: '\w'-kind to '\w'-kind loses information\. "
+          r"Fix: convert explicitly, e\.g\. x\[\.\.\.\] = xb\.round\(v\)\.astype\(xb\.\w+\), or cast the Array first: "
+          r"x = x\.astype\(xb\.\w+\)$")
+
+
+@pytest.mark.parametrize("src", _CAST_DTYPES, ids=str)
+@pytest.mark.parametrize("dst", _CAST_DTYPES, ids=str)
+def test_setitem_array_values_cast_by_kind(src, dst):
+    values = np.array([0, 1, 1], dtype=src.name)  # values every dtype holds exactly
+    x = xb.asarray(np.zeros(3, dst.name))
+    v = xb.asarray(values)
+    if (src.kind, dst.kind) in _STORABLE_KINDS:
+        x[...] = v
+        _check(x, values.astype(dst.name), dst)
+    else:
+        with pytest.raises(xb.PromotionError, match=_LOSSY):
+            x[...] = v
+        _check(x, np.zeros(3, dst.name), dst)  # nothing was stored
+
+
+@pytest.mark.parametrize("src,dst", [("int16", "int8"), ("int64", "uint8"), ("uint64", "int64"), ("int32", "uint16")])
+def test_setitem_narrowing_stores_the_range_edges_and_refuses_one_beyond(xb_target, src, dst):
+    """A narrowing store checks every value against the target's range: both edges fit, one past either is
+    refused with the values' span, the range and the fix, and nothing is stored."""
+    lo, hi = int(np.iinfo(dst).min), int(np.iinfo(dst).max)
+    s = np.iinfo(src)
+    elo, ehi = max(lo, int(s.min)), min(hi, int(s.max))  # the target's edges that the source dtype holds
+    edges = np.array([[elo, ehi], [ehi, elo]], dtype=src)  # 2-D: the check looks at every element
+    x = xb_target.asarray(np.zeros((2, 2), dst))
+    x[...] = xb_target.asarray(edges)
+    _check(x, edges.astype(dst), xb.dtype(dst))
+    for beyond in [v for v in (lo - 1, hi + 1) if s.min <= v <= s.max]:
+        bad = edges.copy()
+        bad[1, 0] = beyond
+        vmin, vmax = min(elo, beyond), max(ehi, beyond)
+        msg = (rf"^cannot store {src} values in {vmin}\.\.{vmax} into an Array of dtype {dst} \(range {lo}\.\.{hi}\); "
+               rf"xbackend never wraps around\. Fix: clip first, e\.g\. x\[\.\.\.\] = xb\.clip\(xb\.asarray\(v, "
+               rf"device=x\.device\), {lo}, {hi}\), or cast the Array: x = x\.astype\(xb\.{src}\)$")
+        with pytest.raises(xb.ScalarOverflowError, match=msg):
+            x[...] = xb_target.asarray(bad)
+        _check(x, edges.astype(dst), xb.dtype(dst))

@@ -416,3 +416,64 @@ def test_jax_new_shapes_are_counted_as_compiles():
         assert_close(f(x), f.eager(x), rtol=1e-5)
     info = f.cache_info()
     assert info.misses == 1 and info.hits == 2 and info.compiles == 2 and info.fallbacks == 0
+
+
+# The cache key (issue 19.7): two calls that differ in one argument must not share a compiled function (a value
+# baked into the trace would be reused), and the same call twice must. Each pair runs A, B, A on torch (a real
+# trace) and compares every result with the eager function on the same arguments.
+def _one_argument_pairs(be):
+    x = xb.asarray([1.0, -2.0, 3.0], backend=be)
+    x32, xc = xb.astype(x, xb.float32), xb.astype(x, xb.complex128)
+    return {
+        "Array dtype": (lambda v: v * 3, ((x32,), {}), ((x,), {})),
+        "Array ndim": (lambda v: xb.sum(v, axis=-1), ((x,), {}), ((xb.reshape(x, (1, 3)),), {})),
+        "float value": (lambda v, s: v * s, ((x, 2.0), {}), ((x, 3.0), {})),
+        "signed zero": (lambda v, s: v * s, ((x, 0.0), {}), ((x, -0.0), {})),
+        "NaN": (lambda v, s: v * s, ((x, 1.0), {}), ((x, float("nan")), {})),
+        "complex value": (lambda v, s: v * s, ((xc, 1j), {}), ((xc, -1j), {})),
+        "int value": (lambda v, n: v**n, ((x, 2), {}), ((x, 3), {})),
+        "bool or int": (lambda v, s: v + (10 if s is True else 1), ((x, True), {}), ((x, 1), {})),
+        "None or value": (lambda v, s: v if s is None else v * s, ((x, None), {}), ((x, 2.0), {})),
+        "string": (lambda v, op: getattr(xb, op)(v), ((x, "sin"), {}), ((x, "cos"), {})),
+        "tuple or list": (lambda vs: vs[0] + (1 if type(vs) is tuple else 2), (((x, x),), {}), (([x, x],), {})),
+        "length": (lambda vs: sum(vs[1:], vs[0]), (((x, x),), {}), (((x, x, x),), {})),
+        "dict key": (lambda d: d["a"] if "a" in d else d["b"] * 2, (({"a": x},), {}), (({"b": x},), {})),
+        "keyword value": (lambda v, s=1.0: v * s, ((x,), {"s": 2.0}), ((x,), {"s": 3.0})),
+        "keyword or positional": (lambda v, s=1.0: v * s, ((x,), {}), ((x, 2.0), {})),
+        "keyword name": (lambda v, s=1.0, t=1.0: v * s + t, ((x,), {"s": 2.0}), ((x,), {"t": 2.0})),
+    }
+
+
+@pytest.mark.parametrize("which", list(_one_argument_pairs("numpy")))
+def test_calls_that_differ_in_one_argument_never_share_a_compiled_function(which):
+    pytest.importorskip("torch")
+    fn, a, b = _one_argument_pairs("torch")[which]
+    f = xb.jit(fn, backend_options=FAST)
+    for args, kwargs in (a, b, a):
+        got, want = f(*args, **kwargs), fn(*args, **kwargs)
+        assert got.dtype == want.dtype and got.shape == want.shape, which
+        assert_close(got, want.numpy())
+        assert np.array_equal(np.signbit(got.numpy().real), np.signbit(want.numpy().real)), which
+    info = f.cache_info()
+    assert (info.misses, info.hits) == (2, 1), (which, info)
+
+
+def test_static_arguments_and_backends_key_the_cache():
+    @xb.jit(static_argnames=("p",), backend_options=FAST)
+    def f(x, p=1):
+        return x**p
+
+    x = xb.asarray([2.0, 3.0])
+    backends = ["numpy"]
+    try:
+        import torch  # noqa: F401
+
+        backends.append("torch")
+    except ImportError:
+        pass
+    for be in backends + backends[::-1]:  # the same function on each backend: each gets its own entry
+        y = xb.asarray(x, backend=be)
+        for p in (1, 2, 1):
+            r = f(y, p=p)
+            assert r.backend == be and r.tolist() == [2.0**p, 3.0**p]
+    assert f.cache_info().misses == 2 * len(backends)

@@ -1,10 +1,15 @@
-"""The test command mutation testing runs per mutant (docs/contributing.md): a targeted, seconds-long subset.
+"""The plain test command for one module's mutants (docs/contributing.md): its whole test subset, one process.
+
+``tools/mutation.py`` is the fast way (per-line test selection and a fork server); this runner is the simple one,
+for ``mutmut run --runner "python tools/mutmut_runner.py MODULE"`` by hand or to re-check one mutant with the
+module's full subset. The subsets (test files and backends) are ``tools/mutation.py``'s ``MODULES``.
 
 mutmut 2.x counts a mutant as killed only when the command exits with status 1, and pytest exits with 2 when a
 mutant breaks collection (an import error) - such a mutant would be reported as *survived*. This runner maps
-every failure to 1. It runs on NumPy only (torch is not imported: faster), with the ``ci`` hypothesis profile.
+every failure to 1. It runs in one process (no pytest-xdist: the project's addopts say ``-n auto``), with the
+deterministic ``ci`` hypothesis profile unless HYPOTHESIS_PROFILE says otherwise.
 
-Usage: ``python tools/mutmut_runner.py [rules|dtypes|torch]`` (the test subset for that module).
+Usage: ``python tools/mutmut_runner.py MODULE`` (a name from ``MODULES``: _rules, _dtypes, _torch_uint, ...).
 """
 
 from __future__ import annotations
@@ -12,27 +17,16 @@ from __future__ import annotations
 import os
 import sys
 
-SUBSETS = {
-    # the elementwise category table and the promotion table: dtype rules of every function and operator
-    "rules": ["tests/test_dtypes.py", "tests/test_elementwise.py", "-k",
-              "not oracle and not special and not subprocess and not bfloat16 and not grid"],
-    # the promotion table, weak scalars, casts and integer ranges (no subprocess tests: they cost seconds each)
-    "dtypes": ["tests/test_dtypes.py", "tests/test_errors.py", "tests/test_elementwise.py", "-k",
-               "not oracle and not special and not subprocess and not bfloat16 and not grid and not environment"],
-    # re-checking survivors after adding tests: only the tests written to kill them (a smaller subset can only
-    # kill fewer mutants, so the survival rate it reports is an upper bound)
-    "survivors": ["tests/test_dtypes.py", "tests/test_errors.py", "tests/test_elementwise.py", "-k",
-                  "wrong_dtype_category or complex_to_real or promotion or range_edges or result_dtype_rule"],
-    # the torch uint16/32/64 emulation (imports torch: slower)
-    "torch": ["tests/test_elementwise.py", "tests/test_array.py", "-k", "wide_unsigned or uint64 or quietly"],
-}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mutation import MODULES  # noqa: E402
 
 if __name__ == "__main__":
-    which = sys.argv[1] if len(sys.argv) > 1 else "rules"
-    if which != "torch":
-        os.environ.setdefault("XBACKEND_TEST_BACKENDS", "numpy")
+    which = sys.argv[1] if len(sys.argv) > 1 else "_rules"
+    _, backends, tests, _, _ = MODULES[which]
+    os.environ.setdefault("XBACKEND_TEST_BACKENDS", backends)
     os.environ.setdefault("HYPOTHESIS_PROFILE", "ci")
     import pytest
 
-    rc = pytest.main(["-x", "-q", "-p", "no:cacheprovider", *SUBSETS[which]])
+    rc = pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-o", "addopts=", "-m",
+                      "not slow and not gpu", *tests])  # fmt: skip
     sys.exit(0 if rc == 0 else 1)

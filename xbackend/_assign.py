@@ -42,5 +42,3 @@ def assignment_cast(a: Any, value: Any) -> Any:
                 )
     return a._be.astype(value._data, dst)
 
-
-_KIND_RANK = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}

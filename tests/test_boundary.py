@@ -1,0 +1,195 @@
+"""The one way out (xbackend/_boundary.py): what each native exception becomes, what passes through untouched
+(ours, users' own, programming errors in xbackend), and the generated wrapper's faithfulness to the signature."""
+
+from __future__ import annotations
+
+import inspect
+import types
+
+import numpy as np
+import pytest
+
+import xbackend as xb
+from xbackend import _boundary as B
+
+
+def _caught(fn):
+    try:
+        fn()
+    except BaseException as exc:  # noqa: BLE001 - the point
+        return exc
+    raise AssertionError("nothing raised")
+
+
+@pytest.mark.parametrize(
+    "exc,cls,msg",
+    [
+        (MemoryError("x"), xb.OutOfMemoryError, "f(): the host or the device has no memory left for the result (x). "
+         "Fix: work on smaller pieces, or free memory (on a GPU: del unused Arrays)"),
+        (RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB"), xb.OutOfMemoryError, None),
+        (RuntimeError("DefaultCPUAllocator: can't allocate memory"), xb.OutOfMemoryError, None),
+        (ValueError("Cannot allocate 8 bytes"), xb.OutOfMemoryError, None),
+        (RuntimeError("not enough memory: you tried"), xb.OutOfMemoryError, None),
+        (RuntimeError("Failed to allocate"), xb.OutOfMemoryError, None),
+        (ValueError("Unable to allocate 8 TiB"), xb.OutOfMemoryError, None),
+        (np.linalg.LinAlgError("Singular matrix"), xb.LinAlgError, "f(): the matrix has no answer for this routine "
+         "(Singular matrix). Fix: check the input (xb.linalg.matrix_rank finds singular matrices), or use "
+         "xb.linalg.pinv"),
+        (OverflowError("too big"), xb.ScalarOverflowError, "f(): too big. Fix: pass values that fit the dtype, or a "
+         "wider dtype"),
+        (ZeroDivisionError("division by zero"), xb.DomainError, "f(): division by zero. Fix: keep divisors away from "
+         "zero"),
+        (IndexError("index 5 is out of bounds for axis 0"), xb.IndexOutOfRangeError, "f(): index 5 is out of bounds "
+         "for axis 0. Fix: along an axis of size n, use indices -n..n-1"),
+        (IndexError("Index OUT OF RANGE"), xb.IndexOutOfRangeError, None),
+        (IndexError("only integers are valid indices"), xb.InvalidIndexError, "f(): only integers are valid indices. "
+         "Fix: index with ints, slices, ..., None, or integer/bool Arrays"),
+        (TypeError("bad type"), xb.ArgumentTypeError, "f(): bad type. Fix: check the arguments' types against "
+         "help(xb.f)"),
+        (ValueError("operands could not be broadcast"), xb.ShapeError, "f(): operands could not be broadcast. Fix: "
+         "check the arguments' shapes against help(xb.f)"),
+        (ValueError("bad SHAPE"), xb.ShapeError, None),
+        (ValueError("wrong dimension"), xb.ShapeError, None),
+        (RuntimeError("size mismatch, m1: [2 x 3]"), xb.BackendFailure, None),  # a RuntimeError is no ValueError
+        (ValueError("size mismatch"), xb.ShapeError, None),
+        (ValueError("bad value"), xb.ArgumentValueError, "f(): bad value. Fix: check the arguments against "
+         "help(xb.f)"),
+        (RuntimeError("weird\nsecond line"), xb.BackendFailure, "f(): the backend failed with RuntimeError: weird. "
+         "xbackend does not check for this case yet: please report it (the library's error is attached as "
+         "__cause__)"),
+        (RuntimeError("  "), xb.BackendFailure, "f(): the backend failed with RuntimeError: RuntimeError. xbackend "
+         "does not check for this case yet: please report it (the library's error is attached as __cause__)"),
+        (ValueError(), xb.ArgumentValueError, "f(): ValueError. Fix: check the arguments against help(xb.f)"),
+    ],
+)
+def test_translate_by_what_went_wrong(exc, cls, msg):
+    t = B.translate(exc, "f")
+    assert type(t) is cls, (type(t), cls)
+    if msg is not None:
+        assert str(t) == msg
+    with pytest.raises(cls) as info:
+        B.raise_translated(exc, "f")
+    assert info.value.__cause__ is exc
+
+
+class UsersOwnError(ValueError):
+    pass
+
+
+def _in_module(name, src):
+    ns = {"__name__": name}
+    exec(compile(src, f"<{name}>", "exec"), ns)  # noqa: S102 - test helper
+    return ns
+
+
+def test_ours_users_and_programming_errors_pass_through():
+    ours = xb.ShapeError("already typed")
+    assert B.translate(ours, "f") is ours
+    stop = KeyboardInterrupt()
+    assert B.translate(stop, "f") is stop  # not an Exception
+    user = UsersOwnError("from a callback")
+    assert B.translate(user, "f") is user  # a class of neither Python nor a backend library
+    with pytest.raises(UsersOwnError):
+        B.raise_translated(user, "f")
+    core = _in_module("xbackend.fake", "def boom(inner=None):\n    if inner: inner()\n    {}['k']\n")
+    lib = _in_module("numpy.fake", "def boom(inner=None):\n    if inner: inner()\n    {}['k']\n")
+    bug = _caught(core["boom"])
+    assert B.translate(bug, "f") is bug  # a KeyError in xbackend's own code: the bug it is
+    assert type(B.translate(_caught(lib["boom"]), "f")) is xb.BackendFailure  # in a library: translated
+    # the frame that raised decides, not the first one
+    assert type(B.translate(_caught(lambda: core["boom"](lib["boom"])), "f")) is xb.BackendFailure
+    deep = _caught(lambda: lib["boom"](core["boom"]))
+    assert B.translate(deep, "f") is deep
+    for e in (NameError("n"), AttributeError("a"), AssertionError(), RecursionError(), ImportError("i")):
+        raised = _caught(lambda e=e: _in_module("xbackend.fake2", "def f(e):\n    raise e\n")["f"](e))
+        assert B.translate(raised, "f") is raised
+    plain = ValueError("not a bug class")
+    raised = _caught(lambda: _in_module("xbackend.fake3", "def f(e):\n    raise e\n")["f"](plain))
+    assert type(B.translate(raised, "f")) is xb.ArgumentValueError  # ValueError: never "our bug"
+
+
+def _sample(a, /, b, c=2, *args, d, e=3, **kw):
+    """A docstring."""
+    if a == "raise":
+        raise ValueError("broadcast failed")
+    return a, b, c, args, d, e, kw
+
+
+def _kwonly(a, *, k=1):
+    return a, k
+
+
+def test_boundary_keeps_the_signature_and_translates():
+    w = B.boundary(_sample)
+    assert inspect.signature(w) == inspect.signature(_sample)
+    assert w.__name__ == "_sample" and w.__doc__ == "A docstring." and w.__wrapped__ is _sample
+    assert w.__xb_boundary__ is True
+    assert w(1, 2, d=4) == (1, 2, 2, (), 4, 3, {})
+    assert w(1, b=2, c=5, d=4, e=6, z=7) == (1, 2, 5, (), 4, 6, {"z": 7})
+    assert w(1, 2, 3, 8, 9, d=4) == (1, 2, 3, (8, 9), 4, 3, {})
+    with pytest.raises(TypeError):
+        w(a=1, b=2, d=4)  # a is positional-only, as in _sample
+    with pytest.raises(xb.ShapeError, match=r"^named\(\): broadcast failed\.") as info:
+        B.boundary(_sample, "named")("raise", 2, d=4)
+    assert type(info.value.__cause__) is ValueError
+    k = B.boundary(_kwonly)
+    assert inspect.signature(k) == inspect.signature(_kwonly)
+    assert k(1) == (1, 1) and k(1, k=5) == (1, 5)
+    with pytest.raises(TypeError):
+        k(1, 5)  # k stays keyword-only
+
+
+def test_install_wraps_once_and_skips_what_it_must():
+    def f(x):
+        raise TypeError("no")
+
+    def sum(x):  # noqa: A001 - an INLINE name
+        raise TypeError("no")
+
+    def sin(x):  # an elementwise name
+        raise TypeError("no")
+
+    def jit(x):
+        raise TypeError("no")
+
+    mod = types.SimpleNamespace(f=f, sum=sum, sin=sin, jit=jit, const=3)
+    B.install(mod, ["f", "sum", "sin", "jit", "const", "missing"])
+    assert mod.f is not f and mod.f.__wrapped__ is f
+    assert mod.sum is sum and mod.sin is sin and mod.jit is jit and mod.const == 3
+    wrapped = mod.f
+    B.install(mod, ["f"])
+    assert mod.f is wrapped  # idempotent
+    with pytest.raises(xb.ArgumentTypeError, match=r"^f\(\): no"):
+        mod.f(1)
+    sub = types.SimpleNamespace(sum=sum, jit=jit)
+    B.install(sub, ["sum", "jit"], prefix="linalg.")  # inside a namespace, INLINE names are wrapped
+    assert sub.sum is not sum and sub.jit is jit
+    with pytest.raises(xb.ArgumentTypeError, match=r"^linalg\.sum\(\): no"):
+        sub.sum(1)
+
+
+def test_install_methods_wraps_the_listed_methods_once():
+    class K:
+        def item(self):
+            raise ValueError("bad value")
+
+        def other(self):
+            raise ValueError("bad value")
+
+    B.install_methods(K)
+    first = K.__dict__["item"]
+    B.install_methods(K)
+    assert K.__dict__["item"] is first and K.__dict__["item"].__xb_boundary__
+    with pytest.raises(xb.ArgumentValueError, match=r"^Array\.item\(\): bad value"):
+        K().item()
+    with pytest.raises(ValueError) as info:
+        K().other()
+    assert type(info.value) is ValueError  # not listed: untouched
+
+
+def test_every_public_function_is_behind_the_boundary():
+    for name in dir(xb):
+        f = getattr(xb, name)
+        if inspect.isfunction(f) and not name.startswith("_") and name not in B.NOT_WRAPPED:
+            inline = name in B.INLINE or name in B.ELEMENTWISE
+            assert getattr(f, "__xb_boundary__", False) or inline, name

@@ -1,0 +1,43 @@
+"""mutmut 2.x hook (imported by mutmut when tools/ is on sys.path; tools/mutation.py puts it there).
+
+Before each mutant: skip it when it falls outside the module's sample, else point mutmut's test command at
+the tests that executed the mutated line (tools/mutation.py's coverage map), or at ``true`` when none did.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mutation  # noqa: E402
+
+_SELECTOR: mutation.Selector | None = None
+
+
+def in_sample(path: str, line: str, index: int, k: int) -> bool:
+    if k <= 1:
+        return True
+    h = hashlib.sha1(f"{path}|{line.strip()}|{index}".encode()).digest()
+    return int.from_bytes(h[:4], "big") % k == 0
+
+
+def pre_mutation(context) -> None:  # noqa: ANN001
+    global _SELECTOR
+    mod = os.environ["XB_MUT_MODULE"]
+    mid = context.mutation_id
+    if not in_sample(context.filename, mid.line, mid.index, mutation.MODULES[mod][3]):
+        context.skip = True
+        return
+    if _SELECTOR is None:
+        _SELECTOR = mutation.Selector(mod)
+    ids = _SELECTOR.select(context.filename, mid.line_number + 1)
+    if not ids:
+        context.config.test_command = "true"
+        return
+    args_file = os.path.join(mutation.STATE, "mutant.json")
+    with open(args_file, "w") as f:
+        json.dump(ids, f)
+    context.config.test_command = f"{sys.executable} -S {mutation.__file__} client {args_file}"
