@@ -79,6 +79,8 @@ def _patch_sklearn(names: list[str]) -> None:
     def yield_namespaces(include_numpy_namespaces: bool = True) -> Any:
         base = list(orig_namespaces(include_numpy_namespaces=include_numpy_namespaces))
         yield from (n for n in base if n in names)
+        if "dask" in names:
+            yield "dask.array"
         for n in names:
             if n.startswith(XB) and (include_numpy_namespaces or n != XB + "numpy"):
                 yield n
@@ -88,7 +90,10 @@ def _patch_sklearn(names: list[str]) -> None:
             under = n.removeprefix(XB)
             if not include_numpy_namespaces and under in ("numpy", "array_api_strict"):
                 continue
-            if n == under:  # a baseline scikit-learn tests itself (it does not test Dask)
+            if n == "dask":  # scikit-learn lists no Dask namespace; its test helper takes "dask.array" as it is
+                yield "dask.array", None, None
+                continue
+            if n == under:  # a baseline scikit-learn tests itself
                 yield from (c for c in combos if c[0] == n)
                 continue
             # xbackend: the combinations of the library underneath (Dask: NumPy's, its chunks' library);
@@ -127,14 +132,14 @@ def _sklearn_namespace(item: pytest.Item) -> str | None:
     for key in ("array_namespace", "namespace"):
         v = params.get(key)
         if isinstance(v, str):
-            return v
+            return "dask" if v == "dask.array" else v
     for v in params.values():  # sklearn/tests/test_common.py: checks are partials of check_array_api_input
         if isinstance(v, functools.partial) and v.func.__name__ in ("check_array_api_input",
                                                                       "check_array_api_input_and_values",
                                                                       "check_array_api_same_namespace"):
             ns = v.keywords.get("array_namespace")
             if isinstance(ns, str):
-                return ns
+                return "dask" if ns == "dask.array" else ns
     return None
 
 

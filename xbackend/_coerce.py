@@ -118,7 +118,7 @@ def weak_dtype(like: DType, h: _np.ndarray) -> DType:
         return D.scalar_result(like, 0.5, cfg.default_float, cfg.default_int)
     if k == "c":
         return D.scalar_result(like, 0.5j, cfg.default_float, cfg.default_int)
-    raise UnsupportedDTypeError(f"cannot make an Array from {h.dtype} data; use numbers only")
+    raise UnsupportedDTypeError(f"Unsupported dtype {h.dtype}: cannot make an Array from it; an Array holds numbers and bools")
 
 
 def weak(v: Any, like: Array) -> Array:

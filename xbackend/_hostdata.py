@@ -35,7 +35,7 @@ def host_dtype(a: np.ndarray, cfg: _config.Config) -> DType:
         return cfg.default_float
     if k == "c":
         return cfg.default_complex
-    raise UnsupportedDTypeError(f"cannot make an Array from {a.dtype} data ({a.dtype.kind!r}); use numbers only")
+    raise UnsupportedDTypeError(f"Unsupported dtype {a.dtype} ({a.dtype.kind!r}): cannot make an Array from it; an Array holds numbers and bools")
 
 
 # Python ints NumPy inferred as int64 ("i") or uint64 ("u") need a range check only for a narrower target.

@@ -80,7 +80,7 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
     xs, js = list(x._data.shape), list(i._data.shape)
     xs[ax] = js[ax] = 1
     if _broadcasts(tuple(xs), tuple(js)) is None:
-        raise ShapeError(f"take_along_axis(): shapes {x.shape} and {i.shape} do not broadcast outside axis {ax}")
+        raise ShapeError(f"take_along_axis(): shapes {x.shape} and {i.shape} cannot be broadcast together outside axis {ax}")
     n = x.shape[ax]
     if i.size and n is not None:
         lo, hi = int(i._be.item(i._be.reduce("min", i._be.reshape(i._data, (-1,)), i._dt, (0,), False))), int(

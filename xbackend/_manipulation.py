@@ -75,7 +75,7 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
             if m == 1:
                 out[i] = n
             elif n != 1 and n != m:
-                raise ShapeError(f"shapes {' and '.join(map(str, shapes))} do not broadcast (dimension {m} vs {n}). "
+                raise ShapeError(f"shapes {' and '.join(map(str, shapes))} cannot be broadcast together (dimension {m} vs {n}). "
                                  "Fix: make each dimension equal or 1, counting from the right")
     return tuple(out)
 

@@ -38,7 +38,7 @@ def binary_failed(name: str, a: Any, b: Any, exc: BaseException, inplace: bool =
     sa, sb = tuple(a._data.shape), tuple(b._data.shape)
     r = broadcast(sa, sb)
     if r is None:
-        raise shape_mismatch(f"{name} of {a._be.name} Arrays on {a._dev}", (sa, sb), "do not broadcast",
+        raise shape_mismatch(f"{name} of {a._be.name} Arrays on {a._dev}", (sa, sb), "cannot be broadcast together",
                              "make each dimension equal or 1, counting from the right, e.g. y[:, None] or "
                              "xb.broadcast_to(y, shape)") from exc  # fmt: skip
     if inplace and r != sa:
@@ -62,7 +62,7 @@ def matmul_failed(a: Any, b: Any, exc: BaseException) -> None:
                              "make the inner sizes equal, e.g. transpose one (y.mT) or reshape it") from exc  # fmt: skip
     if len(sa) > 2 and len(sb) > 2 and broadcast(sa[:-2], sb[:-2]) is None:
         raise shape_mismatch(f"matmul (x @ y) of {a._be.name} Arrays on {a._dev}", (sa, sb),
-                             f"have batch dimensions {sa[:-2]} and {sb[:-2]} that do not broadcast",
+                             f"have batch dimensions {sa[:-2]} and {sb[:-2]} that cannot be broadcast together",
                              "make each batch dimension equal or 1") from exc  # fmt: skip
     raise_translated(exc, "matmul")
 
