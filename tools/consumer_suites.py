@@ -90,11 +90,19 @@ _INT_FLOAT32 = ("an integer with float32 is float32 on every backend (xbackend's
                 "SciPy's reference is NumPy's ufunc promotion, float64 (SciPy xfails torch for the same reason)")
 _NO_IMPLICIT_COMPUTE = ("a lazy Dask Array is never computed implicitly (np.asarray, float(), bool() raise "
                         "HostTransferError with the fix); a dask.array computes silently")
+_NO_SILENT_RECHUNK = ("xbackend never rechunks silently: sort, argsort, FFTs and take_along_axis along a chunked "
+                      "axis raise ChunkingError with the fix (xb.rechunk(x, {axis: -1})); array-api-compat's "
+                      "dask.array merges the axis into one chunk itself, which can exhaust a worker's memory")
+_UNKNOWN_IS_NONE = ("an unknown size (after a boolean mask, nonzero, unique_*) is None in x.shape, the standard's "
+                    "rule; dask.array says nan, which compares False where None raises TypeError")
 KNOWN_DIFFERENCES: tuple[Difference, ...] = (
     Difference("scipy", _ALT + "[[]*-rel_entr]", None, _INT_FLOAT32),
     Difference("scipy", _ALT + "[[]*-xlogy]", None, _INT_FLOAT32),
     Difference("*", "*", ("xbackend-dask",), _NO_IMPLICIT_COMPUTE,
                r"HostTransferError: implicit conversion of a lazy Dask Array"),
+    Difference("*", "*", ("xbackend-dask",), _UNKNOWN_IS_NONE,
+               r"TypeError: '[<>]=?' not supported between instances of '(NoneType' and 'int|int' and 'NoneType)'"),
+    Difference("*", "*", ("xbackend-dask",), _NO_SILENT_RECHUNK, r"ChunkingError: .*needs axis \d+ of the Dask Array in one chunk"),
 )  # fmt: skip
 
 
