@@ -292,7 +292,12 @@ def versions() -> str:
             parts.append(f"{dist} {version(dist)}")
         except PackageNotFoundError:
             pass
-    return ", ".join(parts) + f"; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs"
+    try:
+        commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
+                                text=True, check=True).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    return ", ".join(parts) + f"; xbackend {commit}; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs"
 
 
 def tables(summary: dict[str, Any], namespaces: list[str], times: dict[str, float] | None = None,
