@@ -36,7 +36,8 @@ KNOWN_FAILURES: dict[tuple[str, str], tuple] = {
     ("dask", "tests/test_indexing.py::test_negative_steps_with_index_arrays"): (_NESTED, True),
     ("dask", "tests/test_indexing.py::test_ints_next_to_index_arrays_follow_numpy"): (_NESTED, True),
     ("dask", "tests/test_indexing.py::test_zero_d_bool_masks"): (
-        "Dask: a 0-d bool Array as a mask is a data-dependent new axis (refused); Python bools work", True),
+        "Dask: a 0-d bool Array next to other keys (x[..., m]) and as a setitem mask is refused; x[m] alone and "
+        "Python bools work", True),
     ("dask", "tests/test_indexing.py::test_setitem_scalar"): (_NESTED + "; None next to a mask in a setitem key "
                                                                "is refused", False, False),
     ("dask", "tests/test_indexing.py::test_setitem_array_value"): (_NESTED, False, False),

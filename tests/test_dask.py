@@ -377,3 +377,25 @@ def test_setitem_through_a_reversed_slice_with_a_broadcast_value():
     x[:, ::-1] = xb.asarray([[4.0, 5.0, 6.0]], backend="dask")  # ... and along it
     h[:, ::-1] = [[4.0, 5.0, 6.0]]
     assert_equal(x, h)
+
+
+def test_like_functions_of_unknown_sizes_follow_numpy():
+    # after a boolean mask the size is unknown until computed: *_like fills the graph instead of asking for a shape
+    a = np.array([3.0, -1.0, 2.0, 5.0])
+    x = xb.asarray(a, backend="dask")
+    y, h = x[x > 0], a[a > 0]
+    assert y.shape == (None,)
+    for got, want in [(xb.zeros_like(y), np.zeros_like(h)), (xb.ones_like(y, dtype=xb.int8), np.ones_like(h, np.int8)),
+                      (xb.full_like(y, 7), np.full_like(h, 7)), (xb.full_like(y, True, dtype=xb.bool), h > -1)]:
+        assert got.shape == (None,) and got.backend == "dask"
+        np.testing.assert_array_equal(got.numpy(), want, strict=True)
+    assert xb.empty_like(y).numpy().shape == h.shape
+
+
+def test_zero_d_bool_mask_alone_follows_numpy():
+    # x[m] with m a 0-d bool Array: a new first axis of length 1 (True) or 0 (False), as NumPy
+    for a in (np.float64(3.0), np.arange(6).reshape(2, 3)):
+        x = xb.asarray(np.asarray(a), backend="dask")
+        for m in (True, False):
+            got = x[xb.asarray(np.array(m), backend="dask")].numpy()
+            np.testing.assert_array_equal(got, np.asarray(a)[np.array(m)], strict=True)

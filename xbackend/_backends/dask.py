@@ -423,6 +423,13 @@ class DaskBackend(NumpyBackend):
     def empty_like_native(self, x: Any) -> Any:
         return da.empty_like(x)
 
+    def filled_like(self, x: Any, value: Any, dt: DType, dev: Device) -> Any:
+        """``x``'s shape and chunks filled with ``value`` (None: uninitialised), also where sizes are unknown
+        (after a boolean mask): creation from a shape cannot express those."""
+        nd = self.native_dtype(dt)
+        out = da.empty_like(x, dtype=nd) if value is None else da.full_like(x, nd.type(value), dtype=nd)
+        return self._on(out, dev)
+
     # -- access ---------------------------------------------------------------------------------
     def normalize_key(self, x: Any, key: Any) -> Any:
         return key  # Dask Arrays never hold scalars (NumPy's backend adds a trailing ... for that)
@@ -433,6 +440,9 @@ class DaskBackend(NumpyBackend):
             key = map_index_arrays(tuple(x.shape), key, I.is_lazy_index, I.is_mask,  # does; lazy ones when computed
                                    lambda k, dim, n: k.map_blocks(I.InBounds(n, dim, tuple(x.shape)), dtype=k.dtype))
         key, falses = I.bool_scalars(key)
+        k = key[0] if type(key) is tuple and len(key) == 1 else key
+        if I.is_lazy_index(k) and k.ndim == 0 and k.dtype == bool:  # x[m] with m 0-d: a new axis of 0 or 1
+            return x[None][k[None]]  # (Dask's own indexing refuses a 0-d mask)
         try:
             out = x[key]
             if falses:  # x[False] selects nothing along the new axis
