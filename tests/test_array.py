@@ -129,22 +129,48 @@ def test_inplace_operators(xb_target, sym):
 
 
 def test_inplace_that_would_change_dtype_raises(xb_target):
+    # a result of a higher kind than x's (int op= float, int /= int, anything into bool) cannot be stored in place
     x = xb_target.asarray(np.array([1, 2], dtype=np.int8))
     with pytest.raises(xb.PromotionError, match="in-place"):
         x += 1.5
-    with pytest.raises(xb.PromotionError):
-        x += xb_target.asarray(np.array([1, 2], dtype=np.int16))
+    with pytest.raises(xb.PromotionError, match="in-place"):
+        x += xb_target.asarray(np.array([1.0, 2.0], dtype=np.float32))
     with pytest.raises(xb.PromotionError):
         x /= 2
+    with pytest.raises(xb.PromotionError, match="in-place"):
+        b = xb_target.asarray(np.array([True, False]))
+        b += xb_target.asarray(np.array([1, 0], dtype=np.int8))
     with pytest.raises(xb.ScalarOverflowError):
         x += 1000
-    with pytest.raises(xb.PromotionError):
-        x += xb_target.asarray(np.array([0, 0], dtype=np.uint8))  # int8 with uint8 is int16: not in place
-    x += xb_target.asarray(np.array([0, 0], dtype=np.int8))
+    assert x.tolist() == [1, 2] and x.dtype is xb.int8
+
+
+def test_inplace_results_of_a_lower_kind_are_stored_as_numpy_and_torch_store_them(xb_target):
+    # int8 += int16 (or uint8), float32 += float64: the result computed as x op y, stored in x's dtype by the
+    # assignment rule (docs/behaviour.md): floats rounded, ints checked to fit - never wrapped as NumPy does
+    a = np.array([1, -2, 3], dtype=np.int8)
+    for other in (np.array([100, 5, -3], dtype=np.int16), np.array([0, 7, 9], dtype=np.uint8),
+                  np.array([2, 2, 2], dtype=np.int64)):  # fmt: skip
+        x = xb_target.asarray(a.copy())
+        x += xb_target.asarray(other)
+        want = a.copy()
+        want += other  # NumPy's same_kind in-place cast
+        assert x.dtype is xb.int8
+        np.testing.assert_array_equal(x.numpy(), want, strict=True)
+    x = xb_target.asarray(a.copy())
+    with pytest.raises(xb.ScalarOverflowError, match="never wraps"):
+        x *= xb_target.asarray(np.array([200, 1, 1], dtype=np.int16))  # 200 does not fit int8
+    assert x.tolist() == a.tolist()  # nothing written
+    if xb_target.holds(xb.float64):
+        f32 = np.array([1.5, 2.25, -1.0], dtype=np.float32)
+        d = np.array([0.1, 1e-9, 3.0])
+        f = xb_target.asarray(f32.copy())
+        f += xb_target.asarray(d)
+        assert f.dtype is xb.float32
+        np.testing.assert_array_equal(f.numpy(), (f32 + d).astype(np.float32), strict=True)
     f = xb_target.asarray(np.array([1.0, 2.0], dtype=np.float32))
     f += xb_target.asarray(np.array([1, 2], dtype=np.int8))  # int8 -> float32 is lossless for the table
     assert f.dtype is xb.float32 and f.tolist() == [2.0, 4.0]
-    assert x.tolist() == [1, 2]
 
 
 def test_matmul_of_a_0d_operand_raises_the_same_error_everywhere(xb_target):

@@ -32,6 +32,8 @@ from __future__ import annotations
 import types
 from typing import Any, Callable
 
+import numpy as np
+
 from ._errors import ArgumentTypeError, ArgumentValueError
 
 __all__ = ["install", "UFUNC_NAMES"]
@@ -116,7 +118,9 @@ def _array_ufunc(root: types.ModuleType) -> Callable[..., Any]:
                 f"{what}{extra} has no xbackend counterpart for Arrays. Fix: call {hint} and use its result, or "
                 "convert explicitly with x.numpy() to compute in NumPy"
             )
-        return fn(*inputs)
+        # NumPy hands a scalar operand over as a 0-d ndarray in some paths (np.float32(1.5) == x with x bool):
+        # it is the scalar, weakly typed as NumPy scalars are with Arrays of any backend
+        return fn(*(i[()] if type(i) is np.ndarray and i.ndim == 0 else i for i in inputs))
 
     return __array_ufunc__
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import sys as _sys
 from typing import Any, Callable, cast
 
 from . import _dtypes as D
@@ -28,6 +29,7 @@ from ._array import (
 )
 import numpy as _np
 
+from ._assign import _KIND_RANK
 from ._errors import ArgumentTypeError, DomainError, PromotionError, ShapeError
 from ._native_errors import any_failed as _any_failed
 from ._rules import ELEMENTWISE, bool_result, resolve, same_ok
@@ -194,7 +196,8 @@ def binary(name: str, reflected: bool = False) -> Any:
 
 
 def inplace(name: str) -> Any:
-    """``x op= y``: computes in x's dtype and writes into x; a result of another dtype raises."""
+    """``x op= y``: computes in x's dtype and writes into x. A result of a higher kind (int += float) raises; one of
+    x's kind or a lower one (int32 += int64) is stored as ``x[...] = x op y`` stores it (NumPy's and torch's rule)."""
     category = ELEMENTWISE[name][1]
     native = getattr(operator, {"add": "iadd", "subtract": "isub", "multiply": "imul", "divide": "itruediv",
                                 "floor_divide": "ifloordiv", "remainder": "imod", "pow": "ipow",
@@ -219,10 +222,15 @@ def inplace(name: str) -> Any:
             return NotImplemented if other is NotImplemented else iop(self, other)
         cd, rd = resolve(name, category, p, _current().default_float)
         if rd is not d1 or cd is not d1:
-            raise PromotionError(
-                f"in-place {name} would change {d1} into {rd}; in-place results keep the left operand's dtype. "
-                f"Fix: x = x {'+' if name == 'add' else 'op'} y (out of place), or cast y to {d1} first"
-            )
+            if _KIND_RANK[rd.kind] > _KIND_RANK[d1.kind] or (d1.kind == "b") is not (rd.kind == "b"):
+                raise PromotionError(
+                    f"in-place {name} would change {d1} into {rd}; in-place results keep the left operand's dtype. "
+                    f"Fix: x = x {'+' if name == 'add' else 'op'} y (out of place), or cast y to {d1} first"
+                )
+            # the result is of x's kind or a lower one (int32 += int64, float32 += float64): NumPy and torch
+            # store it in x's dtype; here by the assignment rule, x[...] = x op y (ints checked to fit, never wrapped)
+            self[...] = getattr(_sys.modules["xbackend"], name)(self, other)
+            return self
         if type(other) is Array and other._dt is not d1:
             y = be.astype(y, d1)
         if name in _SHIFTS:
