@@ -201,7 +201,7 @@ def test_errors(xb_target):
     with pytest.raises(TypeError):
         xb.where(xb_target.asarray(np.array([1, 0])), x, x)
     with pytest.raises(TypeError):
-        xb.where(xb_target.asarray(np.array([True, False])), 1.0, 2.0)
+        xb.where(xb_target.asarray(np.array([True, False])), 1.0, "2.0")
     with pytest.raises(ValueError):
         xb.where(xb_target.asarray(np.array([True, False, True])), x, x)
     with pytest.raises(xb.PromotionError):
@@ -233,3 +233,15 @@ def test_mixed_backends_raise(xb_target):
         xb.searchsorted(x, n)
     with pytest.raises(xb.BackendMismatchError):
         xb.searchsorted(x, x, sorter=xb.asarray(np.array([0, 1])))
+
+
+@pytest.mark.parametrize("x1, x2", [(1, 2), (True, 2.5), (-float("inf"), 0), (1j, 0), (True, False), (0.5, -3)])
+def test_where_of_two_python_scalars_follows_numpy(xb_target, x1, x2):
+    # NumPy and torch take two scalars (the standard asks for one Array): the dtype asarray([x1, x2]) gets
+    c = np.array([True, False, True])
+    want = np.where(c, x1, x2)
+    if not xb_target.holds(xb.dtype(want.dtype.name)):
+        pytest.skip(f"{xb_target} cannot hold {want.dtype}")
+    got = xb.where(xb_target.asarray(c), x1, x2)
+    assert got.dtype == xb.dtype(want.dtype.name) and got.backend == xb_target.backend
+    np.testing.assert_array_equal(got.numpy(), want, strict=True)

@@ -165,11 +165,15 @@ def where(condition: Array, x1: Array | int | float | complex | bool, x2: Array 
     """Elements of ``x1`` where ``condition`` is ``True``, else of ``x2`` (all broadcast together).
 
     ``condition`` must be a bool Array. One of ``x1``/``x2`` may be a Python scalar (weak: it takes the
-    other's dtype where it fits).
+    other's dtype where it fits); both scalars give the dtype ``xb.asarray([x1, x2])`` has, as NumPy and torch
+    do (the standard asks for one Array).
 
     >>> import xbackend as xb
     >>> xb.where(xb.asarray([True, False]), xb.asarray([1, 2]), xb.asarray([10, 20])).tolist()
     [1, 20]
+    >>> r = xb.where(xb.asarray([True, False]), -float("inf"), 0)
+    >>> r.dtype, r.tolist()
+    (xb.float64, [-inf, 0.0])
     """
     if isinstance(x1, np.generic):
         x1 = py_scalar(x1)  # NumPy scalars are weak, like Python scalars
@@ -177,9 +181,10 @@ def where(condition: Array, x1: Array | int | float | complex | bool, x2: Array 
         x2 = py_scalar(x2)
     s1 = type(x1) in _SCALARS
     s2 = type(x2) in _SCALARS
-    if s1 and s2:
-        raise ArgumentTypeError("where(): at least one of x1 and x2 must be an Array (or array data). "
-                                "Fix: wrap one, e.g. xb.where(c, xb.asarray(x1), x2)")  # fmt: skip
+    if s1 and s2:  # NumPy and torch take two scalars: the dtype xb.asarray([x1, x2]) gets, where condition lives
+        where_c = first_array(condition)
+        pair = placed([x1, x2], where_c if where_c is not None else to_array(condition))
+        x1, x2, s1, s2 = pair[0], pair[1], False, False
     anchor = first_array(x1, x2, condition)
     if anchor is None:  # Python data only: the first array argument decides the place
         anchor = to_array(x2 if s1 else x1)
