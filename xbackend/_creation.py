@@ -431,13 +431,13 @@ def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Device, DType]:
 
 def _unknown_sized(be: Any, x: Any) -> bool:
     """``x`` is an Array of ``be`` with sizes not known yet (Dask, after a boolean mask): *_like fills its graph."""
-    return bool(be.unknown_shapes) and type(x) is Array and x._be is be and any(s != s for s in x._data.shape)
+    return type(x) is Array and x._be is be and any(s != s for s in x._data.shape)
 
 
 def empty_like(x: Array, /, *, dtype: DType | None = None, device: Any = None, requires_grad: bool = False) -> Array:
     """Uninitialised, with ``x``'s shape, dtype, backend and device unless given."""
     be, dev, dt = _like(x, dtype, device)
-    if _unknown_sized(be, x):
+    if be.unknown_shapes and _unknown_sized(be, x):
         return _new(be.filled_like(x._data, None, dt, dev), dt, dev, be)
     return _leaf_if(_new(be.empty(tuple(_shape_of(x)), dt, dev), dt, dev, be), requires_grad)
 
@@ -454,7 +454,7 @@ def zeros_like(x: Array, /, *, dtype: DType | None = None, device: Any = None, r
     [0, 0]
     """
     be, dev, dt = _like(x, dtype, device)
-    if _unknown_sized(be, x):
+    if be.unknown_shapes and _unknown_sized(be, x):
         return _new(be.filled_like(x._data, 0, dt, dev), dt, dev, be)
     return _leaf_if(_new(be.zeros(_shape_of(x), dt, dev), dt, dev, be), requires_grad)
 
@@ -462,7 +462,7 @@ def zeros_like(x: Array, /, *, dtype: DType | None = None, device: Any = None, r
 def ones_like(x: Array, /, *, dtype: DType | None = None, device: Any = None, requires_grad: bool = False) -> Array:
     """Ones with ``x``'s shape, dtype, backend and device unless given."""
     be, dev, dt = _like(x, dtype, device)
-    if _unknown_sized(be, x):
+    if be.unknown_shapes and _unknown_sized(be, x):
         return _new(be.filled_like(x._data, 1, dt, dev), dt, dev, be)
     return _leaf_if(_new(be.ones(_shape_of(x), dt, dev), dt, dev, be), requires_grad)
 
@@ -477,7 +477,7 @@ def full_like(x: Array, /, fill_value: Any, *, dtype: DType | None = None, devic
     """
     be, dev, dt = _like(x, dtype, device)
     v = _fill_value(fill_value, dt, "full_like")
-    if _unknown_sized(be, x):
+    if be.unknown_shapes and _unknown_sized(be, x):
         return _new(be.filled_like(x._data, v, dt, dev), dt, dev, be)
     return _leaf_if(_new(be.full(_shape_of(x), v, dt, dev), dt, dev, be), requires_grad)
 
