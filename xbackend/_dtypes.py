@@ -144,6 +144,8 @@ def real_of(dt: DType) -> DType:
     return _REAL_OF.get(dt, dt)
 
 
+#: ``xbackend._config.current``, set when that module loads (it imports this one)
+_CURRENT_CONFIG: list[Any] = []
 #: Python's types as dtypes (``dtype=float``, as NumPy and torch accept them): the configured defaults' names
 _BUILTIN_DEFAULTS = {builtins.float: "default_float", builtins.int: "default_int", builtins.complex: "default_complex"}
 
@@ -167,9 +169,7 @@ def dtype(obj: Any) -> DType:
         return bool
     default = _BUILTIN_DEFAULTS.get(obj) if type(obj) is type else None
     if default is not None:
-        from . import _config  # it imports this module
-
-        dt: DType = getattr(_config.current(), default)
+        dt: DType = getattr(_CURRENT_CONFIG[0](), default)  # xbackend._config imports this module: it sets this
         return dt
     raise UnsupportedDTypeError(
         f"{obj!r} is not an xbackend dtype; use one of {', '.join(BY_NAME)} (e.g. xb.float32)"
