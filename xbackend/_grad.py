@@ -218,20 +218,22 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
             )
     via = be.grad_via
     if via is None:
-        engine, edev, work, cfg = be, dev, arrays, None
+        engine, edev, cfg = be, dev, None
         natives = [a._data for a in arrays]
     else:  # every Array of the differentiated ones' backend and device, as a view on the engine
-        engine = _engine(be, via)
-        edev = engine.check_device(dev)
-        move_in = _mover(be, dev, engine, edev)
-        work = [_wrap(move_in(a._data, a._dt), a._dt, edev, engine) if a._be is be and a._dev is dev else a
-                for a in arrays]  # fmt: skip
-        natives = [w._data for w in work]
+        engine, edev, move_in, move_out = _route(be, dev, via)
+        natives = [move_in(a._data, a._dt) if a._be is be and a._dev is dev else a._data for a in arrays]
         cfg = _creating_on(engine, edev)
     out_meta: list[Any] = [None, None, ()]  # value dtype, aux spec, aux (dtype, device, backend) per Array
 
     def on_natives(xs: list[Any]) -> tuple[Any, list[Any]]:
-        rebuilt = [_wrap(x, w._dt, w._dev, w._be) for x, w in zip(xs, work)]
+        # f's arguments: the Arrays of the differentiated ones' backend and device on the engine (their views,
+        # or the fresh leaves), the others as they are
+        if via is None:
+            rebuilt = [_wrap(x, a._dt, a._dev, a._be) for x, a in zip(xs, arrays)]
+        else:
+            rebuilt = [_wrap(x, a._dt, edev, engine) if a._be is be and a._dev is dev else
+                       _wrap(x, a._dt, a._dev, a._be) for x, a in zip(xs, arrays)]  # fmt: skip
         token = ACTIVE.set(ACTIVE.get() + (engine,))
         ctoken = None if cfg is None else _config._ctx.set(cfg)
         try:
@@ -275,7 +277,6 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
             v, gs, aux_natives = engine.value_and_grad(on_natives, natives, tuple(wrt), nested)
             # back where the inputs live, without a copy (still on that stream); a gradient has its input's
             # dtype, the value the dtype f's loss had
-            move_out = _mover(engine, edev, be, dev)
             v = move_out(v, out_meta[0])
             gs = [move_out(g, arrays[j]._dt) for g, j in zip(gs, wrt)]
             if has_aux:
@@ -304,6 +305,25 @@ def _wrap(x: Any, dt: Any, dev: Any, be: Any) -> Array:
     a._dev = dev
     a._be = be
     return a
+
+
+_ROUTES: dict[Any, tuple[Any, Any, Any]] = {}  # (backend, device, engine) -> (engine's device, movers in and out)
+
+
+def _route(be: Any, dev: Any, via: str) -> tuple[Any, Any, Callable[[Any, Any], Any], Callable[[Any, Any], Any]]:
+    """How ``be``'s Arrays on ``dev`` are differentiated: the engine (asked every time: the registry may
+    replace it), its device and the movers there and back (looked up once per engine; a device the engine
+    refuses raises every time: nothing is stored then)."""
+    engine = _engine(be, via)
+    key = (be, dev, engine)
+    route = _ROUTES.get(key)
+    if route is None:
+        edev = engine.check_device(dev)
+        route = (edev, _mover(be, dev, engine, edev), _mover(engine, edev, be, dev))
+        if len(_ROUTES) > 64:
+            _ROUTES.clear()
+        _ROUTES[key] = route
+    return (engine, *route)
 
 
 _MOVERS: dict[Any, Callable[[Any, Any], Any]] = {}  # (source, its device, destination, its device) -> mover
