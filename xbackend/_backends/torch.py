@@ -229,7 +229,7 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
     def from_host(self, a: np.ndarray, dt: DType, dev: Device, copy: bool | None) -> Any:
         if dev is CPU and not copy and type(a) is np.ndarray:  # the common move: shared, no cast (xb.grad's views)
             nt = a.dtype
-            if (_HOST_DT.get(nt) is dt and nt.isnative and nt.char not in "qQ" and dt is not D.bfloat16
+            if ((_HOST_DT.get(nt) or _host_dtype(nt)) is dt and nt.isnative and nt.char not in "qQ" and dt is not D.bfloat16
                     and a.flags.writeable and min(a.strides, default=0) >= 0):  # what _safe_host lets through
                 t = torch.from_numpy(a)
                 if t.dtype is self.to_t.get(dt):
