@@ -32,15 +32,21 @@ moved elapsed-time ratios by +-50 % between runs here); ``--gpu`` always uses el
 
 from __future__ import annotations
 
-import argparse
 import os
-import platform
-import statistics
 import sys
-import time
-import warnings
-from pathlib import Path
-from typing import Any, Callable
+
+# `python benchmarks/grad.py` puts benchmarks/ first on sys.path, where benchmarks/random.py would shadow the
+# standard library's random (statistics and torch import it): that entry goes before anything else is imported
+if sys.path and sys.path[0] and os.path.samefile(sys.path[0], os.path.dirname(os.path.abspath(__file__))):
+    del sys.path[0]
+
+import argparse  # noqa: E402
+import platform  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+import warnings  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any, Callable  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # one BLAS thread (before NumPy loads)

@@ -199,8 +199,16 @@ def test_numpy_memory_torch_cannot_share_is_handled(layout):
         x_np = base[::-1].copy()[::-1]
     elif layout == "byte-swapped":
         x_np = base.astype(base.dtype.newbyteorder())
-    f = (lambda x: xb.sum(x)) if layout.startswith("sum") else (lambda x: xb.sum(x * x * x))
+    seen = []  # the address of the torch tensor f works on
+
+    def f(x):
+        seen.append(x.native.data_ptr())
+        return xb.sum(x) if layout.startswith("sum") else xb.sum(x * x * x)
+
     g = xb.grad(f)(xb.asarray(x_np))
+    g = xb.grad(f)(xb.asarray(x_np))  # twice: the first call and the ones after (which use cached lookups)
+    if not layout.startswith("sum"):
+        assert x_np.ctypes.data not in seen  # copied for torch, not shared
     want = np.ones(4) if layout.startswith("sum") else 3 * base**2
     np.testing.assert_array_equal(g.numpy(), want)
     np.testing.assert_array_equal(x_np, base)

@@ -28,7 +28,7 @@ import functools
 from typing import Any, Callable, Sequence
 
 from . import _config
-from ._array import Array, _check_partner, _new
+from ._array import Array, _alloc, _check_partner, _new
 from ._autograd import ACTIVE
 from ._dispatch import get_backend
 from ._errors import BackendMismatchError, BackendUnavailableError, GradientError
@@ -175,22 +175,36 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
         if not -n <= i < n:
             raise TypeError(f"argnums {nums} names argument {i}, but {_name(f)} was called with {n} positional "
                             "argument(s). Fix: pass the differentiated arguments positionally")  # fmt: skip
-    pos = tuple(i % n for i in nums)
-    arrays: list[Array] = []
-    by_arg: dict[int, list[int]] = {}
-    specs: list[Any] = []
-    for i, a in enumerate(args):
-        if type(a) is Array:  # the common argument: no call
-            if i in pos:
-                by_arg[i] = [len(arrays)]
-            specs.append(("a", len(arrays)))
-            arrays.append(a)
-        else:
-            specs.append(_flatten(a, arrays, by_arg.setdefault(i, []) if i in pos else None, (f, i, "")))
-    kspecs = {k: _flatten(v, arrays, None, (f, k, "")) for k, v in kwargs.items()} if kwargs else None
-    wrt = [j for i in pos for j in by_arg[i]]
-    if not wrt:
-        raise TypeError(f"the arguments {nums} of {_name(f)} hold no Array to differentiate")
+    pos = nums if min(nums) >= 0 else tuple(i % n for i in nums)
+    # the common call - every argument an Array, no keywords - needs no flattening: the arguments are the
+    # Arrays, each differentiated argument one of them (specs None); anything else is flattened
+    specs: list[Any] | None = None
+    kspecs: dict[str, Any] | None = None
+    flat = not kwargs
+    if flat:
+        for a in args:
+            if type(a) is not Array:
+                flat = False
+                break
+    if flat:
+        arrays: Any = args
+        wrt: Any = pos
+    else:
+        arrays = []
+        by_arg: dict[int, list[int]] = {}
+        specs = []
+        for i, a in enumerate(args):
+            if type(a) is Array:  # the common argument: no call
+                if i in pos:
+                    by_arg[i] = [len(arrays)]
+                specs.append(("a", len(arrays)))
+                arrays.append(a)
+            else:
+                specs.append(_flatten(a, arrays, by_arg.setdefault(i, []) if i in pos else None, (f, i, "")))
+        kspecs = {k: _flatten(v, arrays, None, (f, k, "")) for k, v in kwargs.items()} if kwargs else None
+        wrt = [j for i in pos for j in by_arg[i]]
+        if not wrt:
+            raise TypeError(f"the arguments {nums} of {_name(f)} hold no Array to differentiate")
     first = arrays[wrt[0]]
     be, dev = first._be, first._dev
     for j in wrt:
@@ -204,21 +218,30 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
             )
     via = be.grad_via
     if via is None:
-        engine, edev, work, cfg = be, dev, arrays, None
+        engine, edev, cfg = be, dev, None
+        natives = [a._data for a in arrays]
     else:  # every Array of the differentiated ones' backend and device, as a view on the engine
-        engine = _engine(be, via)
-        edev = engine.check_device(dev)
-        work = [_view(a, engine, edev) if a._be is be and a._dev is dev else a for a in arrays]
+        engine, edev, move_in, move_out = _route(be, dev, via)
+        natives = [move_in(a._data, a._dt) if a._be is be and a._dev is dev else a._data for a in arrays]
         cfg = _creating_on(engine, edev)
     out_meta: list[Any] = [None, None, ()]  # value dtype, aux spec, aux (dtype, device, backend) per Array
 
     def on_natives(xs: list[Any]) -> tuple[Any, list[Any]]:
-        rebuilt = [_new(x, w._dt, w._dev, w._be) for x, w in zip(xs, work)]
+        # f's arguments: the Arrays of the differentiated ones' backend and device on the engine (their views,
+        # or the fresh leaves), the others as they are
+        if via is None:
+            rebuilt = [_wrap(x, a._dt, a._dev, a._be) for x, a in zip(xs, arrays)]
+        else:
+            rebuilt = [_wrap(x, a._dt, edev, engine) if a._be is be and a._dev is dev else
+                       _wrap(x, a._dt, a._dev, a._be) for x, a in zip(xs, arrays)]  # fmt: skip
         token = ACTIVE.set(ACTIVE.get() + (engine,))
         ctoken = None if cfg is None else _config._ctx.set(cfg)
         try:
-            a = [_rebuild(s, rebuilt) for s in specs]
-            out = f(*a, **{k: _rebuild(s, rebuilt) for k, s in kspecs.items()}) if kspecs else f(*a)
+            if specs is None:
+                out = f(*rebuilt)
+            else:
+                a = [_rebuild(s, rebuilt) for s in specs]
+                out = f(*a, **{k: _rebuild(s, rebuilt) for k, s in kspecs.items()}) if kspecs else f(*a)
         except BackendMismatchError as exc:
             if via is None:
                 raise
@@ -246,36 +269,89 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
         return value._data, [x._data for x in aux_arrays]
 
     nested = bool(ACTIVE.get())
-    natives = [w._data for w in work]
     if via is None:
         v, gs, aux_natives = engine.value_and_grad(on_natives, natives, tuple(wrt), nested)
         places = [(dv, b) for _, dv, b in out_meta[2]]
     else:
         with engine.use_stream(be.stream_handle(dev), edev):  # the engine works on the inputs' stream
             v, gs, aux_natives = engine.value_and_grad(on_natives, natives, tuple(wrt), nested)
-            # back where the inputs live, without a copy (still on that stream)
-            v, gs = _back(engine, v, edev, be, dev), [_back(engine, g, edev, be, dev) for g in gs]
-            home = [b is engine and dv is edev for _, dv, b in out_meta[2]]
-            aux_natives = [_back(engine, x, edev, be, dev) if h else x for x, h in zip(aux_natives, home)]
-            places = [(dev, be) if h else (dv, b) for h, (_, dv, b) in zip(home, out_meta[2])]
+            # back where the inputs live, without a copy (still on that stream); a gradient has its input's
+            # dtype, the value the dtype f's loss had
+            v = move_out(v, out_meta[0])
+            gs = [move_out(g, arrays[j]._dt) for g, j in zip(gs, wrt)]
+            if has_aux:
+                home = [b is engine and dv is edev for _, dv, b in out_meta[2]]
+                aux_natives = [move_out(x, dt) if h else x for x, h, (dt, _, _) in zip(aux_natives, home, out_meta[2])]
+                places = [(dev, be) if h else (dv, b) for h, (_, dv, b) in zip(home, out_meta[2])]
     value = _new(v, out_meta[0], dev, be)
-    by_index = {j: _new(g, arrays[j]._dt, dev, be) for g, j in zip(gs, wrt)}
-    result = _rebuild(specs[pos[0]], by_index) if single else tuple(_rebuild(specs[i], by_index) for i in pos)
+    if specs is None:  # each differentiated argument is one Array: its gradient, in argnums' order
+        grads = [_new(g, arrays[j]._dt, dev, be) for g, j in zip(gs, wrt)]
+        result = grads[0] if single else tuple(grads)
+    else:
+        by_index = {j: _new(g, arrays[j]._dt, dev, be) for g, j in zip(gs, wrt)}
+        result = _rebuild(specs[pos[0]], by_index) if single else tuple(_rebuild(specs[i], by_index) for i in pos)
     if has_aux:
         aux_list = [_new(x, dt, dv, b) for x, (dt, _, _), (dv, b) in zip(aux_natives, out_meta[2], places)]
         return (value, _rebuild(out_meta[1], aux_list)), result
     return value, result
 
 
-def _view(a: Array, engine: Any, edev: Any) -> Array:
-    """``a`` as an Array of ``engine`` on ``edev``, sharing memory where that is safe (``Array.to``'s transport,
-    without its copy bookkeeping: ``xb.grad`` never writes into its inputs)."""
-    return _new(_transport(a._be, a._data, a._dt, a._dev, engine, edev), a._dt, edev, engine)
+def _wrap(x: Any, dt: Any, dev: Any, be: Any) -> Array:
+    """An Array around an engine's native array (a tensor or a tracer: never a NumPy scalar, so ``_new``'s
+    check is not needed)."""
+    a = _alloc()
+    a._data = x
+    a._dt = dt
+    a._dev = dev
+    a._be = be
+    return a
 
 
-def _back(engine: Any, x: Any, edev: Any, be: Any, dev: Any) -> Any:
-    """A native ``engine`` array (a gradient, the value, aux; detached) as a native array of ``be`` on ``dev``."""
-    return _transport(engine, x, engine.dtype_of(x), edev, be, dev)
+_ROUTES: dict[Any, tuple[Any, Any, Any]] = {}  # (backend, device, engine) -> (engine's device, movers in and out)
+
+
+def _route(be: Any, dev: Any, via: str) -> tuple[Any, Any, Callable[[Any, Any], Any], Callable[[Any, Any], Any]]:
+    """How ``be``'s Arrays on ``dev`` are differentiated: the engine (asked every time: the registry may
+    replace it), its device and the movers there and back (looked up once per engine; a device the engine
+    refuses raises every time: nothing is stored then)."""
+    engine = _engine(be, via)
+    key = (be, dev, engine)
+    route = _ROUTES.get(key)
+    if route is None:
+        edev = engine.check_device(dev)
+        route = (edev, _mover(be, dev, engine, edev), _mover(engine, edev, be, dev))
+        if len(_ROUTES) > 64:
+            _ROUTES.clear()
+        _ROUTES[key] = route
+    return (engine, *route)
+
+
+_MOVERS: dict[Any, Callable[[Any, Any], Any]] = {}  # (source, its device, destination, its device) -> mover
+
+
+def _mover(src: Any, sdev: Any, dst: Any, ddev: Any) -> Callable[[Any, Any], Any]:
+    """``move(x, dt)``: a native ``x`` of ``src`` on ``sdev`` (dtype ``dt``) as a native array of ``dst`` on
+    ``ddev`` - ``Array.to``'s transport (sharing memory where that is safe), without its copy bookkeeping:
+    ``xb.grad`` never writes into its inputs. Between two host backends it is the two backends' own calls
+    (what the transport does there), looked up once per pair."""
+    key = (src, sdev, dst, ddev)
+    move = _MOVERS.get(key)
+    if move is None:
+        if sdev.type == "cpu" and ddev.type == "cpu" and src is not dst:
+            to_host, from_host = src.to_host, dst.from_host
+
+            def move(x: Any, dt: Any) -> Any:
+                return from_host(to_host(x), dt, ddev, None)
+
+        else:
+
+            def move(x: Any, dt: Any) -> Any:
+                return _transport(src, x, dt, sdev, dst, ddev)
+
+        if len(_MOVERS) > 64:
+            _MOVERS.clear()
+        _MOVERS[key] = move
+    return move
 
 
 def _name(f: Any) -> str:

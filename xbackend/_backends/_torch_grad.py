@@ -134,11 +134,13 @@ class TorchGradMixin(Backend):
     def value_and_grad(self, fn: Callable[[list[Any]], tuple[Any, list[Any]]], xs: list[Any], wrt: tuple[int, ...],
                        nested: bool) -> tuple[Any, list[Any], list[Any]]:  # fmt: skip
         ins = list(xs)
+        create = False
         for i in wrt:
             t = ins[i]
-            if not (nested and t.requires_grad):
+            if nested and t.requires_grad:
+                create = True  # inside another xb.grad: keep the graph, so the result can be differentiated again
+            else:
                 ins[i] = t.detach().requires_grad_(True)  # a fresh leaf on the same memory
-        create = nested and any(xs[i].requires_grad for i in wrt)
         leaves = [ins[i] for i in wrt]
         if torch.is_grad_enabled():
             value, aux, grads = _differentiate(fn, ins, leaves, create)
@@ -149,12 +151,14 @@ class TorchGradMixin(Backend):
         for g, t in zip(grads, leaves):
             if g is None:  # an input f did not use: its gradient is zero
                 g = torch.zeros_like(t, memory_format=torch.contiguous_format)
-            elif g.numel() > 1 and 0 in g.stride():
+            elif 0 in g.stride() and g.numel() > 1:
                 g = g.contiguous()  # a broadcast view (one value expanded): its own memory, safe to update
-            out.append(g if create else g.detach())
+            # without create_graph autograd's gradients record no graph: they are returned as they are
+            out.append(g.detach() if g.requires_grad and not create else g)
         if not create:
             value = value.detach()
-            aux = [a.detach() for a in aux]
+            if aux:
+                aux = [a.detach() for a in aux]
         return value, out, aux
 
     def stream_handle(self, dev: Any) -> int | None:

@@ -227,6 +227,13 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
         return a
 
     def from_host(self, a: np.ndarray, dt: DType, dev: Device, copy: bool | None) -> Any:
+        if dev is CPU and not copy and type(a) is np.ndarray:  # the common move: shared, no cast (xb.grad's views)
+            nt = a.dtype
+            if ((_HOST_DT.get(nt) or _host_dtype(nt)) is dt and nt.isnative and nt.char not in "qQ" and dt is not D.bfloat16
+                    and a.flags.writeable and min(a.strides, default=0) >= 0):  # what _safe_host lets through
+                t = torch.from_numpy(a)
+                if t.dtype is self.to_t.get(dt):
+                    return t
         nd = self.native_dtype(dt)
         if type(a) is not np.ndarray:
             a = np.asarray(a)
@@ -242,6 +249,8 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
         return t.to(device=str(dev), dtype=nd)
 
     def to_host(self, x: Any, copy: bool | None = None) -> np.ndarray:
+        if x.is_cpu and not (x.requires_grad or x.is_conj() or x.is_neg()) and x.dtype is not torch.bfloat16:
+            return x.numpy()  # the common move (xb.grad's gradients): what the general path below ends in
         if x.requires_grad:
             x = x.detach()
         if x.is_conj():
