@@ -13,7 +13,7 @@
 #      the timer on side streams): tests/test_gpu_checks.py tests/test_sync_free.py    <=60 s -> gpu_streams.txt
 #   2b. xb.random (issue 21) on the CUDA targets: the portable stream equals <=40 s -> gpu_random_tests.txt, .xml
 #      NumPy's Philox bit for bit (torch's jiterator kernel, CuPy's raw kernel, the emulated rounds), the
-#      cross-backend ulp bounds, native streams; then benchmarks/random.py --gpu --quick (throughput at
+#      cross-backend ulp bounds, native streams; then benchmarks/random_streams.py --gpu --quick (throughput at
 #      1e7 vs torch.rand / cupy.random, per call at 100)                 <=25 s -> gpu_random.txt
 #   2c. pytest -m gpu tests/ (every other GPU test; hypothesis profile "gpu") <=100 s -> gpu_tests.txt, .xml
 #   3. the cross-target oracle tests on the CUDA targets only               <=45 s -> gpu_oracle_tests.txt, .xml
@@ -106,8 +106,8 @@ else
     step "xb.random on CUDA (tests/test_random*.py -m gpu)" 40 "$OUTDIR/gpu_random_tests.txt" \
         "$PY" -m pytest tests/test_random.py tests/test_random_stats.py -m gpu -q -p no:cacheprovider -rfEsx \
         --durations=10 --junitxml="$OUTDIR/gpu_random_tests.xml"
-    step "benchmarks/random.py --gpu --quick" 25 "$OUTDIR/gpu_random.txt" \
-        "$PY" benchmarks/random.py --gpu --quick --out "$OUTDIR/gpu_random.md"
+    step "benchmarks/random_streams.py --gpu --quick" 25 "$OUTDIR/gpu_random.txt" \
+        "$PY" benchmarks/random_streams.py --gpu --quick --out "$OUTDIR/gpu_random.md"
     step "pytest -m gpu tests/" 100 "$OUTDIR/gpu_tests.txt" \
         "$PY" -m pytest -m gpu tests/ -q -p no:cacheprovider -rfEsx --durations=15 --junitxml="$OUTDIR/gpu_tests.xml" \
         --ignore=tests/test_gpu_checks.py --ignore=tests/test_sync_free.py \

@@ -35,11 +35,6 @@ from __future__ import annotations
 import os
 import sys
 
-# `python benchmarks/grad.py` puts benchmarks/ first on sys.path, where benchmarks/random.py would shadow the
-# standard library's random (statistics and torch import it): that entry goes before anything else is imported
-if sys.path and sys.path[0] and os.path.samefile(sys.path[0], os.path.dirname(os.path.abspath(__file__))):
-    del sys.path[0]
-
 import argparse  # noqa: E402
 import platform  # noqa: E402
 import statistics  # noqa: E402

@@ -52,7 +52,7 @@ import numpy as np
 
 import xbackend as xb
 
-if os.path.dirname(os.path.abspath(__file__)) not in sys.path:  # appended: benchmarks/dask.py shadows dask
+if os.path.dirname(os.path.abspath(__file__)) not in sys.path:  # appended: benchmarks/dask_graphs.py shadows dask
     sys.path.append(os.path.dirname(os.path.abspath(__file__)))
 import _peers  # noqa: E402
 
@@ -264,7 +264,7 @@ def write_json(text: str, path: str) -> None:
     so that every column of the table, peers included, lands in the JSON."""
     import json
 
-    if os.path.dirname(os.path.abspath(__file__)) not in sys.path:  # appended: benchmarks/dask.py shadows dask
+    if os.path.dirname(os.path.abspath(__file__)) not in sys.path:  # appended: benchmarks/dask_graphs.py shadows dask
         sys.path.append(os.path.dirname(os.path.abspath(__file__)))
     from _results import parse_overhead
 

@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-if str(Path(__file__).resolve().parent) not in sys.path:  # appended: benchmarks/dask.py must not shadow dask
+if str(Path(__file__).resolve().parent) not in sys.path:  # appended: benchmarks/dask_graphs.py must not shadow dask
     sys.path.append(str(Path(__file__).resolve().parent))
 from _results import parse_markdown_tables, parse_overhead, read, size_bytes  # noqa: E402
 
@@ -296,7 +296,7 @@ def plot_random(recs: list[dict[str, Any]], path: Path) -> str:
             ax.axvline(1.0, color="#888888", lw=0.8, ls=":")
     axes[0].set_title(f"{big[0]['n']:,} variates per call; red ticks: the goals" if big else "not measured", fontsize=9)
     axes[1].set_title("vs the raw call; red: the +0.35 µs goal (native random)", fontsize=9)
-    fig.suptitle("xb.random against each library's own generator (benchmarks/random.py)", fontsize=10)
+    fig.suptitle("xb.random against each library's own generator (benchmarks/random_streams.py)", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

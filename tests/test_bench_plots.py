@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
-# appended, never inserted first: benchmarks/dask.py would shadow the dask package for every later import,
+# appended, never inserted first: benchmarks/dask_graphs.py would shadow the dask package for every later import,
 # and spawned worker processes (multiprocessing, loky, dask.distributed) inherit sys.path
 if str(BENCH) not in sys.path:
     sys.path.append(str(BENCH))

@@ -457,7 +457,7 @@ _ONE_CALL = ("random", "standard_normal", "normal", "integers")
 class _OneCall(Generator):
     """A generator whose engine has one-call closures for the common methods (NumPy's and torch's native
     streams): each method *is* the closure, reached through a C-level property, so ``rng.random(100)`` runs one
-    Python frame around the library call (the +0.35 µs goal, benchmarks/random.py). A closure hands any call it
+    Python frame around the library call (the +0.35 µs goal, benchmarks/random_streams.py). A closure hands any call it
     does not handle itself (other dtypes, Array parameters) to the general path, ``_random`` & co."""
 
     __slots__ = ()

@@ -1,6 +1,6 @@
 """xb.random against each library's own generator, side by side in one run.
 
-Usage: ``python benchmarks/random.py [--quick] [--gpu] [--n N] [--only throughput|percall] [--note TEXT] [--out FILE]
+Usage: ``python benchmarks/random_streams.py [--quick] [--gpu] [--n N] [--only throughput|percall] [--note TEXT] [--out FILE]
 [--json FILE]``
 
 Two parts, each a table row per (target, call):
@@ -22,15 +22,9 @@ Two parts, each a table row per (target, call):
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
-
-# this file is named like the standard library's ``random`` (which tempfile, used by importlib, imports): the
-# benchmarks folder goes to the end of the path, behind the standard library, before anything else is imported
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE] + [_HERE]
-
-import argparse  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
 from typing import Any, Callable  # noqa: E402

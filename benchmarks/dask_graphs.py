@@ -1,6 +1,6 @@
 """xbackend on Dask: out-of-core, scaling over worker processes, and the cost of the xbackend layer.
 
-Run: ``python benchmarks/dask.py [--quick]``. Prints one table:
+Run: ``python benchmarks/dask_graphs.py [--quick]``. Prints one table:
 
 (a) out-of-core column mean and std (one pass, ``xb.compute``) of a lazily generated array (``da.random``)
     at least 4x the *total* memory limit of a 2-process LocalCluster; reports the array size, the limit,
@@ -29,7 +29,6 @@ import time
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]  # this file is named like the package
 sys.path.insert(0, str(_HERE.parent))
 
 import numpy as np  # noqa: E402
