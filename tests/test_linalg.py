@@ -498,3 +498,13 @@ def test_torch_cuda_integer_tensordot_fallback_is_exact():
         got = _int_tensordot(torch.from_numpy(a), torch.from_numpy(b), axes).numpy()
         assert got.shape == np.tensordot(a, b, axes=axes).shape
         assert (got == np.tensordot(a, b, axes=axes)).all()
+
+
+def test_negative_rtol_is_zero(xb_target):
+    # the cutoff rtol * max(sv) is never below zero (torch's rule), so a zero singular value never counts as rank;
+    # NumPy's own matrix_rank counted it (2 here) - the parity explorer's find
+    a = np.array([[0.0, 0.0, 0.0], [1.0, 1.0, 0.0]])
+    x = xb_target.asarray(a)
+    for rtol in (-1.0, xb_target.asarray(np.array(-1.0))):
+        assert int(xb.linalg.matrix_rank(x, rtol=rtol)) == int(xb.linalg.matrix_rank(x, rtol=0.0)) == 1
+        np.testing.assert_allclose(xb.linalg.pinv(x, rtol=rtol).numpy(), np.linalg.pinv(a, rcond=0.0), atol=1e-12)

@@ -351,19 +351,20 @@ def solve(x1: Array, x2: Array, /) -> Array:
 
 
 def _rtol(x: Array, rtol: Any, cd: DType, name: str) -> Any:
-    """The relative tolerance as a Python float or a native real array of the batch shape."""
+    """The relative tolerance as a Python float or a native real array of the batch shape; a negative one is 0
+    (torch's rule: the cutoff is never below zero, so a zero singular value never counts; NumPy counted them)."""
     real = D.real_of(cd)
     if rtol is None:
         return max(x._data.shape[-2:]) * D.finfo(real).eps
     if isinstance(rtol, np.generic):
         rtol = py_scalar(rtol)
     if type(rtol) in (float, int):
-        return float(rtol)
+        return float(rtol) if not rtol < 0 else 0.0
     rtol = to_array(rtol, x)
     if rtol._dt.kind not in "fiub":
         raise UnsupportedDTypeError(f"linalg.{name}() rtol must be real, got {rtol._dt}")
     r = rtol._data if rtol._dt is real else x._be.astype(rtol._data, real)
-    return r
+    return x._be.where(r < 0, x._be.zeros((), real, x._dev), r) if rtol._dt.kind in "fi" else r
 
 
 def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
