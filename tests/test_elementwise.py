@@ -1039,3 +1039,24 @@ def test_wide_unsigned_tril_triu_keep_every_bit(xb_target, dt, k):
         r = fn(x, k=k)
         assert r.dtype is dt
         assert r.tolist() == ref(a, k).tolist()
+
+
+@pytest.mark.parametrize("lo,hi", [(0, 2), (None, 2), (-1, None), (1, 1), (-(2**2000), 2**2000), (2**1100, None)],
+                         ids=["0-2", "none-2", "-1-none", "1-1", "huge", "huge-none"])
+def test_clip_a_float_array_by_python_ints(xb_target, lo, hi):
+    """Integer bounds of a float Array are compared as numbers (huge ones as +-inf), as NumPy's clip does in
+    float64; the result keeps x's dtype. (The bound check once called this module's own abs, xb.abs.)"""
+    a = np.array([-3.5, 0.5, 1.5, 2.5, np.nan])
+    x = xb_target.asarray(a)
+    r = xb.clip(x, lo, hi)
+    def as_float(b, none):  # Python's own rounding of an int to float64; beyond its range, +-inf
+        if b is None:
+            return none
+        try:
+            return float(b)
+        except OverflowError:
+            return math.inf if b > 0 else -math.inf
+
+    want = np.clip(a, as_float(lo, -np.inf), as_float(hi, np.inf))
+    assert r.dtype is xb.float64
+    assert_close(r, want)
