@@ -140,3 +140,14 @@ def test_arrays_and_native_arrays_of_another_place_are_refused():
     same = xb.asarray([1.0], backend="torch")
     assert C.operand(same.native, like).native is same.native  # a native array of the same place: wrapped as is
     assert C.to_array([1, 2]).backend == "numpy"  # no partner: asarray's rules
+
+
+def test_numpy_scalars_among_arrays_in_a_list_act_as_python_scalars(xb_target):
+    """A NumPy scalar inside a list next to an Array (asarray, stack) is weak like the Python number it holds:
+    the same dtype, values and place as with the Python number."""
+    x = xb_target.asarray(np.array([1.0, 2.0], dtype=np.float32))
+    for np_scalar, py in ((np.float64(2.5), 2.5), (np.int64(3), 3)):
+        for make in (lambda v: xb.asarray([x[0], v]), lambda v: xb.stack([x[0], v])):
+            got, want = make(np_scalar), make(py)
+            assert got.dtype is want.dtype is xb.float32
+            assert got.backend == x.backend and got.tolist() == want.tolist() == [1.0, float(py)]
