@@ -151,3 +151,31 @@ def test_numpy_scalars_among_arrays_in_a_list_act_as_python_scalars(xb_target):
             got, want = make(np_scalar), make(py)
             assert got.dtype is want.dtype is xb.float32
             assert got.backend == x.backend and got.tolist() == want.tolist() == [1.0, float(py)]
+
+
+def test_an_array_type_defined_in_main_is_refused_like_one_from_any_module():
+    """An ndarray subclass from a module without an import spec (a script's or a notebook's __main__) gets the
+    same answer as the same class from an ordinary user module, not importlib's 'no __spec__' error."""
+    import sys
+    import types
+
+    def make(module_name):
+        cls = type("Sub", (np.ndarray,), {})
+        cls.__module__ = module_name
+        return np.arange(3.0).view(cls)
+
+    def outcome(obj):
+        try:
+            return xb.asarray(obj).tolist()
+        except Exception as exc:  # noqa: BLE001 - the outcome is the point
+            return type(exc), str(exc).replace("__main__", "M").replace("xb_user_module_for_a_test", "M")
+
+    main = types.ModuleType("__main__")
+    main.__spec__ = None  # as when a script runs
+    real = sys.modules["__main__"]
+    sys.modules["__main__"] = main
+    try:
+        got = outcome(make("__main__"))
+    finally:
+        sys.modules["__main__"] = real
+    assert got == outcome(make("xb_user_module_for_a_test"))
