@@ -410,6 +410,7 @@ def test_promotion_refusal_offers_the_float64_fix_and_warns_about_int64():
     ns = {"xb": xb, "x": x, "y": y}
     fix = msg.split("e.g. ", 1)[1].split("; or, ", 1)[0]
     exec(fix, ns)  # noqa: S102 - the message's own fix: both sides to float64
+    assert ns["x"].dtype is ns["y"].dtype is xb.float64, fix
     assert (ns["x"] + ns["y"]).tolist() == [float(2**64 - 2), 5.0]
     assert msg.endswith("no cast of the uint64 side to int64 is safe without that check (2**64-1 becomes -1)"), msg
     assert "check bool(xb.max(x) < 2**63)" in msg and bool(eval("xb.max(x) < 2**63", ns)) is False  # noqa: S307
