@@ -140,3 +140,42 @@ def test_arrays_and_native_arrays_of_another_place_are_refused():
     same = xb.asarray([1.0], backend="torch")
     assert C.operand(same.native, like).native is same.native  # a native array of the same place: wrapped as is
     assert C.to_array([1, 2]).backend == "numpy"  # no partner: asarray's rules
+
+
+def test_numpy_scalars_among_arrays_in_a_list_act_as_python_scalars(xb_target):
+    """A NumPy scalar inside a list next to an Array (asarray, stack) is weak like the Python number it holds:
+    the same dtype, values and place as with the Python number."""
+    x = xb_target.asarray(np.array([1.0, 2.0], dtype=np.float32))
+    for np_scalar, py in ((np.float64(2.5), 2.5), (np.int64(3), 3)):
+        for make in (lambda v: xb.asarray([x[0], v]), lambda v: xb.stack([x[0], v])):
+            got, want = make(np_scalar), make(py)
+            assert got.dtype is want.dtype is xb.float32
+            assert got.backend == x.backend and got.tolist() == want.tolist() == [1.0, float(py)]
+
+
+def test_an_array_type_defined_in_main_is_refused_like_one_from_any_module():
+    """An ndarray subclass from a module without an import spec (a script's or a notebook's __main__) gets the
+    same answer as the same class from an ordinary user module, not importlib's 'no __spec__' error."""
+    import sys
+    import types
+
+    def make(module_name):
+        cls = type("Sub", (np.ndarray,), {})
+        cls.__module__ = module_name
+        return np.arange(3.0).view(cls)
+
+    def outcome(obj):
+        try:
+            return xb.asarray(obj).tolist()
+        except Exception as exc:  # noqa: BLE001 - the outcome is the point
+            return type(exc), str(exc).replace("__main__", "M").replace("xb_user_module_for_a_test", "M")
+
+    main = types.ModuleType("__main__")
+    main.__spec__ = None  # as when a script runs
+    real = sys.modules["__main__"]
+    sys.modules["__main__"] = main
+    try:
+        got = outcome(make("__main__"))
+    finally:
+        sys.modules["__main__"] = real
+    assert got == outcome(make("xb_user_module_for_a_test"))

@@ -400,3 +400,45 @@ def test_bound_namespace_imports_no_backend():
 
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=os.environ)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
+def test_a_device_with_an_index_takes_the_index():
+    assert xb.Device(xb.Device("cuda"), 1) is xb.Device("cuda:1")
+    assert xb.Device(xb.Device("cuda"), 0) is xb.Device("cuda", 0)
+    assert xb.Device(xb.Device("cuda:2")) is xb.Device("cuda:2")
+
+
+def _message(fn, cls):
+    with pytest.raises(cls) as info:
+        fn()
+    return str(info.value)
+
+
+def test_device_errors_say_what_was_wrong_and_how_to_write_it():
+    assert _message(lambda: xb.Device("torch", "cpu", backend="numpy"), TypeError) == (
+        "Device(backend, place) takes the backend once; drop backend=")
+    assert _message(lambda: setattr(xb.device("cpu"), "type", "cuda"), AttributeError) == "Device is immutable"
+    msg = _message(lambda: xb.device("cuda:x"), xb.UnknownDeviceError)
+    assert msg == "cannot parse device 'cuda:x'; write it like 'cpu', 'cuda' or 'cuda:1'"
+    for example in re.findall(r"'([^']+)'", msg.split(";")[1]):
+        xb.device(example)  # every spelling it shows parses
+    msg = _message(lambda: xb.device(3.5), xb.UnknownDeviceError)
+    assert msg == "cannot interpret 3.5 as a device; use a string like 'cpu' or 'cuda:0'"
+    msg = _message(lambda: xb.device("tpu"), xb.UnknownDeviceError)
+    assert msg.startswith("unknown device type 'tpu' in 'tpu'; known types: "), msg
+    known = msg.split("known types: ", 1)[1].split(". Fix: ", 1)[0].split(", ")
+    assert "cpu" in known and "cuda" in known
+    for t in known:
+        assert xb.device(t).type == t  # every type it lists is one
+
+
+def test_backend_mismatch_fix_runs():
+    pytest.importorskip("torch")
+    t = xb.Device("torch", "cpu")
+    msg = _message(lambda: xb.zeros(2, device=t, backend="numpy"), xb.BackendMismatchError)
+    assert msg.startswith("device=Device('torch', 'cpu') belongs to backend 'torch', but backend='numpy' was given. "
+                          "Fix: pass device='cpu' (the place alone) to create on 'numpy', or drop backend="), msg
+    place = re.search(r"Fix: pass device=('[^']+')", msg).group(1)
+    assert xb.zeros(2, device=eval(place), backend="numpy").backend == "numpy"  # noqa: S307 - the fix
+    assert msg.endswith("or drop backend=")
+    assert xb.zeros(2, device=t).backend == "torch"  # the other fix

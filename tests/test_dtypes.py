@@ -303,3 +303,145 @@ def test_backends_map_every_dtype(xb_target):
         assert x.dtype is d
         assert x._be.dtype_of(x.native) is d
         assert x._be.native_dtype(d) == x.native.dtype
+
+
+def test_elementwise_arity_is_the_standards():
+    """ELEMENTWISE's argument count builds each function (unary or binary): it must be the standard's, read from
+    array-api-strict's own signatures, and the built function must take exactly that many Arrays."""
+    import inspect
+
+    array_api_strict = pytest.importorskip("array_api_strict")
+    from xbackend._rules import ELEMENTWISE
+
+    one = xb.asarray(np.full(2, 0.5))
+    for name, (n, _cat) in ELEMENTWISE.items():
+        ref = getattr(array_api_strict, name, None)
+        if ref is None or name == "matmul":
+            continue
+        ps = inspect.signature(ref).parameters.values()
+        want = sum(p.kind is p.POSITIONAL_ONLY and p.default is p.empty for p in ps)
+        assert n == want, name
+        fn = getattr(xb, name)
+        args = [one.astype(xb.bool) if name.startswith("logical") else
+                one.astype(xb.int64) if name.startswith("bitwise") else one] * n  # fmt: skip
+        with np.errstate(all="ignore"):
+            assert fn(*args).shape == (2,), name
+        with pytest.raises(TypeError):
+            fn(*args, one)  # one Array too many
+
+
+# a dtype each category refuses, and a call of that category
+_REFUSED = [
+    ("add", xb.bool, "a numeric dtype"), ("negative", xb.bool, "a numeric dtype"),
+    ("bitwise_and", xb.float64, "an integer or bool dtype"), ("bitwise_invert", xb.float32, "an integer or bool dtype"),
+    ("bitwise_left_shift", xb.float64, "an integer dtype"), ("bitwise_left_shift", xb.bool, "an integer dtype"),
+    ("logical_and", xb.float64, "a bool dtype"), ("logical_not", xb.int8, "a bool dtype"),
+    ("floor_divide", xb.complex128, "a real numeric dtype"), ("ceil", xb.complex64, "a real numeric dtype"),
+    ("atan2", xb.complex128, "a real dtype"), ("signbit", xb.complex64, "a real dtype"),
+    ("less", xb.complex128, "a real numeric or bool dtype"), ("abs", xb.bool, "a numeric dtype"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name,dt,needs", _REFUSED, ids=lambda v: str(v))
+def test_refused_dtypes_name_the_call_and_a_fix_that_works(name, dt, needs):
+    """The refusal says which function, which dtype and what it needs; its "e.g. ..." fix, applied to the
+    Array, makes the same call succeed (issue 19: every printed fix runs)."""
+    import re
+
+    from xbackend._rules import ELEMENTWISE
+
+    n = ELEMENTWISE[name][0]
+    x = xb.asarray(np.array([1, 0, 1]).astype(np.dtype(dt.name) if dt is not xb.bfloat16 else np.float32))
+    with pytest.raises(xb.UnsupportedDTypeError) as info:
+        getattr(xb, name)(*[x] * n)
+    msg = str(info.value)
+    assert msg.startswith(f"{name}() is not defined for dtype {dt}; it needs {needs}. Fix: "), msg
+    fix = re.search(r"(?:e\.g\.|Fix: cast with) (\S.*)$", msg)
+    assert fix, msg
+    fixed = eval(fix.group(1), {"xb": xb, "x": x})  # noqa: S307 - the message's own fix
+    getattr(xb, name)(*[fixed] * n)  # runs
+
+
+def test_result_type_refusals_say_what_it_takes():
+    with pytest.raises(xb.ArgumentTypeError) as info:
+        xb.result_type(xb.int8, object())
+    assert str(info.value) == "result_type() takes Arrays, xbackend dtypes and Python scalars, got object"
+    with pytest.raises(xb.ArgumentValueError) as info:
+        xb.result_type()
+    assert str(info.value) == "result_type() needs at least one argument"
+
+
+def _fix_of(msg):
+    """The code after the message's last "e.g. " (the fix a user would paste)."""
+    assert "e.g. " in msg, msg
+    return msg.rsplit("e.g. ", 1)[1]
+
+
+def test_dtype_refusals_say_what_and_offer_a_fix_that_works(monkeypatch):
+    import sys
+
+    with pytest.raises(xb.UnsupportedDTypeError) as info:
+        xb.zeros(2, dtype="float33")
+    msg = str(info.value)
+    assert msg.startswith("'float33' is not an xbackend dtype; use one of bool, int8, "), msg
+    assert xb.zeros(2, dtype=eval(msg.rsplit("e.g. ", 1)[1].rstrip(")"), {"xb": xb})).dtype is xb.float32
+    # complex -> real: the fix takes the real part first, and runs
+    x = xb.asarray(np.array([1 + 2j, 3 - 1j]))
+    with pytest.raises(xb.UnsupportedDTypeError) as info:
+        x.astype(xb.float32)
+    msg = str(info.value)
+    assert msg.startswith("casting complex128 to float32 would drop the imaginary part silently. Fix: "), msg
+    fixed = eval(_fix_of(msg).split(", or ")[0], {"xb": xb, "x": x})  # noqa: S307
+    assert fixed.dtype is xb.float32 and fixed.tolist() == [1.0, 3.0]
+    # bfloat16 without ml_dtypes: says what to install
+    monkeypatch.setitem(sys.modules, "ml_dtypes", None)
+    with pytest.raises(xb.UnsupportedDTypeError) as info:
+        np.dtype(xb.bfloat16)
+    assert str(info.value) == "bfloat16 has no NumPy dtype without ml_dtypes: pip install ml_dtypes"
+
+
+def test_promotion_refusal_offers_the_float64_fix_and_warns_about_int64():
+    x = xb.asarray(np.array([2**64 - 1, 3], dtype=np.uint64))
+    y = xb.asarray(np.array([-1, 2], dtype=np.int64))
+    with pytest.raises(xb.PromotionError) as info:
+        x + y
+    msg = str(info.value)
+    assert msg.startswith("no promotion rule for uint64 and int64: "), msg
+    ns = {"xb": xb, "x": x, "y": y}
+    fix = msg.split("e.g. ", 1)[1].split("; or, ", 1)[0]
+    exec(fix, ns)  # noqa: S102 - the message's own fix: both sides to float64
+    assert ns["x"].dtype is ns["y"].dtype is xb.float64, fix
+    assert (ns["x"] + ns["y"]).tolist() == [float(2**64 - 2), 5.0]
+    assert msg.endswith("no cast of the uint64 side to int64 is safe without that check (2**64-1 becomes -1)"), msg
+    assert "check bool(xb.max(x) < 2**63)" in msg and bool(eval("xb.max(x) < 2**63", ns)) is False  # noqa: S307
+
+
+@pytest.mark.parametrize("dt,value", [(xb.int8, 300), (xb.uint8, -1), (xb.int16, -40000), (xb.uint32, 2**40)])
+def test_int_overflow_refusal_names_the_range_and_a_dtype_that_holds_it(dt, value):
+    x = xb.asarray(np.array([1, 2], dtype=dt.name))
+    with pytest.raises(xb.ScalarOverflowError) as info:
+        x + value
+    msg = str(info.value)
+    info_ = np.iinfo(dt.name)
+    assert msg.startswith(f"Python int {value} does not fit {dt} (range {info_.min}..{info_.max}); "
+                          "xbackend never wraps around. Fix: "), msg
+    ns = {"xb": xb, "x": x}
+    exec(_fix_of(msg), ns)  # noqa: S102 - the message's own fix
+    assert (ns["x"] + value).tolist() == [1 + value, 2 + value]  # exact, in a dtype that holds it
+
+
+def test_non_python_scalars_are_refused_by_type_name():
+    from xbackend._dtypes import python_scalar_dtype, scalar_result
+
+    for call in (lambda: scalar_result(xb.int8, "1", xb.float64, xb.int64),
+                 lambda: python_scalar_dtype(b"1", xb.float64, xb.int64)):
+        with pytest.raises(xb.ArgumentTypeError) as info:
+            call()
+        assert str(info.value).startswith("expected a Python bool, int, float or complex scalar, got ")
+        assert str(info.value).endswith(("got str", "got bytes"))
+
+
+def test_finfo_repr_reads_like_numpys_fields():
+    r = repr(xb.finfo(xb.float32))
+    assert r.startswith("finfo(bits=32, ") and r.endswith(", dtype=xb.float32)"), r
+    assert f"eps={float(np.finfo(np.float32).eps)!r}" in r

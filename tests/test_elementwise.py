@@ -866,13 +866,14 @@ def test_wrong_dtype_category_raises_with_fix(xb_target):
             call()
     # the message says what the operation needs (one phrase per category) and the fix for that category
     i64, f64 = "x.astype(xb.int64)", "x.astype(xb.float64)"
+    re_ = "xb.real(x)"  # complex data cannot be cast to float64 (that cast is refused): take the real part
     for call, needs, fix in (
         (lambda: b + b, "needs a numeric dtype", "logical_and/logical_or"),
         (lambda: f & f, "needs an integer or bool dtype", i64), (lambda: f << f, "needs an integer dtype", i64),
         (lambda: xb.logical_and(f, f), "needs a bool dtype", "x != 0"),
-        (lambda: c < c, "needs a real numeric or bool dtype", f64),
-        (lambda: xb.floor_divide(c, c), "needs a real numeric dtype", f64),
-        (lambda: xb.atan2(c, c), "needs a real dtype", f64), (lambda: xb.signbit(c), "needs a real dtype", f64),
+        (lambda: c < c, "needs a real numeric or bool dtype", re_),
+        (lambda: xb.floor_divide(c, c), "needs a real numeric dtype", re_),
+        (lambda: xb.atan2(c, c), "needs a real dtype", re_), (lambda: xb.signbit(c), "needs a real dtype", re_),
         (lambda: xb.abs(b), "needs a numeric dtype", f64),
     ):  # fmt: skip
         with pytest.raises(xb.UnsupportedDTypeError) as info:
@@ -1003,3 +1004,59 @@ def test_complex_special_grid_is_the_same_on_every_target(name):
         k, v = _classes(got)
         bad = np.nonzero((k != k0).any(axis=0) | ~np.isclose(v, v0, rtol=1e-6, atol=1e-12).all(axis=0))[0]
         assert bad.size == 0, [(z[i], ref[i], got[i]) for i in bad[:5]]
+
+
+@pytest.mark.parametrize("s", [0, 1, 5, 63, 64, 65, 1 << 63, (1 << 64) - 1])
+def test_uint64_right_shift_by_a_python_int_matches_unbounded_integers(xb_target, s):
+    """torch has no uint64 >>: it is emulated on int64 bits (_torch_uint). A shift by 0 keeps x, by 64 or more
+    (including counts with the top bit set, negative as int64) gives 0; checked against Python's own ints."""
+    vals = [0, 1, 7, (1 << 63) - 1, 1 << 63, (1 << 63) + 5, (1 << 64) - 1]
+    x = xb_target.asarray(np.array(vals, dtype=np.uint64))
+    r = xb.bitwise_right_shift(x, s)
+    assert r.dtype is xb.uint64
+    assert r.tolist() == [v >> s for v in vals]
+
+
+@pytest.mark.parametrize("v", [0, 5, (1 << 63) - 1, 1 << 63, (1 << 63) + 5, (1 << 64) - 1])
+def test_uint64_right_shift_of_a_python_int_by_an_array(xb_target, v):
+    """A Python int above int64's range shifted by a uint64 Array: exact, like Python's own >>."""
+    shifts = [0, 1, 3, 62, 63, 64, 100, 1 << 63, (1 << 64) - 1]
+    s = xb_target.asarray(np.array(shifts, dtype=np.uint64))
+    r = xb.bitwise_right_shift(v, s)
+    assert r.dtype is xb.uint64
+    assert r.tolist() == [v >> k for k in shifts]
+
+
+@pytest.mark.parametrize("dt", [D.uint16, D.uint32, D.uint64], ids=lambda d: d.name)
+@pytest.mark.parametrize("k", [-1, 0, 1])
+def test_wide_unsigned_tril_triu_keep_every_bit(xb_target, dt, k):
+    """torch has no tril/triu kernels for uint16/32/64 (they run on the signed bits): values above the signed
+    range must come back unchanged, the rest zero, as NumPy gives."""
+    hi = D._INT_RANGE[dt][1]
+    a = np.array([[hi, hi // 2 + 1, 1], [hi - 1, 0, hi // 2], [7, hi, hi // 2 + 3]], dtype=dt.name)
+    x = xb_target.asarray(a)
+    for fn, ref in ((xb.tril, np.tril), (xb.triu, np.triu)):
+        r = fn(x, k=k)
+        assert r.dtype is dt
+        assert r.tolist() == ref(a, k).tolist()
+
+
+@pytest.mark.parametrize("lo,hi", [(0, 2), (None, 2), (-1, None), (1, 1), (-(2**2000), 2**2000), (2**1100, None)],
+                         ids=["0-2", "none-2", "-1-none", "1-1", "huge", "huge-none"])
+def test_clip_a_float_array_by_python_ints(xb_target, lo, hi):
+    """Integer bounds of a float Array are compared as numbers (huge ones as +-inf), as NumPy's clip does in
+    float64; the result keeps x's dtype. (The bound check once called this module's own abs, xb.abs.)"""
+    a = np.array([-3.5, 0.5, 1.5, 2.5, np.nan])
+    x = xb_target.asarray(a)
+    r = xb.clip(x, lo, hi)
+    def as_float(b, none):  # Python's own rounding of an int to float64; beyond its range, +-inf
+        if b is None:
+            return none
+        try:
+            return float(b)
+        except OverflowError:
+            return math.inf if b > 0 else -math.inf
+
+    want = np.clip(a, as_float(lo, -np.inf), as_float(hi, np.inf))
+    assert r.dtype is xb.float64
+    assert_close(r, want)

@@ -209,3 +209,20 @@ def test_explicit_registration_with_the_entry_point_installed(pytester, how):
         pytester.makeconftest('pytest_plugins = ["xbackend.testing._plugin"]')
     result = pytester.runpytest(*args)
     result.assert_outcomes(passed=1)
+
+
+@pytest.mark.skipif("array_api_strict" not in BACKENDS, reason="needs a target without float16")
+def test_a_dtype_the_target_cannot_hold_is_skipped_with_the_reason(pytester):
+    pytester.makepyfile(
+        """
+        import pytest
+        import xbackend as xb
+
+        @pytest.mark.parametrize("dt", [xb.float16, xb.float32])
+        def test_dt(xb_target, dt):
+            assert xb.zeros(2, dtype=dt, backend=xb_target.backend).dtype is dt
+        """
+    )
+    result = pytester.runpytest("--xb-backends=array_api_strict", "-rs", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, skipped=1)
+    result.stdout.fnmatch_lines(["*array_api_strict cannot hold float16*"])

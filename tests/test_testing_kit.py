@@ -354,3 +354,106 @@ def test_testing_imports_without_hypothesis():
     out = subprocess.run([sys.executable, "-c", NO_HYPOTHESIS], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "strategies need hypothesis" in out.stdout
+
+
+# --- what the mutation run found unpinned (tools/mutation.py) ----------------------------------------
+def test_default_tolerances_are_the_documented_ones():
+    """docs/testing.md states the default (rtol, atol) per dtype: the kit uses exactly those, and a value 1 %
+    off fails at every floating dtype's default."""
+    import os
+    import re
+
+    with open(os.path.join(os.path.dirname(__file__), "..", "docs", "testing.md")) as f:
+        text = " ".join(f.read().split())
+    doc = re.search(r"Default tolerances come from the less precise dtype: (.*?); integers", text).group(1)
+    pairs = re.findall(r"([a-z0-9/]+) `\(([0-9.e-]+), ([0-9.e-]+)\)`", doc)
+    assert len(pairs) == 4, doc
+    for names, r, a in pairs:
+        for name in names.split("/"):
+            assert default_tolerance(xb.dtype(name)) == (float(r), float(a)), name
+    for dt in (xb.float16, xb.float32, xb.float64, xb.complex64, xb.complex128):
+        with pytest.raises(AssertionError, match="values differ"):
+            assert_close(xb.asarray(np.array([1.0]), dtype=dt), xb.asarray(np.array([1.01]), dtype=dt))
+
+
+def test_a_python_side_takes_the_tolerance_of_the_array_side():
+    """Python data has no dtype: the other side's decides (float16 here), not float64's."""
+    h = xb.asarray(np.array([1.001]), dtype=xb.float16)
+    assert_close([1.0], h)
+    assert_close(h, [1.0])
+    with pytest.raises(AssertionError):
+        assert_close([1.0], xb.asarray(np.array([1.001])))  # float64: 1e-3 is far off
+
+
+def test_python_data_on_the_actual_side():
+    assert_close([1.0, 2.0], xb.asarray(np.array([1.0, 2.0])))
+    assert_close([[1, 2], [3, 4]], xb.asarray(np.array([[1, 2], [3, 4]])), check_dtype=False)
+    with pytest.raises(AssertionError, match="values differ"):
+        assert_close([1.0, 2.5], xb.asarray(np.array([1.0, 2.0])))
+
+
+def test_assert_equal_checks_dtypes_by_default():
+    with pytest.raises(AssertionError, match="dtype mismatch: int32 .* != int64"):
+        assert_equal(xb.asarray(np.array([1, 2], dtype=np.int32)), np.array([1, 2], dtype=np.int64))
+    assert_equal(xb.asarray(np.array([1, 2], dtype=np.int32)), np.array([1, 2], dtype=np.int64), check_dtype=False)
+
+
+@needs_torch
+def test_check_device_compares_places_and_ignores_python_data():
+    meta = xb.ones(2, backend="torch", device="meta")
+    with pytest.raises(AssertionError, match="device mismatch: meta .* != cpu"):
+        assert_close(meta, xb.ones(2), check_device=True)
+    assert_close(xb.ones(2), [1.0, 1.0], check_device=True)  # a list has no device: nothing to compare
+    assert_close([1.0, 1.0], np.ones(2), check_device=True)
+
+
+def test_across_backends_gives_each_target_its_own_copy():
+    """A function that writes into its argument must neither change the caller's Array nor what the next
+    target sees (each target gets a copy, the caller's own backend included)."""
+    x = xb.asarray(np.array([1.0, 2.0]))
+    seen = []
+
+    def scribble(a):
+        seen.append(float(a[0]))
+        a[0] = 99.0
+        return a * 1
+
+    across_backends(scribble, x, reference=lambda a: np.array([99.0, 2.0]))
+    assert x.tolist() == [1.0, 2.0]
+    assert seen and seen == [1.0] * len(seen)  # every target (however many are selected) saw the original
+
+
+def test_targets_ids_order_and_asarray():
+    from xbackend.testing import Target
+
+    t = Target("numpy", "cpu")
+    assert t.id == "numpy-cpu" and str(t.id) == "numpy-cpu"
+    assert [x.id for x in available_targets()] == [f"{x.backend}-{x.device}" for x in available_targets()]
+    assert available_targets()[0].backend == "numpy"  # the reference target comes first (documented)
+    y = t.asarray([1, 2], dtype=xb.int8)
+    assert y.backend == "numpy" and y.dtype is xb.int8 and y.tolist() == [1, 2]
+
+
+def test_arrays_are_not_finite_unless_asked():
+    from hypothesis import find
+
+    nonfinite = find(xst.arrays(dtype=xb.float64, shape=(3,), backend="numpy"),
+                     lambda a: not bool(xb.all(xb.isfinite(a))))
+    assert not bool(xb.all(xb.isfinite(nonfinite)))
+
+
+def test_random_integer_arrays_include_both_bounds():
+    from hypothesis import find
+
+    same = find(xst.random_arrays(xb.uint8, (3,), backend="numpy", low=3, high=3), lambda a: True)
+    assert same.tolist() == [3] * 3
+    top = find(xst.random_arrays(xb.int8, (16,), backend="numpy", low=0, high=1), lambda a: bool(xb.any(a == 1)))
+    assert set(top.tolist()) <= {0, 1}
+
+
+@pytest.mark.parametrize("low,high,lo,hi", [(5.0, 6.0, 5.0, 6.0), (None, None, 0.0, 1.0), (-2.0, None, -2.0, 1.0)])
+def test_random_float_arrays_stay_in_low_high(low, high, lo, hi):
+    from hypothesis import find
+
+    u = find(xst.random_arrays(xb.float64, (32,), backend="numpy", low=low, high=high), lambda a: True)
+    assert lo <= float(xb.min(u)) and float(xb.max(u)) < hi

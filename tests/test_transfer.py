@@ -505,3 +505,68 @@ def test_interchange_benchmark_smoke(tmp_path):
     assert mod.main(["--quick", "--out", str(tmp_path)]) == 0
     text = (tmp_path / "interchange.md").read_text()
     assert "numpy -> torch (cpu)" in text and "torch (cpu) -> numpy" in text  # and it asserted zero-copy
+
+
+def test_native_device_tensors_are_refused_as_device_data():
+    """A native tensor that is not on the host (here torch's 'meta') is refused with the same typed error and
+    text as a device Array, not converted through NumPy (which fails differently)."""
+    torch = pytest.importorskip("torch")
+    for data in (torch.ones(2, device="meta"), xb.ones(2, backend="torch", device="meta")):
+        with pytest.raises(xb.ArgumentValueError) as info:
+            xb.host_to_device(data, backend="torch")
+        assert str(info.value).startswith("host_to_device() needs host data, got a torch Array on meta; "), info.value
+
+
+def test_the_idle_release_timer_runs_from_the_modules_own_state(monkeypatch):
+    """The release timer (large device->host buffers died: release the cached pinned memory once idle) with the
+    module's own timer list, not a fixture's: the release happens, once, and leaves nothing pending."""
+    released = []
+
+    class Backend:
+        def pinned_release(self):
+            released.append(1)
+
+    monkeypatch.setattr(T, "_RELEASE_AFTER", 0.05)
+    monkeypatch.setattr(T, "_LAST_BIG", [0.0])
+    assert not T._TIMER and not T._RELEASE
+    T._released(Backend())
+    for _ in range(200):
+        if released and not T._TIMER:
+            break
+        time.sleep(0.01)
+    assert released == [1] and not T._TIMER and not T._RELEASE
+
+
+class _Label:
+    """A user's label object that happens to have a ``_fields`` attribute (not a tuple)."""
+
+    _fields = ("name",)
+
+    def __iter__(self):
+        raise AssertionError("a label must pass through untouched, never be taken apart")
+
+
+def test_prefetch_passes_non_tuple_objects_with_fields_through():
+    label = _Label()
+    Point = collections.namedtuple("Point", "x y")
+    out = list(xb.prefetch([(np.ones(2), label, Point(np.zeros(1), 3))], backend="numpy"))
+    (x, lab, p), = out
+    assert lab is label and x.tolist() == [1.0, 1.0]
+    assert type(p) is Point and p.x.tolist() == [0.0] and type(p.x) is xb.Array and p.y == 3
+
+
+@pytest.mark.parametrize("limit", [0, 1, 100 << 10])
+def test_a_staging_limit_below_two_slots_still_streams_every_byte(cuda, limit):
+    """staging_limit(n) accepts any n >= 0: a limit too small for two slots still gets a working ring (two
+    minimum-size slots), never a division by zero or an empty slot."""
+    old = xb.staging_limit()
+    try:
+        xb.staging_limit(limit)
+        a = np.arange(50_000, dtype=np.float64)
+        y = _staged(cuda, a)
+        cuda.model.synchronize_all()
+        np.testing.assert_array_equal(cuda.model.read(y), a)
+        ring = T._ring(cuda, CUDA0)
+        assert ring.n >= 2 and ring.size >= 1 << 10
+    finally:
+        xb.staging_limit(old)

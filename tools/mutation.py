@@ -86,8 +86,10 @@ _WIDE = ["tests/test_elementwise.py", "tests/test_statistical.py", "tests/test_i
          "tests/test_linalg.py", "tests/test_fft.py", "tests/test_sorting.py", "tests/test_searching.py",
          "tests/test_set.py", "tests/test_creation.py", "tests/test_array.py", "tests/test_parity_cases.py"]
 MODULES["dask"] = MODULES["dask"][:2] + (["tests/test_dask.py", *_WIDE],) + MODULES["dask"][3:]
-MODULES["numpy"] = MODULES["numpy"][:2] + (_WIDE,) + MODULES["numpy"][3:]
-MODULES["torch"] = MODULES["torch"][:2] + (["tests/test_autograd.py", "tests/test_interchange.py", *_WIDE],) + MODULES["torch"][3:]
+MODULES["numpy"] = MODULES["numpy"][:2] + (["tests/test_numpy_backend.py", *_WIDE],) + MODULES["numpy"][3:]
+_TORCH = ["tests/test_torch_backend.py", "tests/test_numpy_backend.py", "tests/test_autograd.py",
+          "tests/test_interchange.py", *_WIDE]
+MODULES["torch"] = MODULES["torch"][:2] + (_TORCH,) + MODULES["torch"][3:]
 _PREIMPORT = ["torch", "dask", "dask.array", "dask.base", "ml_dtypes", "array_api_strict", "scipy", "scipy.special",
               "hypothesis.extra.array_api"]
 
@@ -298,11 +300,13 @@ def _statements(path: str) -> list[tuple[int, int]]:
     return out
 
 
-def _order(nodeids: set[str], tests: dict[str, dict]) -> list[str]:
-    """Fastest first, one per test function before any second parametrisation, up to CAP_S measured seconds."""
-    usable = sorted((tests[n]["dur"], n) for n in nodeids if n in tests and tests[n]["ok"])
+def _order(nodeids: set[str], tests: dict[str, dict], own: str | None = None) -> list[str]:
+    """Fastest first, one per test function before any second parametrisation, up to CAP_S measured seconds;
+    with ``own`` (a test file), that file's tests before any other's."""
+    usable = sorted((own is not None and not n.startswith(own + "::"), tests[n]["dur"], n)
+                    for n in nodeids if n in tests and tests[n]["ok"])  # fmt: skip
     firsts, rest, seen = [], [], set()
-    for dur, n in usable:
+    for _own, dur, n in usable:
         fn = n.split("[", 1)[0]
         (rest if fn in seen else firsts).append((dur, n))
         seen.add(fn)
@@ -319,6 +323,7 @@ class Selector:
     """Line number -> the node ids to run, from a module's coverage map."""
 
     def __init__(self, mod: str) -> None:
+        self.own = MODULES[mod][2][0]  # the module's own test file: first for lines that run at import
         with open(os.path.join(STATE, f"map-{_config_key(mod)}.json")) as f:
             m = json.load(f)
         self.tests = m["tests"]
@@ -353,8 +358,9 @@ class Selector:
             if inner:
                 h = max(inner, key=lambda h: h[0])
                 ctx = ctx | self.covering(path, h[2], h[3])
-            else:
+            else:  # a module-level table or constant: every test of the module may read it
                 ctx = ctx | self.covering(path, 0, 10**9)
+            return _order(ctx - {""}, self.tests, self.own)
         return _order(ctx - {""}, self.tests)
 
 

@@ -69,6 +69,7 @@ _FIX = {
     "intbool": "cast first, e.g. x.astype(xb.int64)",
     "int": "cast first, e.g. x.astype(xb.int64)",
 }
+_FIX_COMPLEX = "take the part you mean first (xb.abs(x) for the magnitude), e.g. xb.real(x)"
 _cache: dict[tuple[str, DType, DType], tuple[DType, DType]] = {}
 
 
@@ -80,9 +81,10 @@ def resolve(name: str, category: str, p: DType, default_float: DType) -> tuple[D
     except KeyError:
         pass
     if p not in _ACCEPT[category]:
+        # complex data cannot be cast to a real dtype (_dtypes.check_cast): the fix takes the part meant first
+        fix = _FIX.get(category) or (_FIX_COMPLEX if p.kind == "c" else "cast with x.astype(xb.float64)")
         raise UnsupportedDTypeError(
-            f"{name}() is not defined for dtype {p}; it needs {_WHAT.get(category, 'another dtype')}. "
-            f"Fix: {_FIX.get(category, 'cast with x.astype(xb.float64)')}"
+            f"{name}() is not defined for dtype {p}; it needs {_WHAT.get(category, 'another dtype')}. Fix: {fix}"
         )
     cd = p
     if category in _FLOAT_CATS and p.kind in "biu":

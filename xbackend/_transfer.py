@@ -59,7 +59,7 @@ from ._creation import _target, asarray
 from ._devices import Device
 from ._dispatch import backend_for_type
 from ._dtypes import DType
-from ._errors import GradientError
+from ._errors import ArgumentValueError, GradientError
 from ._interchange import STAGED, _numpy, _wrap_any, move, to_numpy
 
 __all__ = ["host_to_device", "device_to_host", "prefetch", "PendingHost", "staging_limit"]
@@ -231,7 +231,7 @@ def _host_array(data: Any) -> tuple[np.ndarray, DType]:
         else:
             data = asarray(data, backend="numpy")
     if data._dev.type != "cpu":
-        raise ValueError(f"host_to_device() needs host data, got a {data.backend} Array on {data._dev}; "
+        raise ArgumentValueError(f"host_to_device() needs host data, got a {data.backend} Array on {data._dev}; "
                          "use x.to(device=...) to move device data")  # fmt: skip
     return to_numpy(data), data._dt
 

@@ -56,7 +56,11 @@ def generic_backend_for(top: str) -> type["GenericBackend"] | None:
     """A :class:`GenericBackend` subclass named ``top`` (created once), if ``top`` has a standard namespace."""
     cls = _CLASSES.get(top)
     if cls is None:
-        if importlib.util.find_spec(top) is None:
+        try:
+            spec = importlib.util.find_spec(top)
+        except ValueError:  # a module without a spec: __main__ (a script, a notebook), an exec'd module
+            spec = None
+        if spec is None:
             return None
         cls = _CLASSES[top] = type(f"GenericBackend_{top}", (GenericBackend,), {"name": top, "module": top})
     return cls

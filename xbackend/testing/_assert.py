@@ -70,13 +70,6 @@ def _device(x: Any) -> str | None:
     return None if be is None else str(be.device_of(x))
 
 
-def _backend(x: Any) -> str:
-    if type(x) is Array:
-        return x.backend
-    be = backend_for_type(type(x))
-    return be.name if be is not None else "python"
-
-
 def to_host(x: Any) -> np.ndarray:
     """Any Array, native array (NumPy, torch, CuPy, on any device), or Python data as a NumPy array.
 
