@@ -532,7 +532,7 @@ class _UnitsArray(np.ndarray):
 
 
 def test_ndarray_subclasses_of_users_are_refused_with_a_fix_that_runs(xb_target):
-    from tests.test_error_fixes import _fix_code
+    from test_error_fixes import _fix_code
 
     obj = np.arange(3.0).view(_UnitsArray)
     with pytest.raises(xb.ForeignArrayError, match="a subclass of numpy.ndarray") as e:
