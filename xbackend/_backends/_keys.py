@@ -23,11 +23,14 @@ def key_dims(key: tuple[Any, ...], is_array: Callable[[Any], bool], is_mask: Cal
 def map_index_arrays(shape: tuple[int, ...], key: Any, is_array: Callable[[Any], bool],
                      is_mask: Callable[[Any], bool], fn: Callable[[Any, int, int], Any]) -> Any:  # fmt: skip
     """``key`` with each integer index array ``k`` replaced by ``fn(k, axis, size)`` (``axis`` the dimension it
-    indexes, ``size`` that dimension's length); ``IndexError`` for more indices than dimensions."""
+    indexes, ``size`` that dimension's length); ``IndexError`` with NumPy's text for more indices than dimensions."""
     items = key if type(key) is tuple else (key,)
+    rest = len(shape) - key_dims(items, is_array, is_mask)
+    if rest < 0:
+        raise IndexError(f"too many indices for array: array is {len(shape)}-dimensional, but "
+                         f"{len(shape) - rest} were indexed")  # NumPy's text, on every backend
     if not any(is_array(k) and not is_mask(k) for k in items):
         return key
-    rest = len(shape) - key_dims(items, is_array, is_mask)
     dim = 0
     out = []
     for k in items:
@@ -39,8 +42,6 @@ def map_index_arrays(shape: tuple[int, ...], key: Any, is_array: Callable[[Any],
             if is_mask(k):
                 dim += k.ndim
             else:
-                if dim >= len(shape):
-                    raise IndexError(f"too many indices for an array of {len(shape)} dimension(s)")
                 k = fn(k, dim, shape[dim])
                 dim += 1
         else:
