@@ -10,13 +10,19 @@ from __future__ import annotations
 from typing import Any, Callable
 
 
+def _masks(k: Any, is_array: Callable[[Any], bool], is_mask: Callable[[Any], bool]) -> bool:
+    """``k`` is a boolean mask (it consumes ``k.ndim`` dimensions): the caller's masks, and any NumPy-typed bool
+    array (Dask's lazy masks, which its host-index check does not count as index arrays)."""
+    return is_array(k) and is_mask(k) or getattr(getattr(k, "dtype", None), "kind", None) == "b"
+
+
 def key_dims(key: tuple[Any, ...], is_array: Callable[[Any], bool], is_mask: Callable[[Any], bool]) -> int:
     """How many dimensions of the indexed array ``key`` consumes (``...`` not counted)."""
     n = 0
     for k in key:
         if k is None or k is Ellipsis or type(k) is bool:
             continue
-        n += k.ndim if is_array(k) and is_mask(k) else 1
+        n += k.ndim if _masks(k, is_array, is_mask) else 1
     return n
 
 
@@ -38,12 +44,11 @@ def map_index_arrays(shape: tuple[int, ...], key: Any, is_array: Callable[[Any],
             dim += rest
         elif k is None or type(k) is bool:
             pass
+        elif _masks(k, is_array, is_mask):
+            dim += k.ndim
         elif is_array(k):
-            if is_mask(k):
-                dim += k.ndim
-            else:
-                k = fn(k, dim, shape[dim])
-                dim += 1
+            k = fn(k, dim, shape[dim])
+            dim += 1
         else:
             dim += 1
         out.append(k)
