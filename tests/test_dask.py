@@ -453,3 +453,37 @@ def test_host_index_arrays_are_checked_on_the_axis_numpy_names():
             m = re.search(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", str(err))
             if m:
                 assert f"index {m[1]} is out of range for axis {m[2]} of size {m[3]}" in texts[1], (shape, key, err)
+
+
+def test_iterative_linalg_builds_without_computing():
+    # the finite check of iterative routines runs per chunk when computed on a lazy backend, never at the call
+    a = np.array([[2.0, 1.0], [1.0, 3.0]])
+    x = xb.asarray(a, backend="dask")
+    with no_compute():
+        lazy = [xb.linalg.eigvalsh(x), xb.linalg.svdvals(x), xb.linalg.pinv(x), xb.linalg.matrix_rank(x),
+                xb.linalg.matrix_norm(x, ord=2)]
+    want = [np.linalg.eigvalsh(a), np.linalg.svd(a, compute_uv=False), np.linalg.pinv(a), np.linalg.matrix_rank(a),
+            np.linalg.norm(a, 2)]
+    for got, w in zip(lazy, want):
+        np.testing.assert_allclose(got.numpy(), w, rtol=1e-12)
+
+
+def test_batched_matmul_batch_shapes_checked_when_built():
+    x = xb.asarray(np.ones((2, 2, 3)), backend="dask")
+    y = xb.asarray(np.ones((3, 3, 4)), backend="dask")
+    with no_compute(), pytest.raises(xb.ShapeError, match=r"\(2, 2, 3\) and \(3, 3, 4\)"):
+        x @ y  # batch dimensions (2,) and (3,) do not broadcast: NumPy says so at once
+
+
+def test_diff_along_an_axis_next_to_a_size_one_axis_follows_numpy():
+    # size-one axes that are not the diff axis: the values are computed (only empty inputs take NumPy's shortcut)
+    rng = np.random.default_rng(7)
+    keep = []  # every host array stays alive: a freed buffer of the right size must not stand in for the data
+    for shape, axis in [((1, 7), 1), ((3, 1, 6), 2), ((1, 1, 5), -1), ((4, 1), 0)]:
+        a = rng.normal(size=shape)
+        x = xb.asarray(a, backend="dask")
+        keep += [a, x]
+        for n in (1, 2):
+            got = xb.diff(x, axis=axis, n=n).numpy()
+            keep.append(got)
+            np.testing.assert_array_equal(got, np.diff(a, axis=axis, n=n), strict=True)
