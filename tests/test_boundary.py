@@ -24,7 +24,7 @@ def _caught(fn):
 @pytest.mark.parametrize(
     "exc,cls,msg",
     [
-        (MemoryError("x"), xb.OutOfMemoryError, "f(): the host or the device has no memory left for the result (x). "
+        (MemoryError("x"), xb.OutOfMemoryError, "f(): the host or the device has no memory left for the result. "
          "Fix: work on smaller pieces, or free memory (on a GPU: del unused Arrays)"),
         (RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB"), xb.OutOfMemoryError, None),
         (RuntimeError("DefaultCPUAllocator: can't allocate memory"), xb.OutOfMemoryError, None),

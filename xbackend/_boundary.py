@@ -54,8 +54,9 @@ def translate(exc: BaseException, fname: str) -> BaseException:
     where = f"{fname}(): "
     cause = f"{where}{text}"
     if isinstance(exc, MemoryError) or any(m in low for m in _MEMORY):
-        return OutOfMemoryError(f"{where}the host or the device has no memory left for the result ({text}). Fix: "
-                                "work on smaller pieces, or free memory (on a GPU: del unused Arrays)")  # fmt: skip
+        # the same text on every backend; the library's own report (how much it tried to allocate) is __cause__
+        return OutOfMemoryError(f"{where}the host or the device has no memory left for the result. Fix: work on "
+                                "smaller pieces, or free memory (on a GPU: del unused Arrays)")  # fmt: skip
     if type(exc).__name__ == "LinAlgError":
         return LinAlgError(f"{where}the matrix has no answer for this routine ({text}). Fix: check the input "
                            "(xb.linalg.matrix_rank finds singular matrices), or use xb.linalg.pinv")  # fmt: skip
