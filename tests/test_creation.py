@@ -525,3 +525,18 @@ def test_eye_defaults_to_the_main_diagonal(xb_target):
     for args in ((3,), (2, 3), (3, 2)):
         r = xb.eye(*args, backend=xb_target.backend, device=xb_target.device)
         assert r.dtype is xb.float64 and r.tolist() == np.eye(*args).tolist()
+
+
+class _UnitsArray(np.ndarray):
+    """A user's ndarray subclass (like astropy's Quantity): it means more than its values."""
+
+
+def test_ndarray_subclasses_of_users_are_refused_with_a_fix_that_runs(xb_target):
+    from test_error_fixes import _fix_code
+
+    obj = np.arange(3.0).view(_UnitsArray)
+    with pytest.raises(xb.ForeignArrayError, match="a subclass of numpy.ndarray") as e:
+        xb_target.asarray(obj)
+    ns = {"xb": xb, "np": np, "obj": obj}
+    r = eval(_fix_code(str(e.value)), ns)  # noqa: S307 - the message's own fix
+    assert type(r) is xb.Array and r.tolist() == [0.0, 1.0, 2.0]

@@ -9,6 +9,7 @@ laziness or a cluster exercise.
 from __future__ import annotations
 
 import contextlib
+import re
 
 import numpy as np
 import pytest
@@ -399,3 +400,90 @@ def test_zero_d_bool_mask_alone_follows_numpy():
         for m in (True, False):
             got = x[xb.asarray(np.array(m), backend="dask")].numpy()
             np.testing.assert_array_equal(got, np.asarray(a)[np.array(m)], strict=True)
+
+
+def _keys_with_one_index_array():
+    """Keys of slices, ints, None, bools, ``...`` and one host index array (a list or an ndarray, in range or not)
+    for shapes of 1-3 dimensions, every placement: Dask's getitem checks such arrays itself (its own indexing would
+    wrap or clip them), so the axis it names must be the one NumPy names."""
+    shapes = [(4,), (3, 5), (2, 3, 4)]
+    # (Python bools next to index arrays are refused and ints next to them place axes otherwise: documented)
+    fillers = [slice(None), None, slice(1, None)]
+    for shape in shapes:
+        for pos in range(len(shape) + 1):
+            for filler in fillers:
+                for ell in (False, True):
+                    for idx in ([0, -1], [1, 7], np.array([-9, 0]), [2, -6], np.array([], dtype=np.int64)):
+                        key = [filler] * pos + [idx]
+                        if ell:
+                            key = [Ellipsis] + key if pos == 0 else key[:1] + [Ellipsis] + key[1:]
+                        yield shape, tuple(key)
+
+
+def test_host_index_arrays_are_checked_on_the_axis_numpy_names():
+    for shape, key in _keys_with_one_index_array():
+        a = np.arange(int(np.prod(shape))).reshape(shape)
+        try:
+            want = a[key]
+            err = None
+        except IndexError as exc:
+            want, err = None, exc
+        nk = tuple(np.asarray(k) if isinstance(k, list) else k for k in key)
+        outs = []
+        for backend in ("numpy", "dask"):
+            x = xb.asarray(a, backend=backend)
+            try:
+                outs.append(("value", x[nk].numpy()))
+            except IndexError as exc:  # xbackend's IndexOutOfRangeError / InvalidIndexError are IndexErrors
+                outs.append(("error", str(exc)))
+            except xb.ChunkingError as exc:  # documented: Dask's indexing cannot place None next to some arrays
+                assert backend == "dask" and None in key and "Fix: index in two steps" in str(exc), (shape, key)
+                outs = None
+                break
+        if outs is None:
+            continue
+        if err is None:
+            for kind, got in outs:
+                assert kind == "value", (shape, key, got)
+                np.testing.assert_array_equal(got, want, strict=True)
+        else:
+            assert outs[0][0] == outs[1][0] == "error", (shape, key, err, outs)
+            texts = [t.replace("a numpy Array", "an Array").replace("a dask Array", "an Array") for _, t in outs]
+            assert texts[0] == texts[1], (shape, key, outs)  # the same axis, size and index named
+            m = re.search(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", str(err))
+            if m:
+                assert f"index {m[1]} is out of range for axis {m[2]} of size {m[3]}" in texts[1], (shape, key, err)
+
+
+def test_iterative_linalg_builds_without_computing():
+    # the finite check of iterative routines runs per chunk when computed on a lazy backend, never at the call
+    a = np.array([[2.0, 1.0], [1.0, 3.0]])
+    x = xb.asarray(a, backend="dask")
+    with no_compute():
+        lazy = [xb.linalg.eigvalsh(x), xb.linalg.svdvals(x), xb.linalg.pinv(x), xb.linalg.matrix_rank(x),
+                xb.linalg.matrix_norm(x, ord=2)]
+    want = [np.linalg.eigvalsh(a), np.linalg.svd(a, compute_uv=False), np.linalg.pinv(a), np.linalg.matrix_rank(a),
+            np.linalg.norm(a, 2)]
+    for got, w in zip(lazy, want):
+        np.testing.assert_allclose(got.numpy(), w, rtol=1e-12)
+
+
+def test_batched_matmul_batch_shapes_checked_when_built():
+    x = xb.asarray(np.ones((2, 2, 3)), backend="dask")
+    y = xb.asarray(np.ones((3, 3, 4)), backend="dask")
+    with no_compute(), pytest.raises(xb.ShapeError, match=r"\(2, 2, 3\) and \(3, 3, 4\)"):
+        x @ y  # batch dimensions (2,) and (3,) do not broadcast: NumPy says so at once
+
+
+def test_diff_along_an_axis_next_to_a_size_one_axis_follows_numpy():
+    # size-one axes that are not the diff axis: the values are computed (only empty inputs take NumPy's shortcut)
+    rng = np.random.default_rng(7)
+    keep = []  # every host array stays alive: a freed buffer of the right size must not stand in for the data
+    for shape, axis in [((1, 7), 1), ((3, 1, 6), 2), ((1, 1, 5), -1), ((4, 1), 0)]:
+        a = rng.normal(size=shape)
+        x = xb.asarray(a, backend="dask")
+        keep += [a, x]
+        for n in (1, 2):
+            got = xb.diff(x, axis=axis, n=n).numpy()
+            keep.append(got)
+            np.testing.assert_array_equal(got, np.diff(a, axis=axis, n=n), strict=True)

@@ -78,6 +78,7 @@ def test_to_numpy_of_a_grad_tensor_and_of_device_data():
 
     class OnCuda:  # a stand-in for a CUDA tensor: to_host must bring it to the CPU first
         requires_grad = False
+        is_cpu = False
         device = torch.device("cuda", 0)
         dtype = torch.float32
 

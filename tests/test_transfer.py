@@ -201,7 +201,7 @@ def test_staging_limit_bounds_the_ring(cuda):
         xb.staging_limit(4 << 20)
         r = T._Ring(cuda, T._LIMIT[0])
         assert r.size * r.n <= 4 << 20 and r.n >= 2
-        with pytest.raises(ValueError):
+        with pytest.raises(xb.ArgumentValueError, match=r"staging_limit\(\) must be >= 0 bytes, got -1. Fix: "):
             xb.staging_limit(-1)
     finally:
         xb.staging_limit(old)

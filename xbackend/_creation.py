@@ -174,6 +174,12 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
                 H.check_float_to_int(np.asarray(obj), dt)
         dt = dt or src_dt
         return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
+    if H.foreign(t) and issubclass(t, np.ndarray):
+        raise ForeignArrayError(
+            f"xbackend does not know {t.__module__}.{t.__name__}, a subclass of numpy.ndarray: what it adds to the "
+            "values (units, a mask, other rules) would be lost in an Array, silently. Fix: if the values alone are "
+            "what you mean, take them explicitly, e.g. xb.asarray(obj.view(np.ndarray))"
+        )
     if H.foreign(t):
         raise ForeignArrayError(
             f"xbackend does not know {t.__module__}.{t.__name__} and it does not implement the Array API standard "

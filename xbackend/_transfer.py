@@ -86,7 +86,8 @@ def staging_limit(nbytes: int | None = None) -> int:
     """
     if nbytes is not None:
         if nbytes < 0:
-            raise ValueError(f"staging_limit must be >= 0 bytes, got {nbytes}")
+            raise ArgumentValueError(f"staging_limit() must be >= 0 bytes, got {nbytes}. Fix: pass a size in bytes, "
+                                     "e.g. xb.staging_limit(64 << 20)")  # fmt: skip
         _LIMIT[0] = int(nbytes)
         old = list(_RINGS.values())
         _RINGS.clear()

@@ -10,24 +10,33 @@ from __future__ import annotations
 from typing import Any, Callable
 
 
+def _masks(k: Any, is_array: Callable[[Any], bool], is_mask: Callable[[Any], bool]) -> bool:
+    """``k`` is a boolean mask (it consumes ``k.ndim`` dimensions): the caller's masks, and any NumPy-typed bool
+    array (Dask's lazy masks, which its host-index check does not count as index arrays)."""
+    return is_array(k) and is_mask(k) or getattr(getattr(k, "dtype", None), "kind", None) == "b"
+
+
 def key_dims(key: tuple[Any, ...], is_array: Callable[[Any], bool], is_mask: Callable[[Any], bool]) -> int:
     """How many dimensions of the indexed array ``key`` consumes (``...`` not counted)."""
     n = 0
     for k in key:
         if k is None or k is Ellipsis or type(k) is bool:
             continue
-        n += k.ndim if is_array(k) and is_mask(k) else 1
+        n += k.ndim if _masks(k, is_array, is_mask) else 1
     return n
 
 
 def map_index_arrays(shape: tuple[int, ...], key: Any, is_array: Callable[[Any], bool],
                      is_mask: Callable[[Any], bool], fn: Callable[[Any, int, int], Any]) -> Any:  # fmt: skip
     """``key`` with each integer index array ``k`` replaced by ``fn(k, axis, size)`` (``axis`` the dimension it
-    indexes, ``size`` that dimension's length); ``IndexError`` for more indices than dimensions."""
+    indexes, ``size`` that dimension's length); ``IndexError`` with NumPy's text for more indices than dimensions."""
     items = key if type(key) is tuple else (key,)
+    rest = len(shape) - key_dims(items, is_array, is_mask)
+    if rest < 0:
+        raise IndexError(f"too many indices for array: array is {len(shape)}-dimensional, but "
+                         f"{len(shape) - rest} were indexed")  # NumPy's text, on every backend
     if not any(is_array(k) and not is_mask(k) for k in items):
         return key
-    rest = len(shape) - key_dims(items, is_array, is_mask)
     dim = 0
     out = []
     for k in items:
@@ -35,14 +44,11 @@ def map_index_arrays(shape: tuple[int, ...], key: Any, is_array: Callable[[Any],
             dim += rest
         elif k is None or type(k) is bool:
             pass
+        elif _masks(k, is_array, is_mask):
+            dim += k.ndim
         elif is_array(k):
-            if is_mask(k):
-                dim += k.ndim
-            else:
-                if dim >= len(shape):
-                    raise IndexError(f"too many indices for an array of {len(shape)} dimension(s)")
-                k = fn(k, dim, shape[dim])
-                dim += 1
+            k = fn(k, dim, shape[dim])
+            dim += 1
         else:
             dim += 1
         out.append(k)

@@ -451,6 +451,12 @@ class DaskBackend(NumpyBackend):
         except NotImplementedError as exc:
             raise ChunkingError(f"Dask cannot index with this key ({exc}). Fix: index one axis at a time, "
                                 "e.g. x[i][:, j], or x.compute() first")  # fmt: skip
+        except (TypeError, AttributeError, IndexError) as exc:  # Dask's own indexing trips over None next to an
+            items = key if type(key) is tuple else (key,)  # index array on some shapes (checked keys: its bug)
+            if any(k is None for k in items) and any(hasattr(k, "shape") for k in items):
+                raise ChunkingError("Dask cannot place new axes (None) next to an index array in this key. Fix: "
+                                    "index in two steps, e.g. x[None][:, i] for x[None, i]") from exc  # fmt: skip
+            raise
 
     def setitem(self, x: Any, key: Any, value: Any) -> None:
         key, value = I.drop_new_axes(x, key, value)
