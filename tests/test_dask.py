@@ -484,6 +484,8 @@ def test_diff_along_an_axis_next_to_a_size_one_axis_follows_numpy():
         x = xb.asarray(a, backend="dask")
         keep += [a, x]
         for n in (1, 2):
+            poison = np.full(shape, 1234.5)  # a freed buffer of this size now holds other numbers: a result made
+            del poison  # from uninitialised memory (np.empty) shows them instead of reusing the data's own buffer
             got = xb.diff(x, axis=axis, n=n).numpy()
             keep.append(got)
             np.testing.assert_array_equal(got, np.diff(a, axis=axis, n=n), strict=True)

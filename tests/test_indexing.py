@@ -448,3 +448,24 @@ def test_setitem_narrowing_stores_the_range_edges_and_refuses_one_beyond(xb_targ
         with pytest.raises(xb.ScalarOverflowError, match=msg):
             x[...] = xb_target.asarray(bad)
         _check(x, edges.astype(dst), xb.dtype(dst))
+
+
+@pytest.mark.parametrize("key", [
+    (np.array([[True, False, True], [False, True, True]]), np.array([4])),  # a mask's axes, then an index array
+    (slice(None), np.array([True, False, True]), np.array([4])),  # a mask after another axis, then an array
+    (np.array([0, 1]), np.array([2, 3]), np.array([0, 4])),  # the third of three index arrays
+    (np.array([1]), slice(None), np.array([3, 4])),  # exactly the size: out of range
+    (Ellipsis, np.array([-5, 0])),  # one below -size
+    (np.array([0, 1]), np.array([0, 3]), np.array([2, 9])),  # the offending value named: the only bad one
+])  # fmt: skip
+def test_bounds_checker_names_the_axis_and_index_numpy_names(key):
+    """The checker CuPy and torch-CUDA run before indexing (they would wrap or assert): every index array's axis
+    counted after masks and other arrays, the edges exact, the first bad value named - as NumPy names them."""
+    from xbackend._backends._keys import check_bounds
+
+    a = np.zeros((2, 3, 4))
+    with pytest.raises(IndexError) as want:
+        a[key]
+    with pytest.raises(IndexError) as got:
+        check_bounds(a.shape, key, lambda k: isinstance(k, np.ndarray), lambda k: k.dtype.kind == "b")
+    assert str(got.value) == str(want.value)
