@@ -33,6 +33,7 @@ from ._autograd import ACTIVE
 from ._dispatch import get_backend
 from ._errors import BackendMismatchError, BackendUnavailableError, GradientError
 from ._interchange import _transport
+from ._jit import _rebuild  # the same container specs ("a": the i-th Array, "c": a constant, containers)
 
 __all__ = ["grad", "value_and_grad"]
 
@@ -62,17 +63,6 @@ def _flatten(obj: Any, arrays: list[Array], diff: list[int] | None, where: Any) 
             "argnums"
         )
     return ("c", obj)
-
-
-def _rebuild(spec: Any, arrays: Any) -> Any:
-    tag = spec[0]
-    if tag == "a":
-        return arrays[spec[1]]
-    if tag == "c":
-        return spec[1]
-    if tag is dict:
-        return {k: _rebuild(s, arrays) for k, s in spec[1]}
-    return tag(_rebuild(s, arrays) for s in spec[1])
 
 
 def _argnums(argnums: int | Sequence[int]) -> tuple[tuple[int, ...], bool]:

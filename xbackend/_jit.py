@@ -110,7 +110,8 @@ def _flatten(obj: Any, arrays: list[Array], key: list[Any]) -> Any:
     return ("c", obj)
 
 
-def _rebuild(spec: Any, arrays: list[Array]) -> Any:
+def _rebuild(spec: Any, arrays: Any) -> Any:
+    """``spec`` (from the flattening) with each ("a", i) replaced by ``arrays[i]`` (a list or a dict by index)."""
     tag = spec[0]
     if tag == "a":
         return arrays[spec[1]]
