@@ -31,12 +31,12 @@ def map_index_arrays(shape: tuple[int, ...], key: Any, is_array: Callable[[Any],
     """``key`` with each integer index array ``k`` replaced by ``fn(k, axis, size)`` (``axis`` the dimension it
     indexes, ``size`` that dimension's length); ``IndexError`` with NumPy's text for more indices than dimensions."""
     items = key if type(key) is tuple else (key,)
+    if not any(is_array(k) and not is_mask(k) for k in items):
+        return key  # no integer index array: nothing to check (the getitem fast paths come here)
     rest = len(shape) - key_dims(items, is_array, is_mask)
     if rest < 0:
         raise IndexError(f"too many indices for array: array is {len(shape)}-dimensional, but "
                          f"{len(shape) - rest} were indexed")  # NumPy's text, on every backend
-    if not any(is_array(k) and not is_mask(k) for k in items):
-        return key
     dim = 0
     out = []
     for k in items:
