@@ -71,7 +71,7 @@ def test_timer_ms_misses_other_streams_wall_ms_does_not(cuda):
     side = cuda.model.new_stream(0, "side")
     with xb.timer(x) as t:
         cuda.model.sleep(0.04, stream=side)
-    assert t.ms < 20 and t.wall_ms >= 39
+    assert t.wall_ms >= 39 and t.wall_ms - t.ms >= 35  # the side stream's 40 ms is in wall_ms only (load adds to both)
 
 
 def test_timer_and_synchronize_without_argument_wait_for_the_gpus_in_use(cuda):
