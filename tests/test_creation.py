@@ -239,18 +239,49 @@ def test_arange_details(xb_target):
         xb.arange(0, 3, 0, **_kw(xb_target))
 
 
-@given(start=st.floats(-1e3, 1e3), stop=st.floats(-1e3, 1e3), num=st.integers(0, 20), endpoint=st.booleans(),
+_ENDS = st.floats(-1e3, 1e3) | st.sampled_from([math.inf, -math.inf, math.nan, 0.0, -0.0, 1e-310, 1e308, -1e308])
+
+
+@given(start=_ENDS, stop=_ENDS, num=st.integers(0, 20), endpoint=st.booleans(),
        dtype=st.sampled_from([None, xb.float32, xb.float64, xb.complex128]))  # fmt: skip
-def test_linspace(start, stop, num, endpoint, dtype):
+def test_linspace_is_numpys_formula_bit_for_bit(start, stop, num, endpoint, dtype):
+    """One formula on every backend (``_linspace.py``): NumPy's values to the bit, at infinite and NaN
+    endpoints too, where torch.linspace (computed from both ends) gave ``[nan, inf, nan]`` for
+    ``linspace(inf, 0, 3)`` and NumPy ``[nan, nan, 0]``."""
     dt = dtype or xb.float64
-    want = np.linspace(start, stop, num, endpoint=endpoint, dtype=np.float64).astype(dt.name)
+    with np.errstate(all="ignore"):
+        want = np.linspace(start, stop, num, endpoint=endpoint, dtype=np.float64).astype(dt.name)
     for t in TARGETS:
         x = xb.linspace(start, stop, num, endpoint=endpoint, dtype=dtype, **_kw(t))
         assert x.dtype is dt and x.shape == (num,)
         _native_dtype_ok(x)
-        assert_close(x, want, atol=1e-9 if dt is not xb.float32 else 1e-4, rtol=1e-9 if dt is not xb.float32 else 1e-6)
-        if num >= 2 and endpoint:
-            assert x[0].item() == pytest.approx(start, abs=1e-4) and x[-1].item() == pytest.approx(stop, abs=1e-4)
+        np.testing.assert_array_equal(x.numpy(), want, strict=True, err_msg=f"{t}")
+        if num >= 2 and endpoint and dt is not xb.float32 and math.isfinite(start - stop):
+            assert x[0].item() == start and x[-1].item() == stop
+
+
+_CEND = st.complex_numbers(max_magnitude=1e3) | st.builds(complex, _ENDS, _ENDS)
+
+
+@given(start=_CEND, stop=_CEND, num=st.integers(0, 12), endpoint=st.booleans(),
+       dtype=st.sampled_from([xb.complex64, xb.complex128]))  # fmt: skip
+def test_complex_linspace_spaces_the_parts_separately(start, stop, num, endpoint, dtype):
+    """The standard's rule: ``linspace(a+bj, c+dj) == linspace(a, c) + 1j * linspace(b, d)``, each part by the
+    real formula, so a NaN part stays in its part (NumPy's complex arithmetic spreads it into both: a known
+    difference); for finite endpoints it is NumPy's result."""
+    with np.errstate(all="ignore"):
+        re = np.linspace(start.real, stop.real, num, endpoint=endpoint)
+        im = np.linspace(start.imag, stop.imag, num, endpoint=endpoint)
+        want = (re + 0j).astype(dtype.name)
+        want.imag = im
+        finite = np.isfinite([start, stop]).all()
+        if finite:
+            np.testing.assert_allclose(want, np.linspace(start, stop, num, endpoint=endpoint).astype(dtype.name),
+                                       rtol=1e-6 if dtype is xb.complex64 else 1e-15, atol=1e-300)  # fmt: skip
+    for t in TARGETS:
+        x = xb.linspace(start, stop, num, endpoint=endpoint, dtype=dtype, **_kw(t))
+        assert x.dtype is dtype and x.shape == (num,)
+        np.testing.assert_array_equal(x.numpy(), want, strict=True, err_msg=f"{t}")
 
 
 def test_linspace_complex_and_errors(xb_target):

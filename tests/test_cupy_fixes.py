@@ -208,15 +208,6 @@ def test_patch_nonfinite_takes_the_host_kernel_there_only(name):
 
 
 # --- creation, power, indexing, linalg -------------------------------------------------------------
-@pytest.mark.parametrize("start,stop,num,endpoint", [(0, 1 + 1j, 3, True), (-2j, 3.5, 7, False), (1j, 1j, 1, True)])
-@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
-def test_complex_linspace_matches_numpy(start, stop, num, endpoint, dt):
-    got = F.complex_linspace(np, start, stop, num, dt, endpoint)
-    want = np.linspace(start, stop, num, endpoint=endpoint, dtype=dt)
-    assert got.dtype == want.dtype
-    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
-
-
 def test_integer_power_check():
     with pytest.raises(ValueError, match="negative"):
         F.check_integer_power(np, np.array([2, -1], dtype=np.int8))

@@ -14,7 +14,8 @@ the CuPy behaviour it corrects (observed on CuPy 14.2, CUDA 13, one H200; see
   division by ``log(2)``) -> :func:`complex_log`.
 - other complex transcendental functions at non-finite input -> :func:`patch_nonfinite` (those elements
   only are computed by the NumPy kernels on the host; one synchronisation per call).
-- ``linspace`` with complex endpoints raises TypeError -> :func:`complex_linspace`.
+- ``linspace`` with complex endpoints raises TypeError -> never called: the backend computes linspace by
+  one formula for every library (``_linspace.py``).
 - integers to negative integer powers are computed instead of raising -> :func:`check_integer_power`.
 - a slice step beyond the C ``ssize_t`` range raises OverflowError -> :func:`clamp_slices`.
 - ``cholesky`` of a matrix that is not positive definite returns finite garbage -> :func:`nan_if_not_factored`.
@@ -31,7 +32,7 @@ import numpy as np
 
 __all__ = [
     "SignSafeNamespace", "has_negative_zero", "divmod_like_numpy", "complex_divide", "complex_log",
-    "patch_nonfinite", "complex_linspace", "check_integer_power", "clamp_slices", "nan_if_not_factored", "FreeAfter",
+    "patch_nonfinite", "check_integer_power", "clamp_slices", "nan_if_not_factored", "FreeAfter",
 ]  # fmt: skip
 
 _SCALARS = (bool, int, float, complex, np.generic)
@@ -229,22 +230,6 @@ def patch_nonfinite(xp: Any, z: Any, raw: Any, host_fn: Callable[[np.ndarray], n
     out = raw.copy().reshape(-1)
     out[idx] = xp.asarray(fixed)
     return out.reshape(raw.shape)
-
-
-def complex_linspace(xp: Any, start: Any, stop: Any, num: int, dtype: Any, endpoint: bool) -> Any:
-    """``linspace`` with complex endpoints: the real and imaginary parts spaced separately (what NumPy's
-    complex arithmetic gives for finite endpoints).
-
-    >>> import numpy as np
-    >>> complex_linspace(np, 0, 1 + 1j, 3, np.complex128, True).tolist()
-    [0j, (0.5+0.5j), (1+1j)]
-    """
-    s, e = complex(start), complex(stop)
-    dtype = np.dtype(dtype)
-    out = xp.empty(num, dtype=dtype)
-    out.real = xp.linspace(s.real, e.real, num, endpoint=endpoint, dtype=np.float64)
-    out.imag = xp.linspace(s.imag, e.imag, num, endpoint=endpoint, dtype=np.float64)
-    return out
 
 
 def check_integer_power(xp: Any, y: Any) -> None:

@@ -283,10 +283,8 @@ class CupyBackend(NumpyBackend):
             return super().arange(start, stop, step, dt, dev, n)
 
     def linspace(self, start: Any, stop: Any, num: int, dt: DType, dev: Device, endpoint: bool) -> Any:
-        with self._on(dev):
-            if dt.kind == "c":  # cupy.linspace calls float() on complex endpoints
-                return F.complex_linspace(self.xp, start, stop, num, self.native_dtype(dt), endpoint)
-            return super().linspace(start, stop, num, dt, dev, endpoint)
+        with self._on(dev):  # NumpyBackend's formula (_linspace.py) in CuPy arrays; never cupy.linspace, which
+            return super().linspace(start, stop, num, dt, dev, endpoint)  # calls float() on complex endpoints
 
     def eye(self, n: int, m: int, k: int, dt: DType, dev: Device) -> Any:
         with self._on(dev):

@@ -22,6 +22,7 @@ from .._dtypes import DType
 from .._errors import UnknownDeviceError
 from .._rules import ELEMENTWISE
 from ._keys import check_bounds
+from ._linspace import complex_parts, real_linspace
 from ._numpy_fast import NumpyFastPathsMixin
 from ._numpy_linalg import NumpyLinalgMixin
 
@@ -450,7 +451,19 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyLinalgMixin, Backend):
         return (self.xp.arange(n, dtype=np.float64) * step + start).astype(nd)  # exactly n values
 
     def linspace(self, start: Any, stop: Any, num: int, dt: DType, dev: Device, endpoint: bool) -> Any:
-        return self.xp.linspace(start, stop, num, dtype=self.native_dtype(dt), endpoint=endpoint)
+        xp = self.xp
+
+        def f64(n: int) -> Any:
+            return xp.arange(n, dtype=np.float64)
+
+        with np.errstate(all="ignore"):  # inf * 0 at a non-finite endpoint is NaN by the rule, not a warning
+            if dt.kind != "c":
+                return real_linspace(f64, float(start), float(stop), num, endpoint).astype(self.native_dtype(dt))
+            (r0, r1), (i0, i1) = complex_parts(start, stop)
+            out = xp.empty(num, dtype=self.native_dtype(dt))
+            out.real = real_linspace(f64, r0, r1, num, endpoint)
+            out.imag = real_linspace(f64, i0, i1, num, endpoint)
+            return out
 
     def eye(self, n: int, m: int, k: int, dt: DType, dev: Device) -> Any:
         return self.xp.eye(n, m, k=k, dtype=self.native_dtype(dt))

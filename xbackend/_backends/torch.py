@@ -40,6 +40,7 @@ from . import _torch_uint
 from ._torch_uint import TorchUintMixin, _SIGNED_OF, _UINT_WIDE
 from . import _torch_index
 from ._torch_index import TorchIndexMixin
+from ._linspace import complex_parts, real_linspace
 from . import _torch_linalg
 from ._torch_linalg import TorchLinalgMixin
 from . import _torch_special
@@ -389,11 +390,13 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
         return (torch.arange(n, dtype=torch.float64, device=str(dev)) * step + start).to(nd)
 
     def linspace(self, start: Any, stop: Any, num: int, dt: DType, dev: Device, endpoint: bool) -> Any:
-        wide = torch.complex128 if dt.kind == "c" else torch.float64
-        if endpoint:
-            out = torch.linspace(start, stop, num, dtype=wide, device=str(dev))
-        else:
-            out = torch.linspace(start, stop, num + 1, dtype=wide, device=str(dev))[:-1]
+        def f64(n: int) -> Any:  # NumPy's formula (_linspace.py), not torch.linspace's two-ended one
+            return torch.arange(n, dtype=torch.float64, device=str(dev))
+
+        if dt.kind != "c":
+            return real_linspace(f64, float(start), float(stop), num, endpoint).to(self.native_dtype(dt))
+        (r0, r1), (i0, i1) = complex_parts(start, stop)
+        out = torch.complex(real_linspace(f64, r0, r1, num, endpoint), real_linspace(f64, i0, i1, num, endpoint))
         return out.to(self.native_dtype(dt))
 
     def eye(self, n: int, m: int, k: int, dt: DType, dev: Device) -> Any:
