@@ -1,0 +1,273 @@
+"""What ``@xb.jit`` promises around any compiler, checked on a fake one (issue 19.7: tests that notice).
+
+The compiler hook is :meth:`xbackend.Backend.compile`. Here the NumPy backend gets a fake hook that "compiles"
+by returning the traced function itself (so every compiled call re-runs the trace, on the real NumPy code)
+and can be told to fail a later call, as a torch retrace for a new shape can. That isolates ``_jit.py``'s own
+work - the cache key, keyword and static arguments, the counters, the fallbacks and their warning - from any
+real compiler, and runs in milliseconds. ``tests/test_jit.py`` runs the real compilers.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import pytest
+
+import xbackend as xb
+
+
+class FakeCompiler:
+    """``compile(fn, example, options)``: returns ``fn`` wrapped; ``fail_after`` calls later, it raises."""
+
+    def __init__(self) -> None:
+        self.compiled: list[tuple[int, dict]] = []
+        self.fail_after: int | None = None
+        self.calls = 0
+
+    def __call__(self, fn, example, options):  # noqa: ANN001
+        self.compiled.append((len(example), dict(options)))
+
+        def run(*natives):  # noqa: ANN002
+            self.calls += 1
+            if self.fail_after is not None and self.calls > self.fail_after:
+                raise RuntimeError("retrace for a new shape failed\nsecond line")
+            return fn(*natives)
+
+        return run
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    comp = FakeCompiler()
+    be = xb.asarray([0.0])._be
+    monkeypatch.setattr(type(be), "compile", lambda self, fn, example, options: comp(fn, example, options))
+    return comp
+
+
+def _no_warnings():
+    return warnings.catch_warnings(record=True)
+
+
+def test_the_documented_default_cache_size():
+    """docs/jit.md: ``cache_size=64`` by default."""
+    assert xb.jit(lambda x: x).cache_info().maxsize == 64
+
+
+def test_compiled_calls_rebuild_python_constants_and_containers(fake):
+    """A Python constant, a list and a dict around the Arrays are rebuilt on every compiled call."""
+
+    def f(x, s, pair, opts):
+        return {"y": x * s + pair[0] - pair[1], "k": opts["k"], "t": (x, 2)}
+
+    x, fj = xb.asarray([1.0, 2.0]), xb.jit(f)
+    with _no_warnings() as caught:
+        warnings.simplefilter("always")
+        for _ in range(2):
+            r = fj(x, 3.0, [x, x], {"k": "name"})
+            assert r["y"].tolist() == [3.0, 6.0] and r["k"] == "name" and r["t"][1] == 2
+            assert type(r["t"]) is tuple and r["t"][0].tolist() == [1.0, 2.0]
+    assert not caught and fake.compiled == [(3, {})] and fj.cache_info().hits == 1  # x three times, one compile
+
+
+def test_arrays_passed_by_keyword_are_traced_not_baked_in(fake):
+    """An Array given by keyword is an input of the compiled function: a second call with other values and
+    the same dtype and ndim reuses it and sees the new values (a static argument would be baked in)."""
+    f = xb.jit(lambda x, y=None, p=1: x * p + y, static_argnames=("p",))
+    x = xb.asarray([1.0, 2.0])
+    with _no_warnings() as caught:
+        warnings.simplefilter("always")
+        assert f(x, y=xb.asarray([10.0, 20.0]), p=2).tolist() == [12.0, 24.0]
+        assert f(x, y=xb.asarray([30.0, 40.0]), p=2).tolist() == [32.0, 44.0]
+        assert f(x, y=x, p=3).tolist() == [4.0, 8.0]  # a static value is part of the key
+    info = f.cache_info()
+    assert not caught and (info.misses, info.hits, info.compiles, info.fallbacks) == (2, 1, 2, 0)
+    assert fake.compiled[0][0] == 2  # x and y are the compiled function's inputs
+
+
+def test_counters_count_every_compile_and_time_it(fake):
+    f = xb.jit(lambda x: x + 1)
+    t0 = time.perf_counter()
+    f(xb.asarray([1.0])), f(xb.asarray([1.0], dtype=xb.float32)), f(xb.asarray([1]))
+    wall = time.perf_counter() - t0
+    info = f.cache_info()
+    assert (info.misses, info.compiles, info.currsize) == (3, 3, 3)
+    assert 0.0 < info.compile_time_s <= wall
+
+
+def test_backend_options_reach_the_compiler(fake):
+    xb.jit(lambda x: -x, backend_options={"mode": "max"})(xb.asarray([1.0]))
+    assert fake.compiled == [(1, {"mode": "max"})]
+
+
+def test_arrays_of_two_backends_raise_the_eager_error_without_touching_the_cache(fake):
+    torch = pytest.importorskip("torch")
+    del torch
+    f = xb.jit(lambda x, y: x + y)
+    with pytest.raises(xb.BackendMismatchError):
+        f(xb.asarray([1.0]), xb.asarray([1.0], backend="torch"))
+    info = f.cache_info()
+    assert (info.misses, info.currsize, info.compiles, info.fallbacks) == (0, 0, 0, 0) and not fake.compiled
+
+
+def test_a_failing_compiled_call_falls_back_to_eager_once_with_a_named_warning(fake):
+    """A compiled call that raises (a torch retrace for new shapes that fails) gives the eager result, warns
+    once naming the function and the error's first line, and that entry runs eagerly from then on."""
+
+    def scaled_sum(x):
+        return xb.sum(x) * 2
+
+    f = xb.jit(scaled_sum)
+    x = xb.asarray([1.0, 2.0, 3.0])
+    assert f(x).item() == 12.0
+    fake.fail_after = fake.calls
+    with pytest.warns(xb.JitFallbackWarning) as caught:
+        r = f(x)
+        assert r.item() == 12.0 and f(x).item() == 12.0
+    assert len(caught) == 1
+    msg = str(caught[0].message)
+    assert "scaled_sum()" in msg and "RuntimeError: retrace for a new shape failed" in msg and "second" not in msg
+    assert f.cache_info().fallbacks == 1 and fake.calls == fake.fail_after + 1  # eager after the first failure
+
+
+def test_a_compile_that_fails_runs_eagerly_and_a_user_error_propagates(fake, monkeypatch):
+    be = xb.asarray([0.0])._be
+
+    def refuse(self, fn, example, options):  # noqa: ANN001
+        raise xb._jit.JitUnsupported("no compiler for this")
+
+    monkeypatch.setattr(type(be), "compile", refuse)
+    f = xb.jit(lambda x: x * 2)
+    with pytest.warns(xb.JitFallbackWarning, match="no compiler for this"):
+        assert f(xb.asarray([1.0])).tolist() == [2.0]
+    g = xb.jit(lambda x: xb.reshape(x, (5,)))
+    with pytest.raises(ValueError):  # the user's own error, from the eager call, not a fallback
+        g(xb.asarray([1.0]))
+
+
+# -- torch: what TorchJit hands torch.compile, and what its guards keep apart ------------------------------------
+class FakeTorchCompile:
+    """``torch.compile`` stand-in: records its arguments; the compiled graph writes its outputs into static
+    buffers that the next call overwrites, as a CUDA-graph replay does (the reason for xb.jit's copies)."""
+
+    def __init__(self) -> None:
+        self.calls: list[dict] = []
+
+    def __call__(self, gm, dynamic=None, **kw):  # noqa: ANN001
+        self.calls.append({"dynamic": dynamic, **kw})
+        static: list = []
+
+        def replay(*xs):  # noqa: ANN002
+            outs = gm(*xs)
+            if [b.shape for b in static] != [o.shape for o in outs]:  # a graph per shape: its own buffers
+                static[:] = [o.clone() for o in outs]
+            for buf, o in zip(static, outs):
+                buf.copy_(o)
+            return list(static)
+
+        return replay
+
+
+@pytest.fixture
+def torch_compile(monkeypatch):
+    torch = pytest.importorskip("torch")
+    fake = FakeTorchCompile()
+    monkeypatch.setattr(torch, "compile", fake)
+    return fake
+
+
+def _twice(x):
+    return [x * 2]
+
+
+DYNAMO = {"mode": "default"}  # a mode: torch.compile (Dynamo) drives the compiler, our fake here
+
+
+def test_dynamo_path_gets_fullgraph_and_the_given_options(torch_compile):
+    import torch
+    from xbackend._backends._torch_jit import TorchJit
+
+    TorchJit(_twice, {"mode": "default"}, on_cpu=True)(torch.ones(3))
+    TorchJit(_twice, {"mode": "default", "fullgraph": False}, on_cpu=False)(torch.ones(3))
+    assert torch_compile.calls == [{"dynamic": False, "fullgraph": True, "mode": "default"},
+                                   {"dynamic": False, "fullgraph": False, "mode": "default"}]  # fmt: skip
+
+
+def test_only_the_cpu_default_gets_the_blas_keeping_compiler():
+    pytest.importorskip("torch")
+    from xbackend._backends._torch_jit import TorchJit, _inductor_keeping_blas
+
+    assert TorchJit(_twice, {}, on_cpu=True).direct is _inductor_keeping_blas
+    assert TorchJit(_twice, {}, on_cpu=False).options == {"fullgraph": True}  # CUDA: plain Inductor
+    for given in ({"backend": "aot_eager"}, {"mode": "default"}, {"options": {"max_autotune": True}}):
+        assert TorchJit(_twice, given, on_cpu=True).options == {**given, "fullgraph": True}
+
+
+def test_compilers_outside_the_direct_list_go_through_dynamo():
+    pytest.importorskip("torch")
+    from xbackend._backends._torch_jit import _direct_backend
+
+    assert _direct_backend({"backend": "aot_eager"}) is not None and _direct_backend({}) is not None
+    assert _direct_backend({"backend": "cudagraphs"}) is None  # a registered compiler that needs Dynamo
+    assert _direct_backend({"backend": lambda gm, ex: gm}) is None and _direct_backend({"mode": "default"}) is None
+
+
+@pytest.mark.parametrize("opts, copies", [({"mode": "reduce-overhead"}, True), ({"mode": "max-autotune"}, True),
+                                          ({"mode": "default", "options": {"triton.cudagraphs": True}}, True),
+                                          ({"mode": "default"}, False)])  # fmt: skip
+def test_cuda_graph_outputs_are_copied_so_results_keep_their_values(torch_compile, opts, copies):
+    """A CUDA-graph replay overwrites its static outputs: an Array returned earlier must keep its values
+    (one device copy per output); without CUDA graphs, no copy is made."""
+    import torch
+    from xbackend._backends._torch_jit import TorchJit
+
+    run = TorchJit(_twice, opts, on_cpu=False)
+    first = run(torch.ones(3))[0]
+    second = run(torch.full((3,), 5.0))[0]
+    assert second.tolist() == [10.0] * 3
+    assert (first.tolist() == [2.0] * 3) is copies  # without copies it is the overwritten static buffer
+
+
+def test_traces_are_symbolic_from_the_second_shape_or_as_asked(torch_compile):
+    import torch
+    from xbackend._backends._torch_jit import TorchJit
+
+    auto = TorchJit(_twice, DYNAMO)
+    auto(torch.ones(3)), auto(torch.ones(4)), auto(torch.ones(7))
+    always = TorchJit(_twice, {**DYNAMO, "dynamic": True})
+    always(torch.ones(3)), always(torch.ones(4))
+    never = TorchJit(_twice, {**DYNAMO, "dynamic": False})
+    never(torch.ones(3)), never(torch.ones(4))
+    assert (auto.modes, always.modes, never.modes) == (["fake", "symbolic"], ["symbolic"], ["fake", "fake"])
+    assert [c["dynamic"] for c in torch_compile.calls] == [False, True, True, False, False]
+
+
+def test_at_most_eight_traces_per_entry(torch_compile):
+    """docs/jit.md: at most 8 traces per entry; past that, xb.jit runs the entry eagerly."""
+    import torch
+    from xbackend._backends._torch_jit import TorchJit
+    from xbackend._jit import JitUnsupported
+
+    run = TorchJit(_twice, {**DYNAMO, "dynamic": False})
+    for n in range(2, 10):
+        run(torch.ones(n))
+    with pytest.raises(JitUnsupported, match="more than 8 variants"):
+        run(torch.ones(10))
+    assert len(run.traces) == 8 and run(torch.ones(9))[0].tolist() == [2.0] * 9  # the traced ones still run
+
+
+def test_symbolic_guards_keep_size_one_strides_and_0_d_inputs_apart(torch_compile):
+    """A symbolic trace's guard includes what torch specialised (size 1, contiguous strides): a size-1 or
+    contiguous trace is never reused for another size or a strided view; a 0-d input has nothing to check."""
+    import torch
+    from xbackend._backends._torch_jit import TorchJit
+
+    add = TorchJit(lambda x, y: [x + y], {**DYNAMO, "dynamic": True})
+    add(torch.ones(1), torch.ones(3))
+    assert add(torch.full((3,), 2.0), torch.ones(3))[0].tolist() == [3.0] * 3
+    strided = TorchJit(_twice, {**DYNAMO, "dynamic": True})
+    strided(torch.ones(5))
+    assert strided(torch.arange(10.0)[::2])[0].tolist() == [0.0, 4.0, 8.0, 12.0, 16.0]
+    scalar = TorchJit(_twice, {**DYNAMO, "dynamic": True})
+    scalar(torch.tensor(1.0)), scalar(torch.tensor(2.0))
+    assert (len(add.traces), len(strided.traces), len(scalar.traces)) == (2, 2, 1)
