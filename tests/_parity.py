@@ -248,7 +248,7 @@ def _run(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], 
 
 
 # --- comparing ----------------------------------------------------------------------------------------
-def _close(a: Any, b: Any, dt: str, *, exact: bool, scaled: bool = False) -> bool:
+def _close(a: Any, b: Any, dt: str, *, exact: bool, scaled: bool = False, cond: float = 1.0) -> bool:
     if a.shape != b.shape:
         return False
     if a.size == 0:
@@ -261,6 +261,8 @@ def _close(a: Any, b: Any, dt: str, *, exact: bool, scaled: bool = False) -> boo
     complex_ = a.dtype.kind == "c"
     if scaled:  # a decomposition's small values are only as accurate as eps times the largest one
         finite = np.abs(a[np.isfinite(a)]).astype(np.float64)
+        # an inverse is as accurate as eps times the input's condition number (cond > 1 for inv, pinv, solve)
+        rtol = max(rtol, 64 * float(np.finfo(a.real.dtype).eps) * cond)
         atol = max(atol, 64 * rtol * float(finite.max()) if finite.size else 0.0)
     a64 = a.astype(np.complex128 if complex_ else np.float64)
     b64 = b.astype(np.complex128 if complex_ else np.float64)
@@ -284,16 +286,17 @@ def _close(a: Any, b: Any, dt: str, *, exact: bool, scaled: bool = False) -> boo
     return bool(np.all(same | (finite & (near | big))))
 
 
-def same(ref: Any, got: Any, *, exact: bool = False, values: bool = True, scaled: bool = False) -> bool:
+def same(ref: Any, got: Any, *, exact: bool = False, values: bool = True, scaled: bool = False,
+         cond: float = 1.0) -> bool:  # fmt: skip
     if isinstance(ref, tuple) and ref and ref[0] == "array":
         if not (isinstance(got, tuple) and got and got[0] == "array"):
             return False
         if ref[1] != got[1] or ref[2] != got[2]:
             return False
-        return not values or _close(ref[3], got[3], ref[1], exact=exact, scaled=scaled)
+        return not values or _close(ref[3], got[3], ref[1], exact=exact, scaled=scaled, cond=cond)
     if isinstance(ref, (tuple, list)):
         return type(ref) is type(got) and len(ref) == len(got) and all(
-            same(r, g, exact=exact, values=values, scaled=scaled) for r, g in zip(ref, got))  # fmt: skip
+            same(r, g, exact=exact, values=values, scaled=scaled, cond=cond) for r, g in zip(ref, got))  # fmt: skip
     if isinstance(ref, float) and isinstance(got, float):
         return ref == got or (math.isnan(ref) and math.isnan(got))
     return bool(ref == got)
@@ -323,12 +326,31 @@ def _complex_nonfinite(spec: Any) -> bool:
     return isinstance(spec, complex) and not (math.isfinite(spec.real) and math.isfinite(spec.imag))
 
 
+#: inverses: their results are accurate to eps times the input's condition number, which the comparison allows
+INVERSES = frozenset({"linalg.inv", "linalg.pinv", "linalg.solve"})
+
+
+def _condition(spec: Any) -> float:
+    """The largest condition number among the matrices of ``spec`` (1 when it has none, or is singular: results
+    of a singular input are compared at the default tolerance)."""
+    if not isinstance(spec, ArraySpec) or spec.host.ndim < 2 or spec.host.size == 0:
+        return 1.0
+    with np.errstate(all="ignore"):
+        try:
+            c = float(np.max(np.linalg.cond(spec.host.astype(np.complex128 if spec.host.dtype.kind == "c" else
+                                                              np.float64))))  # fmt: skip
+        except (np.linalg.LinAlgError, ValueError):
+            return 1.0
+    return c if math.isfinite(c) and 1.0 < c < 1e15 else 1.0
+
+
 def check_call(name: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], *,
                exact: bool = False, values: bool = True, targets: Any = None) -> None:  # fmt: skip
     """Run the call on every target that holds its dtypes (the CPU targets unless ``targets`` says otherwise; NumPy
     on the CPU is always the reference); raise AssertionError listing every disagreement."""
     if name in CONTRACTIONS and _complex_nonfinite(Seq(args)):
         values = False
+    cond = _condition(args[0]) if name in INVERSES and args else 1.0
     used = dtypes_in(Seq(args)) | dtypes_in(kwargs)
     pool = CPU_TARGETS if targets is None else [t for t in CPU_TARGETS if t.backend == REFERENCE] + list(targets)
     targets = [t for t in pool if all(t.holds(d) for d in used)]
@@ -349,7 +371,7 @@ def check_call(name: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs:
             continue  # a lazy backend raises value-dependent errors when it computes (tests/known_failures.py)
         if out.kind != ref.kind or (out.kind == "error" and out.error != ref.error) or (
                 out.kind == "value" and not same(ref.value, out.value, exact=exact, values=values,
-                                                 scaled=name in CONTRACTIONS)):  # fmt: skip
+                                                 scaled=name in CONTRACTIONS, cond=cond)):  # fmt: skip
             problems.append(f"{tid} {out!r}\n      but {ref_id} {ref!r}")
     if problems:
         call = f"{name}({', '.join([*map(repr, args), *(f'{k}={v!r}' for k, v in kwargs.items())])})"

@@ -78,6 +78,20 @@ CASES = [
     ("where with 300 and int8", lambda y: xb.where(y > 1, y, 300), (F([1, 2], xb.int8),), {}, xb.ScalarOverflowError),
     ("uint64 + int64", lambda x, y: x + y, (F([1], xb.uint64), F([1], xb.int64)), {}, xb.PromotionError),
     ("bool of two elements", lambda x: bool(x), (F([1.0, 2.0]),), {}, xb.ShapeError),
+    # finds of the long run (tools/parity_explore.py)
+    ("linspace from inf (NumPy's formula)", lambda: xb.linspace(np.inf, 0, 3), (), {}, [np.nan, np.nan, 0.0]),
+    ("linspace with a NaN real part (parts apart)", lambda: xb.linspace(complex(np.nan, 1), False, 3), (), {},
+     [complex(np.nan, 1), complex(np.nan, 0.5), 0j]),
+    ("eye(2**63, 0)", lambda: xb.eye(2**63, 0), (), {}, xb.ShapeError),
+    ("ones((2**63 - 1, 0)) of float64", lambda: xb.ones((2**63 - 1, 0)), (), {}, xb.ShapeError),
+    ("ones((2**63 - 1, 0)) of bool holds nothing", lambda: xb.ones((2**63 - 1, 0), dtype=xb.bool).shape, (), {},
+     lambda s: s == (2**63 - 1, 0)),
+    ("reshape of nothing to (2**62, 0, 4)", lambda x: xb.reshape(x, (2**62, 0, 4)), (F([]),), {}, xb.ShapeError),
+    ("broadcast_to (2**62, 0)", lambda x: xb.broadcast_to(x, (2**62, 0)), (F([]),), {}, xb.ShapeError),
+    ("vector_norm over one element is its magnitude", lambda x: xb.linalg.vector_norm(x, axis=-2, ord=3),
+     (F([[4e292, -3e-125]]),), {}, [4e292, 3e-125]),
+    ("matrix_norm(ord=2) of a matrix holding inf", lambda x: xb.linalg.matrix_norm(x, ord=2),
+     (F([[np.inf, 1.0], [2.0, 3.0]]),), {}, xb.LinAlgError),
 ]
 
 
@@ -95,6 +109,12 @@ def test_listed_case_is_the_same_everywhere(case, fn, args, kwargs, expected):
     else:
         assert not isinstance(got, Exception), (case, got)
         np.testing.assert_array_equal(np.asarray(got.tolist()), np.asarray(expected))
+
+
+def test_inverses_agree_to_their_condition_number():
+    """A long-run find: pinv of an int32 matrix with condition number ~2e8 differs between LAPACK builds by
+    ~3e-9 relative, which is eps times the condition number; the comparison allows that for inverses, no more."""
+    check_call("linalg.pinv", xb.linalg.pinv, (F([[-1, 10, 1], [-5, 112217, -2147483648]], xb.int32),), {})
 
 
 def test_zero_d_results_go_to_numpy_matplotlib_and_dlpack():

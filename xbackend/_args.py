@@ -117,13 +117,16 @@ def shape(v: Any, fname: str, what: str = "shape", *, minimum: int = 0) -> tuple
 
 
 def check_size(sizes: Sequence[int], itemsize: int, fname: str) -> None:
-    """Refuse a result that no machine could address (more than 2**63 - 1 bytes), on every backend alike."""
+    """Refuse a result that no machine could address (more than 2**63 - 1 bytes), on every backend alike.
+
+    NumPy's rule: the sizes count with 0 read as 1, so ``eye(2**63, 0)`` is refused although it holds nothing
+    (NumPy raises there; torch's sizes overflow a C++ ``int64``)."""
     n = itemsize
     for s in sizes:
-        n *= s
+        n *= max(s, 1)
     if n > _MAX_BYTES:
-        raise ShapeError(f"{fname}(): a result of shape {tuple(sizes)} would need {n} bytes, more than any machine can "
-                         "address. Fix: ask for a smaller shape")  # fmt: skip
+        raise ShapeError(f"{fname}(): a result of shape {tuple(sizes)} would need {n} bytes (counting sizes of 0 as 1), "
+                         "more than any machine can address. Fix: ask for a smaller shape")  # fmt: skip
 
 
 def choice(v: Any, options: Sequence[Any], fname: str, what: str) -> Any:

@@ -89,7 +89,7 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
     """
     x = _arr(x, "broadcast_to")
     shape = _shape_tuple(shape, "broadcast_to")
-    A.check_size(shape, 1, "broadcast_to")  # a view, but its sizes must still be addressable
+    A.check_size(shape, x._dt.itemsize, "broadcast_to")  # a view, but addressable as a whole (NumPy's rule)
     if any(s < 0 for s in shape) or len(shape) < x.ndim or broadcast_shapes(tuple(x._data.shape), shape) != shape:
         raise ShapeError(f"broadcast_to(): cannot broadcast shape {x.shape} to {shape}. Fix: the target needs at least "
                          "x.ndim dimensions, each equal to x's or x's being 1, counting from the right")  # fmt: skip
@@ -209,8 +209,16 @@ _SHAPES_OK: set[tuple[Any, ...]] = set()  # shapes seen with no entry below -1 (
 _last_ok: list[Any] = [None]  # the shape _shape_ok last accepted (a hint: validity depends on the shape alone)
 
 
+_NEAR_LIMIT = ((1 << 63) - 1) // 16  # no shape beyond it is safe for every dtype (complex128: 16 bytes)
+
+
 def _shape_ok(shape: tuple[Any, ...]) -> bool:
     if shape and min(shape) < -1:
+        return False
+    n = 1
+    for s in shape:
+        n *= s if s > 1 else 1
+    if n > _NEAR_LIMIT:  # near the addressable bound (sizes of 0 counting as 1): the checks apply the dtype's
         return False
     if len(_SHAPES_OK) >= 512:  # bounded: programs with many shapes start over
         _SHAPES_OK.clear()
@@ -277,6 +285,7 @@ def _reshape_checked(x: Array, shape: Any, copy: bool | None) -> Array:
     elif known != size:
         raise ShapeError(f"reshape(): cannot reshape an Array of size {size} into shape {shape}. Fix: the sizes "
                          "must multiply to x.size")  # fmt: skip
+    A.check_size(shape, x._dt.itemsize, "reshape")  # (2**62, 0, 4) holds nothing, but no index reaches it
     try:
         data = x._be.reshape(x._data, shape, copy=copy)
     except (AttributeError, RuntimeError, ValueError) as exc:

@@ -490,11 +490,16 @@ def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepd
     if x.ndim == 0 and axis is None:
         ax = None
     be = x._be
-    if isinstance(ax, tuple) and not ax:  # the norm of each element alone (torch reads dim=() as every axis)
+    if all(x.shape[a] == 1 for a in over):
+        # the norm of one element is its magnitude, exactly: NumPy's (|x|**p)**(1/p) overflows for |x| > 1e103 at
+        # p=3 and rounds, torch's reduction of one element returns |x|. Also axis=(): each element alone (torch
+        # reads dim=() as every axis)
         real = D.real_of(cd)
-        if ord == 0:
-            return _out(x, be.astype(be.kernel("not_equal", cd)(data, 0), real), D.real_of(rd))
-        return _out(x, be.kernel("abs", cd)(data), D.real_of(rd))
+        r = be.astype(be.kernel("not_equal", cd)(data, 0), real) if ord == 0 else be.kernel("abs", cd)(data)
+        if over and not keepdims:
+            gone = set(over)
+            r = be.reshape(r, tuple(n for i, n in enumerate(x.shape) if i not in gone))
+        return _out(x, r, D.real_of(rd))
     r = be.la_vector_norm(data, ax, keepdims, ord)
     return _out(x, r, D.real_of(rd))
 

@@ -278,9 +278,7 @@ def _symbolic_guard(gm: Any) -> Callable[[tuple[Any, ...]], bool]:
             break
     if env is None:  # only 0-d inputs: nothing symbolic, nothing to check but the ndim (already keyed)
         return lambda ys: True
-    text = env.produce_guards_expression(phs, ignore_static=False)
-    if not text:
-        return lambda ys: True
+    text = env.produce_guards_expression(phs, ignore_static=False) or "True"  # (a symbolic size always has guards)
     code = compile(text, "<xb.jit shape guards>", "eval")
     names = [f"t{i}" for i in range(len(phs))]
 

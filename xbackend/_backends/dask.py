@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import warnings
 from typing import Any, Callable
 
 import numpy as np
@@ -89,6 +90,13 @@ def _chunk_backend(x: Any) -> Any:
 _ITERATIVE = frozenset({"eig", "eigvals", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank"})
 
 
+def _iterative(method: str, args: tuple[Any, ...]) -> bool:
+    """The chunk call computes singular values or eigenvalues, which xbackend refuses on NaN or inf with one
+    LinAlgError (``linalg.ITERATIVE``, and ``matrix_norm`` of ord 2, -2 or 'nuc', as the eager backends check)."""
+    name = method[3:]
+    return name in _ITERATIVE or (name == "matrix_norm" and args[0] in (2, -2, "nuc"))
+
+
 def _matmul(a: Any, b: Any) -> Any:
     """``da.matmul`` with the shape checks NumPy makes at once (Dask would fail only when computing)."""
     if a.ndim and b.ndim:
@@ -130,7 +138,7 @@ class ChunkCall:
     def __call__(self, *chunks: Any) -> Any:
         be = _chunk_backend(chunks[0])
         fn = getattr(be, self.method)
-        if self.method[3:] in _ITERATIVE and chunks[0].size and not bool(be.xp.isfinite(chunks[0]).all()):
+        if _iterative(self.method, self.args) and chunks[0].size and not bool(be.xp.isfinite(chunks[0]).all()):
             raise linalg_failure(self.method[3:])  # the check the eager backends make at the call (linalg.ITERATIVE)
         try:
             r = fn(*chunks[: self.nargs], *self.args, *chunks[self.nargs :])
@@ -197,6 +205,12 @@ class DaskBackend(NumpyBackend):
     default_chunks: Any = "auto"
     sort_kind = "stable"
 
+    def _chunks(self, shape: tuple[int, ...]) -> Any:
+        """``default_chunks``, or one chunk when ``shape`` holds nothing: Dask's "auto" divides by the
+        size and fails on ``(2**62, 0)``, a shape NumPy and torch hold (and an empty Array needs one chunk)."""
+        sizes = shape if isinstance(shape, tuple) else (shape,)
+        return sizes if 0 in sizes else self.default_chunks
+
     def __init__(self) -> None:
         self.xp = _import()
         base = NumpyBackend()
@@ -259,7 +273,7 @@ class DaskBackend(NumpyBackend):
             raise CopyError("a Dask Array owns its data (a lazy graph would see later writes to the NumPy "
                             "source), so making one from host data copies it. Fix: copy=None")  # fmt: skip
         h = np.array(a, dtype=self.native_dtype(dt), copy=True)
-        out = da.from_array(h, chunks=self.default_chunks, name=False, asarray=False)
+        out = da.from_array(h, chunks=self._chunks(h.shape), name=False, asarray=False)
         return out if dev is CPU else self.to_device(out, dev)
 
     def to_host(self, x: Any, copy: bool | None = None) -> np.ndarray:
@@ -390,17 +404,17 @@ class DaskBackend(NumpyBackend):
         return x if dev is CPU else self.to_device(x, dev)
 
     def empty(self, shape: tuple[int, ...], dt: DType, dev: Device) -> Any:
-        return self._on(da.empty(shape, dtype=self.native_dtype(dt), chunks=self.default_chunks), dev)
+        return self._on(da.empty(shape, dtype=self.native_dtype(dt), chunks=self._chunks(shape)), dev)
 
     def zeros(self, shape: tuple[int, ...], dt: DType, dev: Device) -> Any:
-        return self._on(da.zeros(shape, dtype=self.native_dtype(dt), chunks=self.default_chunks), dev)
+        return self._on(da.zeros(shape, dtype=self.native_dtype(dt), chunks=self._chunks(shape)), dev)
 
     def ones(self, shape: tuple[int, ...], dt: DType, dev: Device) -> Any:
-        return self._on(da.ones(shape, dtype=self.native_dtype(dt), chunks=self.default_chunks), dev)
+        return self._on(da.ones(shape, dtype=self.native_dtype(dt), chunks=self._chunks(shape)), dev)
 
     def full(self, shape: tuple[int, ...], value: Any, dt: DType, dev: Device) -> Any:
         nd = self.native_dtype(dt)
-        return self._on(da.full(shape, nd.type(value), dtype=nd, chunks=self.default_chunks), dev)
+        return self._on(da.full(shape, nd.type(value), dtype=nd, chunks=self._chunks(shape)), dev)
 
     def arange(self, start: Any, stop: Any, step: Any, dt: DType, dev: Device, n: int) -> Any:
         return self._on(self.from_host(self._np.arange(start, stop, step, dt, CPU, n), dt, CPU, None), dev)
@@ -506,9 +520,10 @@ class DaskBackend(NumpyBackend):
             self._whole(x, tuple(range(x.ndim - len(core), x.ndim)), method.removeprefix("la_") + "()")
         outs = out if type(out) is tuple else (out,)
         call = ChunkCall(method, args, out, nargs=len(xs))
-        r = da.apply_gufunc(call, sig, *xs, output_dtypes=outs if type(out) is tuple else out,
-                            output_sizes=sizes, allow_rechunk=False)  # fmt: skip
-        return r
+        with warnings.catch_warnings():  # Dask casts an empty complex meta array to a real output dtype
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+            return da.apply_gufunc(call, sig, *xs, output_dtypes=outs if type(out) is tuple else out,
+                                   output_sizes=sizes, allow_rechunk=False)  # fmt: skip
 
     # -- sorting / set / searching --------------------------------------------------------------
     def sort_indices(self, x: Any, dt: DType, axis: int, descending: bool) -> Any:
@@ -588,7 +603,8 @@ class DaskBackend(NumpyBackend):
     def _via_numpy_empty(self, fn: Any, x: Any) -> Any:
         """``fn`` (NumPy backend code) on size-0 ``x``: no values to compute, so the result comes from NumPy."""
         r = fn(np.empty(x.shape, x.dtype))
-        return da.from_array(np.asarray(r), chunks=self.default_chunks, name=False, asarray=False)
+        r = np.asarray(r)
+        return da.from_array(r, chunks=self._chunks(r.shape), name=False, asarray=False)
 
     def cumulative(self, name: str, x: Any, dt: DType, axis: int, include_initial: bool) -> Any:
         if 0 in x.shape:
