@@ -113,12 +113,17 @@ def test_check_size_at_the_addressable_limit():
     A.check_size((), 8, "f")
     A.check_size((2**63 - 1,), 1, "f")  # exactly the limit
     A.check_size((2**61, 3), 1, "f")  # 3 * 2**61 < 2**63
-    A.check_size((0, 2**80), 8, "f")  # empty: no bytes
+    A.check_size((0, 2**63 - 1), 1, "f")  # empty, and each size within the bound
     n = 2**63
-    _raises(xb.ShapeError, f"f(): a result of shape ({n},) would need {n} bytes, more than any machine can address. "
-            "Fix: ask for a smaller shape", A.check_size, (n,), 1, "f")
-    _raises(xb.ShapeError, f"f(): a result of shape (2, {2**62}) would need {2**66} bytes, more than any machine can "
-            "address. Fix: ask for a smaller shape", A.check_size, (2, 2**62), 8, "f")
+    _raises(xb.ShapeError, f"f(): a result of shape ({n},) would need {n} bytes (counting sizes of 0 as 1), more than "
+            "any machine can address. Fix: ask for a smaller shape", A.check_size, (n,), 1, "f")
+    _raises(xb.ShapeError, f"f(): a result of shape (2, {2**62}) would need {2**66} bytes (counting sizes of 0 as 1), "
+            "more than any machine can address. Fix: ask for a smaller shape", A.check_size, (2, 2**62), 8, "f")
+    # empty, but a size no index reaches (NumPy's rule: eye(2**63, 0) raises there; torch's int64 sizes overflow)
+    _raises(xb.ShapeError, f"f(): a result of shape (0, {2**80}) would need {2**83} bytes (counting sizes of 0 as 1), "
+            "more than any machine can address. Fix: ask for a smaller shape", A.check_size, (0, 2**80), 8, "f")
+    _raises(xb.ShapeError, f"f(): a result of shape ({2**62}, 0) would need {2**63} bytes (counting sizes of 0 as 1), "
+            "more than any machine can address. Fix: ask for a smaller shape", A.check_size, (2**62, 0), 2, "f")
 
 
 def test_choice():

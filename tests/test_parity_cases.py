@@ -92,6 +92,10 @@ CASES = [
      (F([[4e292, -3e-125]]),), {}, [4e292, 3e-125]),
     ("matrix_norm(ord=2) of a matrix holding inf", lambda x: xb.linalg.matrix_norm(x, ord=2),
      (F([[np.inf, 1.0], [2.0, 3.0]]),), {}, xb.LinAlgError),
+    ("matrix_norm(ord=-2) of a matrix holding inf", lambda x: xb.linalg.matrix_norm(x, ord=-2),
+     (F([[np.inf, 1.0], [2.0, 3.0]]),), {}, xb.LinAlgError),
+    ("matrix_norm(ord='nuc') of a matrix holding inf", lambda x: xb.linalg.matrix_norm(x, ord='nuc'),
+     (F([[np.inf, 1.0], [2.0, 3.0]]),), {}, xb.LinAlgError),
 ]
 
 
