@@ -88,6 +88,8 @@ CASES = [
      lambda s: s == (2**63 - 1, 0)),
     ("reshape of nothing to (2**62, 0, 4)", lambda x: xb.reshape(x, (2**62, 0, 4)), (F([]),), {}, xb.ShapeError),
     ("broadcast_to (2**62, 0)", lambda x: xb.broadcast_to(x, (2**62, 0)), (F([]),), {}, xb.ShapeError),
+    ("astype of floats beyond uint8 saturates", lambda x: xb.astype(x, xb.uint8),
+     (F([-3.1695471883971856e16, 300.0, np.nan, np.inf, 2.9]),), {}, [0, 255, 0, 255, 2]),
     ("vector_norm over one element is its magnitude", lambda x: xb.linalg.vector_norm(x, axis=-2, ord=3),
      (F([[4e292, -3e-125]]),), {}, [4e292, 3e-125]),
     ("matrix_norm(ord=2) of a matrix holding inf", lambda x: xb.linalg.matrix_norm(x, ord=2),

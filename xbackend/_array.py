@@ -342,6 +342,10 @@ class Array(metaclass=_NoDirectCalls):
             return self
         if self._dt.kind == "c" and dt.kind != "c":
             D.check_cast(self._dt, dt)
+        if self._dt.kind == "f" and dt.kind in "iu":  # saturating (C leaves out-of-range casts undefined)
+            from ._saturate import saturating_astype
+
+            return saturating_astype(self, dt)
         out = _alloc()
         out._data = self._be.astype(self._data, dt, True)
         out._dt = dt

@@ -143,6 +143,8 @@ def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy
             if copy is False and dt is not obj._dt:
                 raise CopyError(f"asarray(): casting {obj._dt} to {dt} needs a copy, but copy=False was given. Fix: "
                                 f"allow the copy, e.g. xb.asarray(x, dtype=xb.{dt.name}, copy=None)")  # fmt: skip
+            if obj._dt.kind == "f" and dt.kind in "iu":  # a cast of array data: saturating, as astype (_saturate.py)
+                obj, dt, copy = obj.astype(dt), None, None  # (already a new array)
         if (backend is None or obj._be.name == backend) and (device is None or device is obj._dev):
             data = obj._be.wrap_native(obj._data, dt, None, copy)
             return obj if data is obj._data and dt in (None, obj._dt) else _new(data, dt or obj._dt, obj._dev, obj._be)
