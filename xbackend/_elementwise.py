@@ -212,9 +212,11 @@ def _bound(x: Array, b: Any, which: str, call: str) -> Any:
             raise D.ScalarOverflowError(
                 f"clip(): {which}={b} lies outside {dt} (range {lo}..{hi}), so every result would be {b}, which {dt} "
                 f"cannot hold. Fix: cast x to a dtype that holds it first, e.g. {call.format(f'x.astype(xb.{h.name})')}")
-        if type(b) is int:  # a float Array: the bound is a float (huge ints become +-inf, as float() rounds)
-            # (no abs() here: this module's ``abs`` is xb.abs, which would make an Array of b)
-            return b if -(2**1023) < b < 2**1023 else (math.inf if b > 0 else -math.inf)
+        if type(b) is int:  # a float Array: the bound is rounded to a float on the host, as NumPy does (huge ints
+            try:  # become +-inf); libraries that take the int itself fail beyond int64 (torch: "int too big")
+                return float(b)
+            except OverflowError:
+                return math.inf if b > 0 else -math.inf
         if type(b) is float and dt.kind == "f":
             return b
         raise PromotionError(f"clip(): {which}={b!r} does not fit {dt} (a {type(b).__name__} bound with an {dt} Array "
