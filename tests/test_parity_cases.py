@@ -95,6 +95,8 @@ CASES = [
      [float(np.float32(-(2.0**63)))]),
     ("cholesky of a matrix holding NaN", xb.linalg.cholesky, (F([[np.nan]], xb.float32),), {}, xb.LinAlgError),
     ("cholesky of a matrix holding inf factors", xb.linalg.cholesky, (F([[np.inf]]),), {}, [[np.inf]]),
+    ("cross of a vector with itself is 0 (no fused multiply-add)", lambda x: xb.linalg.cross(x, x),
+     (F([8952.18359375, -9827.51953125, 3.255184704667648e16], xb.float32),), {}, [0.0, 0.0, 0.0]),
     ("vector_norm over one element is its magnitude", lambda x: xb.linalg.vector_norm(x, axis=-2, ord=3),
      (F([[4e292, -3e-125]]),), {}, [4e292, 3e-125]),
     ("matrix_norm(ord=2) of a matrix holding inf", lambda x: xb.linalg.matrix_norm(x, ord=2),

@@ -115,9 +115,14 @@ class TorchLinalgMixin(Backend):
         return torch.linalg.vector_norm(x, ord=ord, dim=axis, keepdim=keepdims)
 
     def la_cross(self, a: Any, b: Any, axis: int) -> Any:
-        if a.ndim != b.ndim:  # torch.linalg.cross broadcasts only operands of equal ndim (axis counts from the end)
-            a, b = torch.broadcast_tensors(a, b)
-        return self._int_wide(lambda p, q: torch.linalg.cross(p, q, dim=axis), a, b)
+        a, b = torch.broadcast_tensors(a, b)
+
+        def cross(p: Any, q: Any) -> Any:  # NumPy's formula, each product rounded before the difference:
+            p0, p1, p2 = p.unbind(axis)  # torch.linalg.cross fuses them (FMA), so a x a was -1.8e12, not 0,
+            q0, q1, q2 = q.unbind(axis)  # for float32 components near 3e16
+            return torch.stack([p1 * q2 - p2 * q1, p2 * q0 - p0 * q2, p0 * q1 - p1 * q0], dim=axis)
+
+        return self._int_wide(cross, a, b)
 
     def la_tensordot(self, a: Any, b: Any, axes: Any) -> Any:
         if a.device.type == "cuda" and not (a.is_floating_point() or a.is_complex()):
