@@ -97,6 +97,8 @@ CASES = [
     ("cholesky of a matrix holding inf factors", xb.linalg.cholesky, (F([[np.inf]]),), {}, [[np.inf]]),
     ("cross of a vector with itself is 0 (no fused multiply-add)", lambda x: xb.linalg.cross(x, x),
      (F([8952.18359375, -9827.51953125, 3.255184704667648e16], xb.float32),), {}, [0.0, 0.0, 0.0]),
+    ("matrix_rank with rtol=0 ignores rounding noise", lambda x: xb.linalg.matrix_rank(x, rtol=0.0),
+     (F([[True, False, True], [True, False, True]], xb.bool),), {}, lambda r: r.item() == 1),
     ("vector_norm over one element is its magnitude", lambda x: xb.linalg.vector_norm(x, axis=-2, ord=3),
      (F([[4e292, -3e-125]]),), {}, [4e292, 3e-125]),
     ("matrix_norm(ord=2) of a matrix holding inf", lambda x: xb.linalg.matrix_norm(x, ord=2),

@@ -355,25 +355,28 @@ def solve(x1: Array, x2: Array, /) -> Array:
 
 
 def _rtol(x: Array, rtol: Any, cd: DType, name: str) -> Any:
-    """The relative tolerance as a Python float or a native real array of the batch shape; a negative one is 0
-    (torch's rule: the cutoff is never below zero, so a zero singular value never counts; NumPy counted them)."""
+    """The relative tolerance as a Python float or a native real array of the batch shape, never below the SVD's
+    rounding level ``max(M, N) * eps`` (the default): singular values under it are rounding noise, which differs
+    between libraries (``[[1, 0, 1], [1, 0, 1]]``: 1.4e-17 on NumPy, 0 on torch), so a smaller ``rtol`` (0, or a
+    negative one) would make the rank depend on the backend."""
     real = D.real_of(cd)
+    floor = max(x._data.shape[-2:]) * D.finfo(real).eps
     if rtol is None:
-        return max(x._data.shape[-2:]) * D.finfo(real).eps
+        return floor
     if isinstance(rtol, np.generic):
         rtol = py_scalar(rtol)
     if type(rtol) in (float, int):
-        return float(rtol) if not rtol < 0 else 0.0
+        return float(rtol) if rtol > floor else floor  # (NaN: the comparison is False, so the floor)
     rtol = to_array(rtol, x)
     if rtol._dt.kind not in "fiub":
         raise UnsupportedDTypeError(f"linalg.{name}() rtol must be real, got {rtol._dt}")
     r = rtol._data if rtol._dt is real else x._be.astype(rtol._data, real)
-    return x._be.where(r < 0, x._be.zeros((), real, x._dev), r) if rtol._dt.kind in "fi" else r
+    return x._be.where(r > floor, r, x._be.full((), floor, real, x._dev))
 
 
 def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     """Moore-Penrose pseudo-inverse (``(..., N, M)``); singular values ``<= rtol * max`` count as zero
-    (default ``rtol = max(M, N) * eps``).
+    (default, and smallest, ``rtol = max(M, N) * eps``: below it singular values are rounding noise).
 
     >>> import xbackend as xb
     >>> xb.linalg.pinv(xb.asarray([[2.0, 0.0], [0.0, 0.0]])).tolist()
@@ -392,7 +395,8 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
 
 
 def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
-    """Number of singular values ``> rtol * max`` (default ``rtol = max(M, N) * eps``), in the default int dtype.
+    """Number of singular values ``> rtol * max`` (default, and smallest, ``rtol = max(M, N) * eps``: below it
+    singular values are rounding noise, different on every library), in the default int dtype.
 
     >>> import xbackend as xb
     >>> xb.linalg.matrix_rank(xb.asarray([[1.0, 2.0], [2.0, 4.0]])).item()
