@@ -248,7 +248,8 @@ def _run(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], 
 
 
 # --- comparing ----------------------------------------------------------------------------------------
-def _close(a: Any, b: Any, dt: str, *, exact: bool, scaled: bool = False, cond: float = 1.0) -> bool:
+def _close(a: Any, b: Any, dt: str, *, exact: bool, scaled: bool = False, cond: float = 1.0,
+           norm: float = 0.0) -> bool:  # fmt: skip
     if a.shape != b.shape:
         return False
     if a.size == 0:
@@ -262,8 +263,12 @@ def _close(a: Any, b: Any, dt: str, *, exact: bool, scaled: bool = False, cond: 
     if scaled:  # a decomposition's small values are only as accurate as eps times the largest one
         finite = np.abs(a[np.isfinite(a)]).astype(np.float64)
         # an inverse is as accurate as eps times the input's condition number (cond > 1 for inv, pinv, solve)
-        rtol = max(rtol, 64 * float(np.finfo(a.real.dtype).eps) * cond)
+        eps = float(np.finfo(a.real.dtype).eps)
+        rtol = max(rtol, 64 * eps * cond)
         atol = max(atol, 64 * rtol * float(finite.max()) if finite.size else 0.0)
+        # a decomposition's values are accurate to eps times the input's norm (an input whose norm overflows: any
+        # finite value; the non-finite pattern must still agree)
+        atol = max(atol, 64 * eps * norm)
     a64 = a.astype(np.complex128 if complex_ else np.float64)
     b64 = b.astype(np.complex128 if complex_ else np.float64)
     real = np.dtype(dt.replace("complex64", "float32").replace("complex128", "float64")) if complex_ else a.dtype
@@ -287,16 +292,16 @@ def _close(a: Any, b: Any, dt: str, *, exact: bool, scaled: bool = False, cond: 
 
 
 def same(ref: Any, got: Any, *, exact: bool = False, values: bool = True, scaled: bool = False,
-         cond: float = 1.0) -> bool:  # fmt: skip
+         cond: float = 1.0, norm: float = 0.0) -> bool:  # fmt: skip
     if isinstance(ref, tuple) and ref and ref[0] == "array":
         if not (isinstance(got, tuple) and got and got[0] == "array"):
             return False
         if ref[1] != got[1] or ref[2] != got[2]:
             return False
-        return not values or _close(ref[3], got[3], ref[1], exact=exact, scaled=scaled, cond=cond)
+        return not values or _close(ref[3], got[3], ref[1], exact=exact, scaled=scaled, cond=cond, norm=norm)
     if isinstance(ref, (tuple, list)):
         return type(ref) is type(got) and len(ref) == len(got) and all(
-            same(r, g, exact=exact, values=values, scaled=scaled, cond=cond) for r, g in zip(ref, got))  # fmt: skip
+            same(r, g, exact=exact, values=values, scaled=scaled, cond=cond, norm=norm) for r, g in zip(ref, got))  # fmt: skip
     if isinstance(ref, float) and isinstance(got, float):
         return ref == got or (math.isnan(ref) and math.isnan(got))
     return bool(ref == got)
@@ -344,6 +349,20 @@ def _condition(spec: Any) -> float:
     return c if math.isfinite(c) and 1.0 < c < 1e15 else 1.0
 
 
+#: decompositions of one matrix: their values are accurate to eps times the input's norm
+DECOMPOSITIONS = frozenset({f"linalg.{n}" for n in ("svd", "svdvals", "eigh", "eigvalsh", "eig", "eigvals", "qr",
+                                                      "matrix_norm")})  # fmt: skip
+
+
+def _norm(spec: Any) -> float:
+    """The Frobenius norm of ``spec``'s values in float64 (inf when it overflows), 0 when it holds no matrix."""
+    if not isinstance(spec, ArraySpec) or spec.host.ndim < 2 or spec.host.size == 0:
+        return 0.0
+    with np.errstate(all="ignore"):
+        h = np.abs(spec.host.astype(np.complex128 if spec.host.dtype.kind == "c" else np.float64))
+        return float(np.sqrt(np.sum(h * h)))
+
+
 def check_call(name: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], *,
                exact: bool = False, values: bool = True, targets: Any = None) -> None:  # fmt: skip
     """Run the call on every target that holds its dtypes (the CPU targets unless ``targets`` says otherwise; NumPy
@@ -351,6 +370,7 @@ def check_call(name: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs:
     if name in CONTRACTIONS and _complex_nonfinite(Seq(args)):
         values = False
     cond = _condition(args[0]) if name in INVERSES and args else 1.0
+    norm = _norm(args[0]) if name in DECOMPOSITIONS and args else 0.0
     used = dtypes_in(Seq(args)) | dtypes_in(kwargs)
     pool = CPU_TARGETS if targets is None else [t for t in CPU_TARGETS if t.backend == REFERENCE] + list(targets)
     targets = [t for t in pool if all(t.holds(d) for d in used)]
@@ -371,7 +391,7 @@ def check_call(name: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs:
             continue  # a lazy backend raises value-dependent errors when it computes (tests/known_failures.py)
         if out.kind != ref.kind or (out.kind == "error" and out.error != ref.error) or (
                 out.kind == "value" and not same(ref.value, out.value, exact=exact, values=values,
-                                                 scaled=name in CONTRACTIONS, cond=cond)):  # fmt: skip
+                                                 scaled=name in CONTRACTIONS, cond=cond, norm=norm)):  # fmt: skip
             problems.append(f"{tid} {out!r}\n      but {ref_id} {ref!r}")
     if problems:
         call = f"{name}({', '.join([*map(repr, args), *(f'{k}={v!r}' for k, v in kwargs.items())])})"
