@@ -17,6 +17,7 @@ from . import _assign, _config, _dtypes as D, _native_errors as _NE
 from ._backend import Backend
 from ._devices import Device, bind as _bind
 from ._dispatch import backend_for_type, get_backend
+from ._saturate import saturating_cast
 from ._dtypes import DType
 from ._errors import (
     ArgumentTypeError,
@@ -342,12 +343,11 @@ class Array(metaclass=_NoDirectCalls):
             return self
         if self._dt.kind == "c" and dt.kind != "c":
             D.check_cast(self._dt, dt)
-        if self._dt.kind == "f" and dt.kind in "iu":  # saturating (C leaves out-of-range casts undefined)
-            from ._saturate import saturating_astype
-
-            return saturating_astype(self, dt)
         out = _alloc()
-        out._data = self._be.astype(self._data, dt, True)
+        if self._dt.kind == "f" and dt.kind in "iu":  # saturating (C leaves out-of-range casts undefined)
+            out._data = saturating_cast(self._be, self._data, self._dt, dt, self._dev)
+        else:
+            out._data = self._be.astype(self._data, dt, True)
         out._dt = dt
         out._dev = self._dev
         out._be = self._be
