@@ -17,7 +17,6 @@ from . import _assign, _config, _dtypes as D, _native_errors as _NE
 from ._backend import Backend
 from ._devices import Device, bind as _bind
 from ._dispatch import backend_for_type, get_backend
-from ._saturate import saturating_cast
 from ._dtypes import DType
 from ._errors import (
     ArgumentTypeError,
@@ -345,7 +344,7 @@ class Array(metaclass=_NoDirectCalls):
             D.check_cast(self._dt, dt)
         out = _alloc()
         if self._dt.kind == "f" and dt.kind in "iu":  # saturating (C leaves out-of-range casts undefined)
-            out._data = saturating_cast(self._be, self._data, self._dt, dt, self._dev)
+            out._data = self._be.saturating_cast(self._data, self._dt, dt, self._dev)
         else:
             out._data = self._be.astype(self._data, dt, True)
         out._dt = dt

@@ -280,6 +280,13 @@ class Backend(AutogradContract):
     def dlpack_device(self, x: Any) -> tuple[int, int]:
         return x.__dlpack_device__()
 
+    def saturating_cast(self, x: Any, src: DType, dst: DType, dev: Any) -> Any:
+        """``x`` (native, float dtype ``src``) cast to the integer dtype ``dst``, saturating (the rule and this
+        generic version: :mod:`xbackend._saturate`). NumPy/CuPy and torch override it with fewer passes."""
+        from ._saturate import saturating_cast
+
+        return saturating_cast(self, x, src, dst, dev)
+
     def compile(self, fn: Callable[..., Any], example: list[Any], options: dict[str, Any]) -> Callable[..., Any] | None:
         """Compile ``fn`` (native arrays in, a list of native arrays out) for inputs like ``example``.
 

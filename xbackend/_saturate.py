@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _dtypes as D
 
-__all__ = ["needs_saturation", "saturating_cast"]
+__all__ = ["needs_saturation", "inner_bounds", "saturating_cast"]
 
 
 def needs_saturation(src: D.DType, dst: D.DType) -> bool:
@@ -29,7 +29,7 @@ def needs_saturation(src: D.DType, dst: D.DType) -> bool:
     return src.kind == "f" and dst.kind in "iu"
 
 
-def _inner_bounds(src: D.DType, dst: D.DType) -> tuple[float, float]:
+def inner_bounds(src: D.DType, dst: D.DType) -> tuple[float, float]:
     """The smallest and largest values of ``src`` inside ``dst``'s range (its bounds, where ``src`` holds them)."""
     lo, hi = D._INT_RANGE[dst]
     ft = src.dtype.type  # the source's own precision (bfloat16: ml_dtypes', which holding one requires)
@@ -45,7 +45,8 @@ def _inner_bounds(src: D.DType, dst: D.DType) -> tuple[float, float]:
 
 def saturating_cast(be: Any, data: Any, src: D.DType, dst: D.DType, dev: Any) -> Any:
     """``data`` (a native array of the float dtype ``src`` on backend ``be``) cast to the integer dtype ``dst``,
-    saturating; backend primitives only (elementwise kernels, ``where``, the library's cast of in-range values).
+    saturating; backend primitives only (elementwise kernels, ``where``, the library's cast of in-range values): the
+    generic version (``Backend.saturating_cast``), which NumPy/CuPy and torch override with fewer passes.
 
     >>> import xbackend as xb
     >>> x = xb.asarray([float("nan"), -1e300, 1e300, -3e16, 2.9])
@@ -56,7 +57,7 @@ def saturating_cast(be: Any, data: Any, src: D.DType, dst: D.DType, dev: Any) ->
     [9223372036854775807, -9223372036854775808]
     """
     lo, hi = D._INT_RANGE[dst]
-    lo_f, hi_f = _inner_bounds(src, dst)
+    lo_f, hi_f = inner_bounds(src, dst)
     clipped = be.kernel("clip", src)(data, lo_f, hi_f)
     inside = be.where(be.kernel("isnan", src)(data), be.zeros((), src, dev), clipped)  # every value in range now
     out = be.astype(inside, dst, False)  # a defined cast

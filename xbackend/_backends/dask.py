@@ -207,6 +207,9 @@ class DaskBackend(NumpyBackend):
     default_chunks: Any = "auto"
     sort_kind = "stable"
 
+    def saturating_cast(self, x: Any, src: DType, dst: DType, dev: Device) -> Any:
+        return Backend.saturating_cast(self, x, src, dst, dev)  # the generic graph (Dask has no putmask)
+
     def _chunks(self, shape: tuple[int, ...]) -> Any:
         """``default_chunks``, or one chunk when ``shape`` holds nothing: Dask's "auto" divides by the
         size and fails on ``(2**62, 0)``, a shape NumPy and torch hold (and an empty Array needs one chunk)."""

@@ -41,6 +41,7 @@ from ._torch_uint import TorchUintMixin, _SIGNED_OF, _UINT_WIDE
 from . import _torch_index
 from ._torch_index import TorchIndexMixin
 from ._linspace import complex_parts, real_linspace
+from .._saturate import inner_bounds
 from . import _torch_linalg
 from ._torch_linalg import TorchLinalgMixin
 from . import _torch_special
@@ -388,6 +389,17 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
         if dt.kind in "iu":
             return torch.arange(start, start + n * step, step, dtype=torch.int64, device=str(dev)).to(nd)
         return (torch.arange(n, dtype=torch.float64, device=str(dev)) * step + start).to(nd)
+
+    def saturating_cast(self, x: Any, src: DType, dst: DType, dev: Device) -> Any:
+        """xbackend/_saturate.py's rule: NaN to 0 and a clamp fused in two passes, then the cast."""
+        lo, hi = D._INT_RANGE[dst]
+        lo_f, hi_f = inner_bounds(src, dst)
+        out = self.astype(torch.nan_to_num(x, nan=0.0).clamp_(lo_f, hi_f), dst, False)
+        if hi_f != hi:  # beyond the largest in-range float: the maximum
+            out = self.where(x > hi_f, self.full((), hi, dst, dev), out)
+        if lo_f != lo:
+            out = self.where(x < lo_f, self.full((), lo, dst, dev), out)
+        return out
 
     def linspace(self, start: Any, stop: Any, num: int, dt: DType, dev: Device, endpoint: bool) -> Any:
         def f64(n: int) -> Any:  # NumPy's formula (_linspace.py), not torch.linspace's two-ended one
