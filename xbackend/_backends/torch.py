@@ -40,6 +40,7 @@ from . import _torch_uint
 from ._torch_uint import TorchUintMixin, _SIGNED_OF, _UINT_WIDE
 from . import _torch_index
 from ._torch_index import TorchIndexMixin
+from ._arange import exact_int_arange
 from ._linspace import complex_parts, real_linspace
 from .._saturate import inner_bounds
 from . import _torch_linalg
@@ -387,7 +388,10 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
     def arange(self, start: Any, stop: Any, step: Any, dt: DType, dev: Device, n: int) -> Any:
         nd = self.native_dtype(dt)
         if dt.kind in "iu":
-            return torch.arange(start, start + n * step, step, dtype=torch.int64, device=str(dev)).to(nd)
+            end = start + (n - 1) * step + (1 if step > 0 else -1)  # just past the last value: no int64 overflow
+            if -(2**63) <= min(start, end) and max(start, end) < 2**63 and abs(end - start) < 2**63:  # (its size too)
+                return torch.arange(start, end, step, dtype=torch.int64, device=str(dev)).to(nd)
+            return self.from_host(exact_int_arange(start, step, n, dt.name), dt, dev, True)  # beyond int64: exact
         return (torch.arange(n, dtype=torch.float64, device=str(dev)) * step + start).to(nd)
 
     def saturating_cast(self, x: Any, src: DType, dst: DType, dev: Device) -> Any:
