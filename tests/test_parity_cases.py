@@ -103,6 +103,11 @@ CASES = [
      [2**63 - 10, 2**63 - 5, 2**63]),
     ("arange spanning more than int64", lambda: xb.arange(-(2**63), 2**63 - 1, 2**63 - 1), (), {},
      [-(2**63), -1, 2**63 - 2]),
+    ("log1p of a complex whose 1 + z overflows |.|", xb.log1p, (F([complex(-1.7976931348623157e308,
+     -1.7976931348623157e308)], xb.complex128),), {}, lambda r: abs(r[0].item() - (710.1292864836639 - 2.356194490192345j))
+     < 1e-9),
+    ("vector_norm(ord=inf) of no rows", lambda x: xb.linalg.vector_norm(x, axis=1, ord=np.inf),
+     (F(np.zeros((0, 2)), xb.int32),), {}, lambda r: r.shape == (0,) and r.dtype is xb.float64),
     ("vector_norm over one element is its magnitude", lambda x: xb.linalg.vector_norm(x, axis=-2, ord=3),
      (F([[4e292, -3e-125]]),), {}, [4e292, 3e-125]),
     ("matrix_norm(ord=2) of a matrix holding inf", lambda x: xb.linalg.matrix_norm(x, ord=2),

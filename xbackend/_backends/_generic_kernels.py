@@ -17,7 +17,7 @@ import numpy as np
 
 from .._dtypes import DType
 from .._rules import ELEMENTWISE
-from .numpy import negative_integer_power, standard_floor_divide
+from .numpy import complex_log1p, negative_integer_power, standard_floor_divide
 
 __all__ = ["make_generic_kernel"]
 
@@ -86,6 +86,8 @@ def _special(xp: Any, name: str, dt: DType) -> Callable[..., Any] | None:  # noq
             return lambda x: xp.ones(x.shape, dtype=xp.bool)
         if name in ("isinf", "isnan", "signbit"):
             return lambda x: xp.zeros(x.shape, dtype=xp.bool)
+    if k == "c" and name == "log1p":
+        return lambda z: complex_log1p(xp, z)
     if k != "c" and name in ("real", "conj"):
         return lambda x: xp.asarray(x, copy=True)
     if k != "c" and name == "imag":

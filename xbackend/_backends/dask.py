@@ -701,6 +701,11 @@ class DaskBackend(NumpyBackend):
         r = self._gufunc("la_matrix_norm", "(m,n)->()", [x], (ord, False), rd)
         return r[..., None, None] if keepdims else r
 
+    def la_vector_norm(self, x: Any, axis: Any, keepdims: bool, ord: Any) -> Any:
+        if 0 in x.shape:  # nothing to compute (an empty result, or 0 for a sum): NumPy's code on empty data (Dask's
+            return self._via_numpy_empty(lambda e: self._np.la_vector_norm(e, axis, keepdims, ord), x)  # max fails)
+        return super().la_vector_norm(x, axis, keepdims, ord)
+
     def la_cross(self, a: Any, b: Any, axis: int) -> Any:
         a, b = da.moveaxis(a, axis, -1), da.moveaxis(b, axis, -1)
         r = self._gufunc("la_cross", "(i),(i)->(i)", [a, b], (-1,), np.result_type(a.dtype, b.dtype))
