@@ -108,6 +108,8 @@ CASES = [
      < 1e-9),
     ("vector_norm(ord=inf) of no rows", lambda x: xb.linalg.vector_norm(x, axis=1, ord=np.inf),
      (F(np.zeros((0, 2)), xb.int32),), {}, lambda r: r.shape == (0,) and r.dtype is xb.float64),
+    ("reshape with a bool shape entry", lambda x: (xb.reshape(x, (1,)), xb.reshape(x, (True,))), (F([0], xb.int16),),
+     {}, xb.ArgumentTypeError),
     ("vector_norm over one element is its magnitude", lambda x: xb.linalg.vector_norm(x, axis=-2, ord=3),
      (F([[4e292, -3e-125]]),), {}, [4e292, 3e-125]),
     ("matrix_norm(ord=2) of a matrix holding inf", lambda x: xb.linalg.matrix_norm(x, ord=2),

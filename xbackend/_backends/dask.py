@@ -207,6 +207,19 @@ class DaskBackend(NumpyBackend):
     default_chunks: Any = "auto"
     sort_kind = "stable"
 
+    def reshaper(self) -> Any:
+        """``self.reshape``, except that a bool entry goes to ``xb.reshape``'s checks (Dask reads True as 1; NumPy and
+        torch refuse it, and the fast path's cache cannot tell ``(True,)`` from ``(1,)``)."""
+        own = self.reshape
+
+        def reshape(x: Any, shape: tuple[Any, ...]) -> Any:
+            for s in shape:
+                if type(s) is bool:
+                    raise TypeError("a bool shape entry")
+            return own(x, shape)
+
+        return reshape
+
     def saturating_cast(self, x: Any, src: DType, dst: DType, dev: Device) -> Any:
         return Backend.saturating_cast(self, x, src, dst, dev)  # the generic graph (Dask has no putmask)
 
