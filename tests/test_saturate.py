@@ -36,3 +36,17 @@ def test_float_to_int_casts_saturate_everywhere(values, src, dst):
         x = xb.asarray(held, dtype=src, backend=t.backend, device=t.device)
         for got in (xb.astype(x, dst), x.astype(dst), xb.asarray(x, dtype=dst)):
             assert got.dtype is dst and got.tolist() == want, (t, src, dst, held)
+
+
+def test_every_edge_saturates_for_every_pair():
+    """Every edge value, for every float source and integer destination, on every target (no sampling: the
+    bounds that are not floats - int64's, uint64's, float16's - need their own values to show)."""
+    for src in FLOATS:
+        with np.errstate(over="ignore"):
+            held = np.array(EDGES, dtype=np.float64).astype(src.name).astype(np.float64).tolist()
+        for dst in INTS:
+            want = _oracle(held, dst)
+            for t in TARGETS:
+                if t.holds(src) and t.holds(dst):
+                    got = xb.astype(xb.asarray(held, dtype=src, backend=t.backend, device=t.device), dst)
+                    assert got.tolist() == want, (t, src, dst)

@@ -570,3 +570,12 @@ def test_a_staging_limit_below_two_slots_still_streams_every_byte(cuda, limit):
         assert ring.n >= 2 and ring.size >= 1 << 10
     finally:
         xb.staging_limit(old)
+
+
+def test_bfloat16_torch_arrays_come_to_the_host():
+    """torch's ``Tensor.numpy()`` refuses bfloat16: the move takes the general path (ml_dtypes' bfloat16)."""
+    pytest.importorskip("torch")
+    pytest.importorskip("ml_dtypes")
+    x = xb.asarray([1.5, -2.0], dtype=xb.bfloat16, backend="torch")
+    h = x.numpy()
+    assert str(h.dtype) == "bfloat16" and h.astype(np.float32).tolist() == [1.5, -2.0]
