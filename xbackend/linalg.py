@@ -408,10 +408,28 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     if 0 in x.shape[-2:]:
         return _new(be.zeros(tuple(x._data.shape[:-2]), di, x._dev), di, x._dev, be)
     try:
-        r = be.la_matrix_rank(data, _rtol(x, rtol, cd, "matrix_rank"))
+        r = be.la_matrix_rank(_power_of_two_scaled(be, data, cd, x._dev), _rtol(x, rtol, cd, "matrix_rank"))
     except be.linalg_errors as e:
         raise _failed(x, "matrix_rank", e) from e
     return _out(x, r, di)
+
+
+def _power_of_two_scaled(be: Any, data: Any, cd: DType, dev: Any) -> Any:
+    """Each matrix times the power of two that brings its largest magnitude into [1, 2): exact (a power of two), so
+    the rank, a ratio of singular values, is unchanged - and no singular value can overflow. Unscaled, a finite
+    matrix holding 1.8e308j had an infinite largest singular value on NumPy (rank 0: every value is below
+    inf * rtol) and a finite one on torch (rank 1)."""
+    real = D.real_of(cd)
+    nd = len(data.shape)
+    fi = np.finfo(real.name)
+    one = be.full((), 1.0, real, dev)
+    m = be.reduce("max", be.kernel("abs", cd)(data), real, (nd - 2, nd - 1), True)
+    ok = be.kernel("logical_and", D.bool)(be.kernel("greater", real)(m, 0.0), be.kernel("isfinite", real)(m))
+    m = be.where(ok, m, one)  # an all-zero (or, on Dask, a non-finite) matrix: left as it is
+    k = be.kernel("clip", real)(be.kernel("floor", real)(be.kernel("log2", real)(m)), float(fi.minexp),
+                                float(fi.maxexp - 1))  # (a normal power of two, whose inverse is finite)
+    inv = be.kernel("pow", real)(2.0, be.kernel("negative", real)(k))
+    return be.kernel("multiply", cd)(data, inv if cd is real else be.astype(inv, cd))
 
 
 def matrix_power(x: Array, n: int, /) -> Array:
