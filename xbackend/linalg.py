@@ -522,9 +522,8 @@ def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepd
         # reads dim=() as every axis)
         real = D.real_of(cd)
         r = be.astype(be.kernel("not_equal", cd)(data, 0), real) if ord == 0 else be.kernel("abs", cd)(data)
-        if over and not keepdims:
-            gone = set(over)
-            r = be.reshape(r, tuple(n for i, n in enumerate(x.shape) if i not in gone))
+        if over and not keepdims:  # drop the size-1 axes: the max of one element is that element (NaN too), and
+            r = be.reduce("max", r, real, tuple(over), False)  # other axes may have unknown sizes (Dask)
         return _out(x, r, D.real_of(rd))
     r = be.la_vector_norm(data, ax, keepdims, ord)
     return _out(x, r, D.real_of(rd))
