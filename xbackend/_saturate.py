@@ -16,17 +16,7 @@ import numpy as np
 
 from . import _dtypes as D
 
-__all__ = ["needs_saturation", "inner_bounds", "saturating_cast"]
-
-
-def needs_saturation(src: D.DType, dst: D.DType) -> bool:
-    """A real float cast to an integer dtype (bool is ``x != 0``, defined for every float).
-
-    >>> import xbackend as xb
-    >>> needs_saturation(xb.float32, xb.uint8), needs_saturation(xb.int64, xb.int8)
-    (True, False)
-    """
-    return src.kind == "f" and dst.kind in "iu"
+__all__ = ["inner_bounds", "saturating_cast"]
 
 
 def inner_bounds(src: D.DType, dst: D.DType) -> tuple[float, float]:
