@@ -37,6 +37,7 @@ class AutogradContract:
     ``is_leaf(x)``, ``backward(x, gradient, retain_graph, create_graph)`` back the Array attributes of the
     same names (``xbackend/_autograd.py``); ``no_grad()`` is this backend's part of ``xb.no_grad()``;
     ``value_and_grad(fn, xs, wrt, nested)`` is ``xb.grad``'s engine (``xbackend/_grad.py``);
+    ``watch_grad(x, callback)`` reports the gradient reaching ``x`` in a backward pass (``diverge``'s trace);
     ``stream_handle``/``use_stream`` let a ``grad_via`` backend run on the stream of the Arrays it borrows.
     """
 
@@ -89,6 +90,12 @@ class AutogradContract:
         natives. ``nested``: called inside another ``xb.grad``'s function, so inputs that require grad keep
         their graph (the gradients are differentiable again)."""
         raise self.no_autograd("xb.grad")
+
+    def watch_grad(self, x: Any, callback: Callable[[Any], None]) -> bool:
+        """Have ``callback(g)`` called with the gradient that reaches ``x`` (a native array that requires grad)
+        when a backward pass computes it; False when this backend cannot (the default). Used only while
+        ``xbackend.testing.diverge`` records a function (its backward pass, call by call)."""
+        return False
 
     def stream_handle(self, dev: Device) -> int | None:
         """The raw handle of the stream current on ``dev`` (CUDA: ``cudaStream_t`` as an int), or None."""

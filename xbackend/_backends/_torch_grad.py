@@ -161,6 +161,13 @@ class TorchGradMixin(Backend):
                 aux = [a.detach() for a in aux]
         return value, out, aux
 
+    def watch_grad(self, x: Any, callback: Callable[[Any], None]) -> bool:
+        def hook(g: Any) -> None:  # returns None: the gradient flows on unchanged
+            callback(g)
+
+        x.register_hook(hook)
+        return True
+
     def stream_handle(self, dev: Any) -> int | None:
         if dev.type != "cuda":
             return None

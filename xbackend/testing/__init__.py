@@ -3,7 +3,8 @@
 - :func:`assert_close`, :func:`assert_equal`, :func:`assert_same_dtype`: compare Arrays and native
   arrays of any backend and device, with dtype-aware default tolerances;
 - :func:`across_backends`: run one function on every usable backend with the same inputs and report
-  every disagreement with a reference at once;
+  every disagreement with a reference at once (a failure ends with :func:`diverge`'s report);
+- :func:`diverge`: the first xbackend call whose result differs across backends, and why;
 - :mod:`xbackend.testing.strategies`: hypothesis strategies that draw once and convert (imported on
   first use, so this package works without hypothesis installed);
 - :func:`available_targets`, :func:`selected_targets`: the (backend, device) pairs this machine can run;
@@ -21,6 +22,7 @@ import importlib
 from typing import Any
 
 from ._across import across_backends
+from ._diverge import diverge
 from ._assert import assert_close, assert_equal, assert_same_dtype, default_tolerance, to_host
 from ._shapes import shapes_match
 from ._targets import Target, available_targets, current_target, gpu_unavailable_reason, selected_targets
@@ -28,7 +30,7 @@ from ._targets import Target, available_targets, current_target, gpu_unavailable
 __all__ = [
     "Target", "available_targets", "selected_targets", "gpu_unavailable_reason", "strategies",
     "assert_close", "assert_equal", "assert_same_dtype", "default_tolerance", "to_host", "across_backends",
-    "shapes_match", "current_target",
+    "shapes_match", "current_target", "diverge",
 ]  # fmt: skip
 
 
