@@ -143,6 +143,9 @@ def across_backends(fn: Callable[..., Any] | None = None, /, *args: Any, referen
     (names or ids, as in ``--xb-backends``; default: ``XBACKEND_TEST_BACKENDS``, else every usable
     one). If the reference raises, every target must raise a compatible exception, and that exception
     is re-raised (so ``pytest.raises`` works around the call). Returns ``{target id: result}``.
+    With a backend as the reference, the failure message ends with :func:`diverge`'s report for each failing
+    target: the first xbackend call whose result differs, its line, and why (the function runs once more per
+    target, recorded, only when something failed).
     When only the reference target is selected (``backends="numpy"``, a NumPy-only machine) nothing can
     be compared: under pytest the calling test is skipped with that reason, elsewhere ``ValueError``
     is raised - it never passes having compared nothing.
@@ -210,28 +213,59 @@ def across_backends(fn: Callable[..., Any] | None = None, /, *args: Any, referen
         ref_result, ref_error = results.get(ref_id), errors.get(ref_id)
 
     problems: list[str] = []
+    failed: list[Target] = []
     checked = [t for t in targets if t.id != ref_id]
     if not checked:
         _nothing_to_compare(name, ref_id, targets)
     for t in checked:
-        if ref_error is not None:
-            if t.id not in errors:
-                problems.append(f"{t.id}: returned a result, but the reference {ref_id} raised {_short(ref_error)}")
-            elif not _compatible(errors[t.id], ref_error):
-                problems.append(f"{t.id}: raised {_short(errors[t.id])}; the reference {ref_id} raised "
-                                f"{_short(ref_error)}")  # fmt: skip
-            continue
-        if t.id in errors:
-            problems.append(f"{t.id}: raised {_short(errors[t.id])}")
-            continue
-        try:
-            assert_close(results[t.id], ref_result, rtol=rtol, atol=atol, check_dtype=check_dtype, equal_nan=equal_nan)
-        except AssertionError as exc:
-            problems.append(f"{t.id}: " + str(exc).replace("\n", "\n    "))
+        before = len(problems)
+        _check_target(t, ref_id, ref_result, ref_error, results, errors, problems, rtol, atol, check_dtype, equal_nan)
+        if len(problems) > before:
+            failed.append(t)
     if problems:
         head = (f"{len(problems)} of {len(checked)} targets disagree with the reference {ref_id} "
                 f"for {name}():")  # fmt: skip
-        raise AssertionError("\n".join([head] + [f"  {p}" for p in problems]))
+        lines = [head] + [f"  {p}" for p in problems]
+        if ref_target is not None:  # where the first disagreement is made: the divergence report of each target
+            lines.append(_where_they_part(fn, args, kwargs, ref_target, failed, rtol, atol))
+        raise AssertionError("\n".join(lines))
     if ref_error is not None:
         raise ref_error
     return results
+
+
+def _check_target(t: Target, ref_id: str, ref_result: Any, ref_error: BaseException | None, results: dict[str, Any],
+                  errors: dict[str, BaseException], problems: list[str], rtol: float | None, atol: float | None,
+                  check_dtype: bool, equal_nan: bool) -> None:  # fmt: skip
+    """Append what target ``t`` did differently from the reference to ``problems``."""
+    if ref_error is not None:
+        if t.id not in errors:
+            problems.append(f"{t.id}: returned a result, but the reference {ref_id} raised {_short(ref_error)}")
+        elif not _compatible(errors[t.id], ref_error):
+            problems.append(f"{t.id}: raised {_short(errors[t.id])}; the reference {ref_id} raised "
+                            f"{_short(ref_error)}")  # fmt: skip
+        return
+    if t.id in errors:
+        problems.append(f"{t.id}: raised {_short(errors[t.id])}")
+        return
+    try:
+        assert_close(results[t.id], ref_result, rtol=rtol, atol=atol, check_dtype=check_dtype, equal_nan=equal_nan)
+    except AssertionError as exc:
+        problems.append(f"{t.id}: " + str(exc).replace("\n", "\n    "))
+
+
+def _where_they_part(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], ref: Target,
+                     failed: list[Target], rtol: float | None, atol: float | None) -> str:  # fmt: skip
+    """:func:`~xbackend.testing.diverge`'s report for each failing target against the reference (the function
+    runs again, recorded, on each); never raises: a failure to trace is said in one line."""
+    from ._diverge import compare_traces, run_traced
+
+    lines = ["", "Where they part (xbackend.testing.diverge, the first xbackend call that differs):"]
+    try:
+        base = run_traced(fn, args, kwargs, ref)
+        for t in failed:
+            report = str(compare_traces(base, run_traced(fn, args, kwargs, t), rtol, atol))
+            lines += [f"  {line}" for line in report.splitlines()]
+    except Exception as exc:  # noqa: BLE001 - the assertion above is the failure; this only explains it
+        lines.append(f"  (diverge could not trace it: {type(exc).__name__}: {exc})")
+    return "\n".join(lines)
