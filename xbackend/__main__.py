@@ -1,4 +1,4 @@
-"""Command line: ``python -m xbackend info | demo``.
+"""Command line: ``python -m xbackend info | demo | diverge``.
 
 ``info``  versions, every backend with availability and the reason when unusable, devices, defaults.
 ``demo``  the click-through-rate scenario: synthetic click data made in NumPy, a logistic regression
@@ -6,6 +6,8 @@
           (``xb.value_and_grad``), on every usable backend that has gradients (NumPy and CuPy through
           torch, torch, JAX), with loss, agreement with a plain-NumPy hand-derived gradient, and time
           (``--jit``: each step compiled by ``@xb.jit``).
+``diverge`` ``module:function``: the first xbackend call whose result differs across backends
+          (``xbackend/testing/_diverge_cli.py``: the arguments come from ``make_args()`` beside the function).
 """
 
 from __future__ import annotations
@@ -225,9 +227,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--d", type=int, default=16)
     p.add_argument("--steps", type=int, default=200)
     p.add_argument("--jit", action="store_true", help="compile each training step with @xb.jit")
+    from xbackend.testing import _diverge_cli
+
+    _diverge_cli.add_parser(sub)
     args: Any = parser.parse_args(argv)
     if args.command == "info":
         return info()
+    if args.command == "diverge":
+        return _diverge_cli.main(args)
     return demo(n=args.n, d=args.d, steps=args.steps, jit=args.jit)
 
 
