@@ -237,7 +237,7 @@ def test_each_kind_of_difference_is_named(monkeypatch, change, kind):
     report = diverge(f, np.array([0.25, 0.5, 1.0]), **tight)
     assert report.found and report.index == 1 and report.call.name == "multiply", str(report)
     assert report.kind == kind, str(report)
-    assert report.first.inputs[0] == "x1: float64 (3,) (numpy Array) - bit-identical on both: [0.25, 0.5, 1.0]"
+    assert report.first.inputs[0] == "x1: float64 (3,) Array - bit-identical on both: [0.25, 0.5, 1.0]"
 
 
 @needs_torch

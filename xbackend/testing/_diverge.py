@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import math
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -309,15 +310,15 @@ def _parted(ta: Trace, tb: Trace, ca: list[Call], cb: list[Call], i: int, state:
             return f"call {_at(calls[i])}"
         if t.error is not None:
             f, line, func = t.error_site or ("?", 0, "?")
-            return (f"raised {t.error[0]}: {t.error[1]} at {f}:{line} in {func}, outside any xbackend call (a native "
-                    "call or Python code)")  # fmt: skip
+            return (f"raised {t.error[0]}: {t.error[1]} at {f}:{line} in {func}(), outside any xbackend call (a "
+                    "native call or Python code)")  # fmt: skip
         return "returned"
 
-    after = f"after call {_at(ca[i - 1])}" if i else "before the first call"
-    detail = f"the control flow parts {after}: {ta.target} next {next_step(ta, ca)}; {tb.target} next {next_step(tb, cb)}"
-    div = Divergence(ta.target, tb.target, True, CONTROL_FLOW, detail, i, ca[i] if i < len(ca) else None,
-                     cb[i] if i < len(cb) else None, n_calls=(len(ca), len(cb)))  # fmt: skip
+    div = Divergence(ta.target, tb.target, True, CONTROL_FLOW, "the backends do different things next", i,
+                     ca[i] if i < len(ca) else None, cb[i] if i < len(cb) else None,
+                     n_calls=(len(ca), len(cb)))  # fmt: skip
     div.last_shared = ca[i - 1] if i else None
+    div.next = [(ta.target, next_step(ta, ca)), (tb.target, next_step(tb, cb))]
     return div
 
 
@@ -401,6 +402,7 @@ class Divergence:
     closer: str | None = None
     origin: Call | None = None
     last_shared: Call | None = None
+    next: list[tuple[str, str]] = field(default_factory=list)
     n_calls: tuple[int, int] | None = None
 
     def __str__(self) -> str:
@@ -409,16 +411,19 @@ class Divergence:
             return f"{self.a} and {self.b} agree on every xbackend call and on the result{n}"
         c = self.call_a or self.call_b
         lines = []
-        if c is not None and self.kind != CONTROL_FLOW:
-            lines.append(f"{self.a} and {self.b} part at call #{self.index}: {display(c.name)}"
-                         + (f" ({c.name})" if display(c.name) != f"xb.{c.name}" and display(c.name) != c.name else ""))
-            lines.append(f"  at {c.site} in {c.func}(): {c.source}")
+        if self.kind == CONTROL_FLOW or c is None:
+            s = self.last_shared
+            lines.append(f"{self.a} and {self.b} part " + (f"after call #{s.index}: {display(s.name)}" if s else
+                                                             "before the first xbackend call"))  # fmt: skip
+            if s is not None:
+                lines.append(f"  at {s.site} in {s.func}(): {s.source}")
         else:
-            lines.append(f"{self.a} and {self.b} part" + (f" at call #{self.index}" if self.index is not None else ""))
-            if self.last_shared is not None:
-                s = self.last_shared
-                lines.append(f"  last shared call #{s.index} {display(s.name)} at {s.site}: {s.source}")
-        lines.append(f"  kind: {self.kind} - {self.detail}")
+            shown = display(c.name)
+            lines.append(f"{self.a} and {self.b} part at call #{self.index}: {shown}"
+                         + (f" ({c.name})" if shown not in (f"xb.{c.name}", c.name) else ""))  # fmt: skip
+            lines.append(f"  at {c.site} in {c.func}(): {c.source}")
+        lines.append(f"  kind: {self.kind} - {self.detail}" + (":" if self.next else ""))
+        lines += [f"    {t}: {what}" for t, what in self.next]
         if self.worst:
             lines.append(f"  worst elements of {self.path} ({self.a} | {self.b}):")
             for r in self.worst:
@@ -433,15 +438,23 @@ class Divergence:
         if self.origin is not None:
             o = self.origin
             lines.append(f"  origin: call #{o.index} {display(o.name)} at {o.site}: {o.source}")
-        return "\n".join(lines)
+        return "\n".join(_wrap(line) for line in lines)
 
     def to_json(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in ("a", "b", "found", "kind", "detail", "index", "path", "inputs", "worst",
-                                             "reference", "closer")}  # fmt: skip
+                                             "reference", "closer", "next")}  # fmt: skip
         for k in ("call_a", "call_b", "origin", "last_shared"):
             c = getattr(self, k)
             out[k] = None if c is None else {"index": c.index, "name": c.name, "site": c.site, "source": c.source}
         return out
+
+
+def _wrap(line: str, width: int = 116) -> str:
+    """A long report line folded at spaces, continued 4 columns deeper than it starts."""
+    if len(line) <= width:
+        return line
+    indent = " " * (len(line) - len(line.lstrip()) + 4)
+    return textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
 
 
 class Report:

@@ -70,7 +70,8 @@ class Leaf:
         if self.kind == "other":
             return f"{self.path}={self.text}"
         shape = "" if self.shape == () else f" {self.shape}"
-        return f"{self.path}: {self.dtype}{shape} ({self.where})"
+        kind = (self.where or "").rpartition(" ")[2]  # "Array", "native", "Python": the same on every backend
+        return f"{self.path}: {self.dtype}{shape} {kind}"
 
 
 @dataclass
