@@ -32,6 +32,7 @@ import numpy as np
 
 from .. import _dtypes as D
 from .._errors import ArgumentValueError, BackendUnavailableError
+from ._moving import _on
 from ._compare import DIFFERENT, LeafDiff, compare_leaf, display, how_equal, tolerance, ulp_dtype
 from ._reference import ACCUMULATING, core_name, reference, summation_bound, ulp
 from ._targets import Target, available_targets
@@ -62,8 +63,6 @@ def _target(name: str) -> Target:
 
 def run_traced(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], target: Target) -> Trace:
     """Run ``fn`` once on ``target`` (arguments copied there, as ``across_backends`` does) and record it."""
-    from ._across import _on
-
     a, k = _on(args, target), _on(kwargs, target)
     result: Any = None
     err: BaseException | None = None
@@ -223,7 +222,7 @@ def _classify(ta: Trace, tb: Trace, i: int, x: Call, y: Call, d: LeafDiff, state
         detail = f"{d.a.path} has shape {d.a.shape} on {a} but {d.b.shape} on {b}: a shape (broadcasting) rule"
         return _finish(Divergence(a, b, True, SHAPE_RULE, detail, i, x, y, d.a.path), x, y, rtol, atol, state)
     ins = _diffs(x, y, rtol, atol, outputs=False)
-    n_bad = int(np.count_nonzero(d.bad))
+    n_bad = int(np.count_nonzero(d.bad)) if d.bad is not None else 0
     total = int(d.a.host.size) if d.a.host is not None else 0
     head = f"{n_bad} of {total} element(s) of {d.a.path} differ beyond rtol={d.rtol:g}, atol={d.atol:g}"
     div = Divergence(a, b, True, DISAGREEMENT, head, i, x, y, d.a.path)
@@ -361,7 +360,8 @@ def _worst(div: "Divergence", d: LeafDiff, ref: tuple[str, np.ndarray] | None,
         row: dict[str, Any] = {"index": tuple(int(k) for k in idx), "a": str(ha[idx]), "b": str(hb[idx]),
                                "diff": float(diff[idx])}  # fmt: skip
         if d.a.dtype in D.BY_NAME and D.dtype(d.a.dtype).kind in "fc" and math.isfinite(float(diff[idx])):
-            row["ulps"] = float(diff[idx] / ulp(max(abs(complex(ha[idx])), abs(complex(hb[idx]))), uname))
+            mag = np.maximum(np.abs(ha[idx].astype(np.complex128)), np.abs(hb[idx].astype(np.complex128)))
+            row["ulps"] = float(diff[idx] / ulp(mag, uname))
         if r is not None:
             row["ref"] = str(r[idx])
         rows.append(row)

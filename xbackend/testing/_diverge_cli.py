@@ -43,7 +43,7 @@ def _module(spec: str) -> Any:
         name = os.path.splitext(os.path.basename(path))[0]
         s = importlib.util.spec_from_file_location(name, path)
         if s is None or s.loader is None or not os.path.isfile(path):
-            raise FileNotFoundError(f"no Python file at {spec!r}")
+            raise ArgumentValueError(f"no Python file at {spec!r}. Fix: give the path of an existing .py file")
         mod = importlib.util.module_from_spec(s)
         sys.modules.setdefault(name, mod)
         if os.path.dirname(path) not in sys.path:

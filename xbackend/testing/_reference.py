@@ -92,7 +92,7 @@ def _rebuild(obj: Any, ins: list[Leaf], how: str) -> Any:
 
     t = type(obj)
     if t is _Slot:
-        h = _upcast(ins[obj.leaf].host, how)  # type: ignore[arg-type]
+        h = _upcast(ins[obj.leaf].host, how)
         return h if obj.native else asarray(h, backend="numpy")
     if t is tuple or t is list:
         return t(_rebuild(v, ins, how) for v in obj)
@@ -164,8 +164,8 @@ def _exact(call: Call, core: str, reflected: bool) -> np.ndarray | None:
         return None
     ins = call.inputs
     arrays = [v for v in ba.arguments.values() if type(v) is _Slot]
-    hs = [ins[s.leaf].host for s in arrays]
-    if not hs or any(h is None or h.dtype.kind != "f" for h in hs):
+    hs: list[np.ndarray] = [h for s in arrays if (h := ins[s.leaf].host) is not None]
+    if not hs or len(hs) != len(arrays) or any(h.dtype.kind != "f" for h in hs):
         return None
     named = {k: v for k, v in ba.arguments.items() if type(v) is not _Slot}
     if isinstance(named.get("kwargs"), dict):
