@@ -24,6 +24,8 @@ from xbackend import _array, _grad, _jit, _namespace
 from xbackend.testing import across_backends, diverge
 from xbackend.testing._trace import recording
 
+pytest_plugins = ["pytester"]
+
 HAS_TORCH = any(t.backend == "torch" for t in xb.testing.available_targets())
 needs_torch = pytest.mark.skipif(not HAS_TORCH, reason="needs torch (CPU)")
 
@@ -294,6 +296,34 @@ def test_across_backends_failure_ends_with_the_report(monkeypatch):
     head, _, tail = text.partition("Where they part")
     assert "torch-cpu: values differ" in head
     assert "part at call #0: xb.exp" in tail and "kind: real disagreement" in tail
+
+
+PEAK_TEST = """
+import xbackend as xb
+
+
+def test_peak_is_negative(xb_backend, xb_device):
+    x = xb.asarray([0.0, -0.0, -1.0], backend=xb_backend, device=xb_device)
+    peak = xb.max(x)
+    assert float(1.0 / peak) < 0
+"""
+
+
+@needs_torch
+def test_a_failed_plugin_test_ends_with_where_it_parts_from_numpy(pytester):
+    pytester.makepyfile(PEAK_TEST)
+    peaks = [float(xb.max(xb.asarray([0.0, -0.0, -1.0], backend=b))) for b in ("numpy", "torch")]
+    if np.signbit(peaks[0]) == np.signbit(peaks[1]) or not np.signbit(peaks[0]):
+        pytest.skip(f"this NumPy and torch give the zero max the signs {peaks}: the test cannot fail as planted")
+    result = pytester.runpytest("--xb-backends=numpy,torch", "-p", "no:cacheprovider", "-W", "ignore")
+    result.assert_outcomes(passed=1, failed=1)
+    out = result.stdout.str()
+    tail = out[out.index("AssertionError: assert inf < 0"):]  # the report comes after the traceback
+    assert "where the backends part (xbackend.testing.diverge)" in tail
+    assert "part at call #2: y / x (Array.__rtruediv__)" in tail and "origin: call #1 xb.max" in tail
+    off = pytester.runpytest("--xb-backends=numpy,torch", "--xb-diverge=no", "-p", "no:cacheprovider", "-W", "ignore")
+    off.assert_outcomes(passed=1, failed=1)
+    assert "where the backends part" not in off.stdout.str()
 
 
 CLI_MODULE = """

@@ -38,7 +38,7 @@ from ._reference import ACCUMULATING, core_name, reference, summation_bound, ulp
 from ._targets import Target, available_targets
 from ._trace import Call, Leaf, Trace, error_site, leaves, recording
 
-__all__ = ["diverge", "Report", "Divergence", "KINDS", "run_traced", "compare_traces"]
+__all__ = ["diverge", "Report", "Divergence", "KINDS", "run_traced", "record_run", "compare_traces"]
 
 DTYPE_RULE, SHAPE_RULE, SPECIAL, ROUNDING = "dtype rule", "shape rule", "special case", "rounding"
 DISAGREEMENT, ERROR, CONTROL_FLOW, OUTSIDE = "real disagreement", "error", "control flow", "outside xbackend"
@@ -63,15 +63,19 @@ def _target(name: str) -> Target:
 
 def run_traced(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], target: Target) -> Trace:
     """Run ``fn`` once on ``target`` (arguments copied there, as ``across_backends`` does) and record it."""
-    a, k = _on(args, target), _on(kwargs, target)
+    return record_run(target.id, fn, _on(args, target), _on(kwargs, target))
+
+
+def record_run(label: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Trace:
+    """Run ``fn(*args, **kwargs)`` as it is, recorded, into a trace named ``label`` (its exception is recorded)."""
     result: Any = None
     err: BaseException | None = None
     with recording() as rec:
         try:
-            result = fn(*a, **k)
+            result = fn(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - recorded: where a backend raises is part of the answer
             err = exc
-    trace = Trace(target.id, rec.calls)
+    trace = Trace(label, rec.calls)
     if err is None:
         out: list[Leaf] = []
         leaves(result, "result", out)

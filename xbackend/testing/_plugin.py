@@ -10,7 +10,10 @@
   GPU targets carry it automatically;
 - a test that parametrises ``xb_target``, ``xb_backend`` or ``xb_device`` itself is left alone;
 - the fixtures are module-scoped (a Target is immutable), so hypothesis ``@given`` tests may use them
-  without the function-scoped-fixture health check.
+  without the function-scoped-fixture health check;
+- a test that takes them and fails with an ``AssertionError`` on a target other than ``numpy-cpu`` ends with
+  :func:`~xbackend.testing.diverge`'s report against its run on ``numpy-cpu`` (``_diverge_pytest.py``;
+  ``--xb-diverge=no`` turns it off).
 
 Design constraint: the plugin imports only NumPy and xbackend at load time; backends are probed
 once per session, when the first test asks for a target.
@@ -55,6 +58,9 @@ def pytest_addoption(parser: Any) -> None:
     group.addoption("--xb-backends", default=None, dest="xb_backends",
                     help="comma-separated backends or targets to test on, e.g. numpy,torch or torch-cuda:0 "
                          f"(default: ${_ENV}, else every usable one)")  # fmt: skip
+    group.addoption("--xb-diverge", default="yes", choices=("yes", "no"), dest="xb_diverge",
+                    help="a failed test on a target other than numpy-cpu ends with where it parts from numpy-cpu "
+                         "(xbackend.testing.diverge; the test body runs twice more, recorded)")  # fmt: skip
 
 
 def pytest_configure(config: Any) -> None:
@@ -178,6 +184,24 @@ def pytest_runtest_call(item: Any) -> Any:
         yield
     finally:
         _CURRENT.reset(token)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: Any, call: Any) -> Any:
+    """A failed assertion on a target: the report of where it parts from NumPy, after the traceback."""
+    outcome = yield
+    rep = outcome.get_result()
+    if (rep.when != "call" or not rep.failed or call.excinfo is None or not call.excinfo.errisinstance(AssertionError)
+            or item.config.getoption("xb_diverge", default="yes") == "no"):  # fmt: skip
+        return
+    from ._diverge_pytest import report_for
+
+    try:
+        text = report_for(item)
+    except Exception as exc:  # noqa: BLE001 - the failure is the test's; this only explains it
+        text = f"(xbackend.testing.diverge could not trace it: {type(exc).__name__}: {exc})"
+    if text:
+        rep.sections.append(("xbackend: where the backends part (xbackend.testing.diverge)", text))
 
 
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
