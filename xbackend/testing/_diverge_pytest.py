@@ -23,7 +23,7 @@ REFERENCE = "numpy-cpu"
 
 
 def _fixtures(item: Any, target: Target) -> dict[str, Any]:
-    names = [n for n in item._fixtureinfo.argnames if n in item.funcargs]
+    names = [n for n in inspect.signature(item.obj).parameters if n in item.funcargs]
     values = {n: item.funcargs[n] for n in names}
     for n, v in (("xb_target", target), ("xb_backend", target.backend), ("xb_device", target.device)):
         if n in values:
@@ -48,6 +48,10 @@ def report_for(item: Any) -> str | None:
         token = _CURRENT.set(t)
         try:
             traces.append(record_run(t.id, fn, (), _fixtures(item, t)))
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # noqa: BLE001 - pytest.skip()/fail() in the body (no Exception): nothing to show
+            return None
         finally:
             _CURRENT.reset(token)
     if traces[0].error is not None and traces[1].error is not None and not traces[0].calls:
