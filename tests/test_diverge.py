@@ -286,6 +286,40 @@ def test_a_branch_tipped_by_rounding_names_the_comparison_and_its_origin():
     assert "tipped" in report.first.detail and report.first.origin.name == "mean"
 
 
+# --- references of one call, checked against exact arithmetic ----------------------------------------------------------
+def _recorded(fn, *args):
+    """The last call ``fn(*args)`` made (``fn`` must look its xbackend functions up while it runs)."""
+    with recording() as rec:
+        fn(*args)
+    return rec.calls[-1]
+
+
+def test_references_are_exact_or_longer_than_the_call():
+    from fractions import Fraction
+
+    from xbackend.testing._reference import reference, summation_bound
+
+    v = [1e16, 1.0, -1e16, 1.0, 0.1]
+    how, ref = reference(_recorded(lambda t: xb.sum(t), xb.asarray(v)), "out", "float64")
+    assert "fsum" in how and float(ref) == float(sum(Fraction(t) for t in v))  # 2.1, where float64 order gives 2.0
+    a = np.array([[1e8, 1.0], [3.0, -1e-8]])
+    b = np.array([[1e8, 0.5], [-1e16, 3.0]])
+    how, ref = reference(_recorded(lambda p, q: p @ q, xb.asarray(a), xb.asarray(b)), "out", "float64")
+    exact = [[float(sum(Fraction(a[i, k]) * Fraction(b[k, j]) for k in range(2))) for j in range(2)] for i in range(2)]
+    assert "fractions" in how and ref.tolist() == exact
+    x32 = np.array([0.5, 3.0, -7.25], dtype=np.float32)
+    how, ref = reference(_recorded(lambda t: xb.exp(t), xb.asarray(x32)), "out", "float32")
+    assert "float64" in how and ref.tolist() == np.exp(x32.astype(np.float64)).tolist()
+    bound, n = summation_bound(_recorded(lambda t: xb.sum(t), xb.asarray(x32)), "out", "float32", ())
+    assert n == 3 and float(bound) == pytest.approx(2 * 2 * 2.0**-23 * np.abs(x32.astype(np.float64)).sum())
+    if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:
+        mpmath = pytest.importorskip("mpmath")
+        mpmath.mp.prec = 200
+        x = 0.7
+        how, ref = reference(_recorded(lambda t: xb.exp(t), xb.asarray([x])), "out", "float64")
+        assert "longdouble" in how and abs(mpmath.mpf(str(ref[0])) - mpmath.exp(x)) < 1e-18  # float64: ~2e-16 off
+
+
 # --- in the testing kit and on the command line --------------------------------------------------------------------
 @needs_torch
 def test_across_backends_failure_ends_with_the_report(monkeypatch):

@@ -110,14 +110,15 @@ def _rerun(call: Call, path: str, how: str) -> np.ndarray | None:
     if call.fn is None or call.template is None:
         return None
     args, kwargs = call.template
+    a, k = _rebuild(args, call.inputs, how), _rebuild(kwargs, call.inputs, how)
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            out = call.fn(*_rebuild(args, call.inputs, how), **_rebuild(kwargs, call.inputs, how))
+            out = call.fn(*a, **k)
     except Exception:  # noqa: BLE001 - the call refuses float64 inputs: no reference
         return None
-    if out is None and args:
-        out = _rebuild(args, call.inputs, how)[0]  # an in-place call: the Array it wrote
+    if out is None and a:
+        out = a[0]  # an in-place call (x[k] = v): the Array it wrote
     got: list[Leaf] = []
     leaves(out, "out", got)
     want = path if path != "x (after)" else "out"
