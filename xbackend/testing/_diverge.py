@@ -175,7 +175,7 @@ def compare_traces(ta: Trace, tb: Trace, rtol: float | None = None, atol: float 
             continue
         if [lf.path for lf in x.outputs] != [lf.path for lf in y.outputs]:
             d = Divergence(ta.target, tb.target, True, SHAPE_RULE, "the outputs have different structures: "
-                           f"{[lf.path for lf in x.outputs]} vs {[lf.path for lf in y.outputs]}", i, x, y)  # fmt: skip
+                           f"{[lf.path for lf in x.outputs]} vs {[lf.path for lf in y.outputs]}", x.index, x, y)  # fmt: skip
             return _finish(d, x, y, rtol, atol, state)
         diffs = _diffs(x, y, rtol, atol)
         bad = next((d for d in diffs if d.what in DIFFERENT), None)
@@ -221,15 +221,15 @@ def _classify(ta: Trace, tb: Trace, i: int, x: Call, y: Call, d: LeafDiff, state
     if d.what == "dtype" or d.what == "kind":
         detail = (f"{d.a.path} is {d.a.dtype} on {a} but {d.b.dtype} on {b}: the backends apply different dtype "
                   "rules" if d.what == "dtype" else f"{d.a.path} is {d.a.where} on {a} but {d.b.where} on {b}")
-        return _finish(Divergence(a, b, True, DTYPE_RULE, detail, i, x, y, d.a.path), x, y, rtol, atol, state)
+        return _finish(Divergence(a, b, True, DTYPE_RULE, detail, x.index, x, y, d.a.path), x, y, rtol, atol, state)
     if d.what == "shape":
         detail = f"{d.a.path} has shape {d.a.shape} on {a} but {d.b.shape} on {b}: a shape (broadcasting) rule"
-        return _finish(Divergence(a, b, True, SHAPE_RULE, detail, i, x, y, d.a.path), x, y, rtol, atol, state)
+        return _finish(Divergence(a, b, True, SHAPE_RULE, detail, x.index, x, y, d.a.path), x, y, rtol, atol, state)
     ins = _diffs(x, y, rtol, atol, outputs=False)
     n_bad = int(np.count_nonzero(d.bad)) if d.bad is not None else 0
     total = int(d.a.host.size) if d.a.host is not None else 0
     head = f"{n_bad} of {total} element(s) of {d.a.path} differ beyond rtol={d.rtol:g}, atol={d.atol:g}"
-    div = Divergence(a, b, True, DISAGREEMENT, head, i, x, y, d.a.path)
+    div = Divergence(a, b, True, DISAGREEMENT, head, x.index, x, y, d.a.path)
     upstream = [k for k in ins if k.what in DIFFERENT]
     if upstream:
         div.kind = OUTSIDE
@@ -304,7 +304,7 @@ def _error(ta: Trace, tb: Trace, i: int, x: Call, y: Call, state: _State) -> "Di
         return f"raised {c.error[0]}: {c.error[1]}" if c.error else "returned"
 
     detail = f"{ta.target} {what(x)}; {tb.target} {what(y)}"
-    return _finish(Divergence(ta.target, tb.target, True, ERROR, detail, i, x, y), x, y, None, None, state)
+    return _finish(Divergence(ta.target, tb.target, True, ERROR, detail, x.index, x, y), x, y, None, None, state)
 
 
 def _parted(ta: Trace, tb: Trace, ca: list[Call], cb: list[Call], i: int, state: _State) -> "Divergence":
@@ -317,7 +317,8 @@ def _parted(ta: Trace, tb: Trace, ca: list[Call], cb: list[Call], i: int, state:
                     "native call or Python code)")  # fmt: skip
         return "returned"
 
-    div = Divergence(ta.target, tb.target, True, CONTROL_FLOW, "the backends do different things next", i,
+    at = ca[i].index if i < len(ca) else ca[-1].index + 1 if ca else 0  # the first backend's position in its trace
+    div = Divergence(ta.target, tb.target, True, CONTROL_FLOW, "the backends do different things next", at,
                      ca[i] if i < len(ca) else None, cb[i] if i < len(cb) else None,
                      n_calls=(len(ca), len(cb)))  # fmt: skip
     div.last_shared = ca[i - 1] if i else None
@@ -396,7 +397,7 @@ class Divergence:
     found: bool
     kind: str | None = None
     detail: str = ""
-    index: int | None = None
+    index: int | None = None  # the call's position in the first backend's trace
     call_a: Call | None = None
     call_b: Call | None = None
     path: str | None = None
