@@ -147,6 +147,29 @@ def test_another_thread_is_neither_recorded_nor_disturbed():
     assert [c.name for c in rec.calls] == ["exp", "Array.__add__", "log"]
 
 
+def test_threads_recording_at_once_each_get_their_own_calls():
+    before = _snapshot()
+    reports: dict = {}
+    start = threading.Barrier(4)
+
+    def run(i: int) -> None:
+        def f(x):
+            start.wait(10)  # all four recordings open at once
+            return xb.sum(xb.exp(x) * float(i))
+
+        reports[i] = diverge(f, np.ones(3), backends=("numpy", "numpy"))
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    for i, r in reports.items():
+        calls = r.traces["numpy-cpu"].calls
+        assert [c.name for c in calls] == ["exp", "Array.__mul__", "sum"] and float(calls[-1].outputs[0].host) == pytest.approx(3 * np.e * i)
+    assert len(reports) == 4 and _same_objects(before, _snapshot()) == []
+
+
 # --- what is recorded ---------------------------------------------------------------------------------------------
 def test_only_outermost_calls_with_the_users_lines():
     x = xb.asarray([[1.0, -2.0], [3.0, 4.0]])
