@@ -1,0 +1,101 @@
+"""The speed work of issue 28 on CUDA, held in place on the CPU: what each fast path does, counted.
+
+Design constraint: no timing (the machine is shared and has no GPU). Each test counts something a slowdown
+would change - kernel launches and torch ops per draw, synchronising calls, stream objects made per hand-off,
+Python calls per step - on fakes that record what the GPU libraries would be asked to do. The xb.random
+kernel's counts are in tests/test_random.py (they need its host build of the kernel).
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+import pytest
+
+import xbackend as xb
+from xbackend._interchange import _transport
+
+CUDA0 = xb.Device("cuda:0")
+
+
+class _Producer:
+    """What a GPU library's ``__dlpack__`` sees: the stream it is asked to order its work before."""
+
+    def __init__(self, lib: "_FakeGpuLib", data: np.ndarray) -> None:
+        self.lib, self.data = lib, data
+
+    def __dlpack__(self, stream=None, **kw):
+        self.lib.calls.append(("__dlpack__", stream))
+        if stream != -1 and stream != self.lib.stream:  # a real producer records an event, the consumer waits
+            self.lib.calls.append(("event + wait", stream))
+        return self.data.__dlpack__()
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+
+class _FakeGpuLib:
+    """The backend hooks of a CUDA library that ``_transport`` calls, over NumPy memory."""
+
+    def __init__(self, name: str, stream: int) -> None:
+        self.name, self.stream, self.calls = name, stream, []
+
+    def device_scope(self, dev):
+        return contextlib.nullcontext()
+
+    def stream_handle(self, dev):
+        return self.stream
+
+    def export_dlpack(self, x):
+        return x
+
+    def dlpack_unsynced(self, x):
+        return x.__dlpack__(stream=-1)
+
+    def import_dlpack(self, obj):
+        if isinstance(obj, _Producer):  # a consumer's from_dlpack hands the producer its current stream
+            self.calls.append(("from_dlpack(producer)", self.stream))
+            obj = obj.__dlpack__(stream=self.stream)
+        else:
+            self.calls.append(("from_dlpack(capsule)", None))
+        return np.from_dlpack(_Capsule(obj))
+
+
+class _Capsule:
+    def __init__(self, cap):
+        self.cap = cap
+
+    def __dlpack__(self, stream=None, **kw):
+        return self.cap
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+@pytest.mark.parametrize("streams", [(0, 0), (7, 7), (0, 7), (7, 0)])
+def test_gpu_hand_off_orders_streams_only_when_they_differ(streams):
+    """torch <-> CuPy on one device: on one stream the capsule is made with stream=-1 (no event, no stream
+    objects: raw cupy.from_dlpack(torch) paid ~10 us for them); on two streams the consumer names its stream and
+    the producer orders its work before it (the stream-safety guarantee of issue 20, unchanged)."""
+    src, dst = _FakeGpuLib("producer", streams[0]), _FakeGpuLib("consumer", streams[1])
+    data = np.arange(6.0)
+    y = _transport(src, _Producer(src, data), xb.float64, CUDA0, dst, CUDA0)
+    assert np.shares_memory(y, data)
+    if streams[0] == streams[1]:
+        assert dst.calls == [("from_dlpack(capsule)", None)] and src.calls == [("__dlpack__", -1)]
+    else:
+        assert dst.calls == [("from_dlpack(producer)", streams[1])]
+        assert src.calls == [("__dlpack__", streams[1]), ("event + wait", streams[1])]
+
+
+def test_torch_runs_on_cupys_stream_without_switching_when_it_is_already_current(monkeypatch):
+    """xb.grad on CuPy Arrays runs torch on CuPy's current stream; when that is torch's current stream already
+    (the defaults), no stream context is entered per step (torch.cuda.stream + ExternalStream: ~10 us)."""
+    pytest.importorskip("torch")
+    from xbackend._backends import _torch_grad as G
+
+    be = xb.zeros(0, backend="torch")._be
+    monkeypatch.setattr(G, "_raw_stream", lambda index: 1234)
+    assert be.use_stream(1234, CUDA0) is G._NULL
+    assert be.use_stream(None, CUDA0) is G._NULL and be.stream_handle(xb.Device("cpu")) is None
