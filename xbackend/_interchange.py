@@ -114,6 +114,14 @@ def _wrap_any(obj: Any) -> Array:
 
 
 def _move(a: Array, backend: Any, device: Any, dtype: DType | None, copy: bool | None) -> tuple[Array, bool]:
+    if backend is not None and device is None and dtype is None and copy is None:
+        hop = _HOPS.get((a._be, backend, a._dev))
+        if hop is None:
+            hop = _hop_for(a._be, backend, a._dev)
+        if hop:
+            y = hop(a)
+            if y is not None:
+                return y, False
     if device is not None:
         backend, device = _split(backend, device)  # to(device=y.device) moves next to y, backend included
     src = a._be
@@ -154,6 +162,74 @@ def _move(a: Array, backend: Any, device: Any, dtype: DType | None, copy: bool |
             "conjugate/negative bit, cannot be shared). Fix: use copy=None (share where possible) or copy=True"
         )
     return _new(y, dt, dev, dst), not shared
+
+
+_HOPS: dict[Any, Any] = {}  # (source backend, target name, device) -> GPU hand-off, or False (none there)
+
+
+def _hop_for(src: Any, backend: Any, dev: Device) -> Any:
+    """``x.to(backend=...)`` between two GPU libraries on ``dev`` with nothing else asked (the zero-copy
+    hand-off: torch <-> CuPy): ``hop(a)`` returns the moved Array, or None when the general path must decide
+    (a graph to refuse, a copy to make, a dtype the target refuses, two streams to order). Built once per
+    (backend, target, device); False where there is none."""
+    hop: Any = False
+    if dev.type == "cuda":
+        try:
+            dst = _backend(backend)
+            ddev = dst.check_device(dev)
+        except XBackendError:
+            dst = None
+        if dst is not None and dst is not src and ddev is dev:
+            hop = _gpu_hop(src, dst, dev)
+    if len(_HOPS) > 64:
+        _HOPS.clear()
+    _HOPS[(src, backend, dev)] = hop
+    return hop
+
+
+def _gpu_hop(src: Any, dst: Any, dev: Device) -> Callable[[Array], Array | None]:
+    """The same-stream hand-off of :func:`_transport` without the general path's bookkeeping: a DLPack
+    capsule with ``stream=-1`` when both libraries' current streams on ``dev`` are one (else None: the
+    general path orders them), and no copy (else None: the general path decides what ``copy`` allows)."""
+    ok: dict[DType, bool] = {}
+    requires_grad, export, unsynced, take = src.requires_grad, src.export_dlpack, src.dlpack_unsynced, dst.import_dlpack
+    s_stream, d_stream, s_scope, d_scope = src.stream_handle, dst.stream_handle, src.device_scope, dst.device_scope
+
+    def hop(a: Array) -> Array | None:
+        dt = a._dt
+        holds = ok.get(dt)
+        if holds is None:
+            try:
+                dst.native_dtype(dt)
+                holds = ok[dt] = True
+            except XBackendError:
+                holds = ok[dt] = False
+        x = a._data
+        if not holds or requires_grad(x):
+            return None
+        ss, ds = s_scope(dev), d_scope(dev)
+        if type(ss) is _NULLTYPE and type(ds) is _NULLTYPE:  # one GPU: it is always current
+            y = hand(x)
+        else:
+            with ss, ds:
+                y = hand(x)
+        return None if y is None else _new(y, dt, dev, dst)
+
+    def hand(x: Any) -> Any:
+        if export(x) is not x:  # a conjugate/negative bit, negative strides: a copy
+            return None
+        s = s_stream(dev)
+        if s is None or s != d_stream(dev):
+            return None
+        try:
+            return take(unsynced(x))
+        except _DLPACK_FAILURES:
+            return None  # the general path says what failed, as a typed error
+
+    return hop
+
+
+_NULLTYPE = contextlib.nullcontext
 
 
 def _transport(src: Any, x: Any, dt: DType, sdev: Device, dst: Any, ddev: Device) -> Any:
