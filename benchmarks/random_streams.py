@@ -12,12 +12,14 @@ Two parts, each a table row per (target, call):
   of a target is timed **interleaved** (one call of each per round, the order rotating); ``raw µs``/``xb µs`` are
   medians, ``ratio`` = fastest xbackend call / fastest raw call (the least disturbed pair on a shared machine).
   Goals (issue 21): portable ``random(n, float32)`` at >= 0.5x NumPy's throughput (ratio <= 2), >= 0.25x
-  ``torch.rand`` on torch-CPU (ratio <= 4), >= 0.5x on the GPU (ratio <= 2). Other rows (float64, normal,
+  ``torch.rand`` on torch-CPU (ratio <= 4), >= 0.5x on the GPU (ratio <= 2); issue 28: float64, normal and
+  integers too on torch-CUDA (ratio <= 2 each). Other rows (float64, normal,
   integers, Dask, array-api-strict, whose standard namespace has no generator: ``n/a`` raw) are for information.
 - **Per call at 100 elements**: native streams against the raw call (``g.random(100)``, ``torch.rand(100,
   generator=g, dtype=torch.float64)``), as ``benchmarks/overhead.py`` times them: 25 short interleaved sessions 0.1 s
   apart; the µs columns are the quietest session's medians, ``best+ µs`` = fastest xbackend block - fastest raw
-  block. Goal: best+ <= 0.35 µs. The portable stream at 100 elements is shown for information.
+  block. Goal: best+ <= 0.35 µs. The portable stream at 100 elements: best+ <= 5 µs on torch-CUDA (issue 28),
+  for information elsewhere.
 """
 
 from __future__ import annotations
@@ -72,15 +74,16 @@ def throughput_rows(t: Any, n: int) -> list[tuple[str, Callable[[], Any] | None,
         gen = torch.Generator(device=dev)
         gen.manual_seed(0)
         rand = (lambda: torch.rand(n, generator=gen)) if dev == "cpu" else (lambda: torch.rand(n, device=dev))
+        g28 = None if dev == "cpu" else 2.0  # issue 28: >= 0.5x torch's throughput on CUDA for each of them
         return [
             ("random f32 portable", rand, lambda: port.random(n, dtype=f32), 4.0 if dev == "cpu" else 2.0),
             ("random f32 native", rand, lambda: nat.random(n, dtype=f32), None),
             ("random f64 portable", lambda: torch.rand(n, dtype=torch.float64, device=dev), lambda: port.random(n),
-             None),
+             g28),
             ("normal f32 portable", lambda: torch.randn(n, device=dev), lambda: port.standard_normal(n, dtype=f32),
-             None),
+             g28),
             ("integers portable", lambda: torch.randint(0, 100, (n,), device=dev), lambda: port.integers(0, 100, n),
-             None),
+             g28),
         ]  # fmt: skip
     if t.backend == "cupy":
         import cupy
@@ -126,7 +129,7 @@ def percall_rows(t: Any) -> list[tuple[str, Callable[[], Any] | None, Callable[[
                  lambda: nat.normal(0.0, 2.0, 100), None),
                 ("integers native", lambda: torch.randint(0, 10, (100,), generator=gen, **kw),
                  lambda: nat.integers(0, 10, 100), None),
-                ("random portable", raw, lambda: port.random(100), None)]  # fmt: skip
+                ("random portable", raw, lambda: port.random(100), None if t.device == "cpu" else 5.0)]  # fmt: skip
     return []
 
 
