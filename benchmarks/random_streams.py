@@ -133,6 +133,47 @@ def percall_rows(t: Any) -> list[tuple[str, Callable[[], Any] | None, Callable[[
     return []
 
 
+def host_path_rows(n_sessions: int) -> list[str]:
+    """``--host-path``: the host's share of a 100-value portable draw on torch-CUDA, measured on the CPU. The
+    kernel path runs on CPU tensors with a launch that does nothing (the GPU's work and the driver call left
+    out), through the one-call closures and through the generic draw path (what it took without them), side
+    by side with ``torch.rand(100, float64)`` on the CPU (the raw call's host share). Issue 28's goal on the
+    H200 is raw + 5 µs (it was 75 vs 17 µs with the jiterator kernel)."""
+    import torch
+
+    from xbackend._backends import _random_torch as T
+    from xbackend.random import _source
+
+    gen = torch.Generator()
+    gen.manual_seed(0)
+    saved = (T.RAW.driver, dict(T.RAW._devices), T.RAW.broken, T.Source._on_kernel, T.Source.one_call_for)
+    try:
+        T.RAW.driver = lambda torch, index, source, name: ((lambda g, b, st, p: 0), lambda i: 0)  # a no-op launch
+        T.RAW._devices.clear()
+        T.RAW.broken = None
+        T.Source._on_kernel = lambda self, dev: True
+        one_call = xb.random.default_rng(0, backend="torch")
+        T.Source.one_call_for = _source.PhiloxSource.one_call_for  # type: ignore[method-assign]
+        generic = xb.random.default_rng(0, backend="torch")
+        fns = [lambda: torch.rand(100, generator=gen, dtype=torch.float64), lambda: one_call.random(100),
+               lambda: generic.random(100)]  # fmt: skip
+        runs = sessions(fns, n_sessions, 15, 0.0005, 0.1)
+    finally:
+        T.RAW.driver, T.Source._on_kernel, T.Source.one_call_for = saved[0], saved[3], saved[4]
+        T.RAW._devices.clear()
+        T.RAW._devices.update(saved[1])
+        T.RAW.broken = saved[2]
+    best = min(runs, key=lambda run: statistics.median(run[0]))
+    meds = [statistics.median(v) * 1e6 for v in best]
+    lines = ["# --host-path: the host's share of random(100) (float64) on torch-CUDA's kernel path, run on CPU "
+             "tensors with a no-op launch; µs: the quietest session's medians",
+             f"{'path':<42}{'µs':>10}{'- raw':>10}"]
+    for label, m in zip(("torch.rand(100, float64), CPU", "portable, one-call closures",
+                         "portable, generic draw path (no closures)"), meds):  # fmt: skip
+        lines.append(f"{label:<42}{m:>10.3f}{m - meds[0]:>10.3f}")
+    return lines
+
+
 def _interleaved_calls(fns: list[Callable[[], Any]], rounds: int) -> list[list[float]]:
     """Seconds per call of each function in each round (one call each per round, the order rotating)."""
     for f in fns:
@@ -153,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--gpu", action="store_true", help="torch-CUDA and CuPy instead of the CPU targets")
     p.add_argument("--n", type=int, default=10**7, help="elements of the throughput rows (default 1e7)")
     p.add_argument("--only", choices=("throughput", "percall"), default=None, help="one part of the table only")
+    p.add_argument("--host-path", action="store_true",
+                   help="only the host's share of a 100-value draw on torch-CUDA's kernel path, on the CPU")
     p.add_argument("--note", default=None, help="a '# ' comment line on top of the table")
     p.add_argument("--out", default=None, help="also write the table to this file")
     p.add_argument("--json", default=None, help="also write the rows as JSON records (for benchmarks/plots.py)")
@@ -160,6 +203,13 @@ def main(argv: list[str] | None = None) -> int:
     rounds, n_sessions = (5, 3) if args.quick else (15, 25)
     from xbackend.testing import available_targets
 
+    if args.host_path:
+        text = "\n".join(host_path_rows(n_sessions))
+        print(text)
+        if args.out:
+            with open(args.out, "w") as f:
+                f.write(text + "\n")
+        return 0
     targets = [t for t in available_targets() if t.is_gpu == args.gpu]
     lines = [f"# {args.note}"] if args.note else []
     lines += [f"xbackend {xb.__version__}, numpy {np.__version__}; throughput: {rounds} interleaved rounds of one call "
