@@ -232,3 +232,63 @@ def test_gpu_goals_reads_every_goal_from_the_benchmarks_logs(tmp_path):
     assert all(met for *_, met in (g for section in gpu_goals.SECTIONS for g in section(new)))
     assert {met for section in gpu_goals.SECTIONS for *_, met in section(empty)} == {None}
     assert gpu_goals.main([str(empty)]) == 1
+
+
+_VIEW_OPS = frozenset({"detach", "view", "alias", "t", "expand", "as_strided", "slice", "lift_fresh", "_to_copy"})
+
+
+def test_an_xb_grad_step_launches_what_raw_torch_does_and_never_waits(monkeypatch):
+    """One step of the demo's model: xb.grad on torch issues the kernels raw torch autograd issues plus one (the
+    0-d tensor of logaddexp's 0.0), on NumPy the same ones but the update, which NumPy makes (the moves are
+    views, no kernels), and on torch no
+    call that would wait for a GPU (the sync recorder of tests/test_sync_free.py). On the H200 the step was
+    1.34x (torch) and 2.44x (CuPy) raw torch: an extra kernel, copy or sync per step would show here first."""
+    torch = pytest.importorskip("torch")
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    from test_sync_free import SyncRecorder
+    from xbackend._training import log_loss
+
+    class Kernels(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.names = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            name = func.overloadpacket.__name__
+            if name not in _VIEW_OPS:
+                self.names.append(name)
+            return func(*args, **(kwargs or {}))
+
+    rng = np.random.default_rng(0)
+    X_np, y_np = rng.standard_normal((64, 4)), (rng.random(64) < 0.3).astype(np.float64)
+    Xt, yt, zero = torch.from_numpy(X_np), torch.from_numpy(y_np), torch.zeros((), dtype=torch.float64)
+    raw_p = [torch.zeros(4, dtype=torch.float64), torch.zeros((), dtype=torch.float64)]
+
+    def raw_step():
+        w, b = (p.requires_grad_(True) for p in raw_p)
+        z = Xt @ w + b
+        loss = (torch.logaddexp(zero, z) - yt * z).mean()
+        gw, gb = torch.autograd.grad(loss, (w, b))
+        raw_p[:] = [w.detach() - 0.5 * gw, b.detach() - 0.5 * gb]
+
+    vg = xb.value_and_grad(log_loss, argnums=(0, 1))
+
+    def xb_step(p, X, y):
+        def step():
+            loss, (gw, gb) = vg(p[0], p[1], X, y)
+            p[:] = [p[0] - 0.5 * gw, p[1] - 0.5 * gb]
+        return step
+
+    on_torch = xb_step([xb.zeros(4, backend="torch"), xb.zeros((), backend="torch")], xb.asarray(Xt), xb.asarray(yt))
+    on_numpy = xb_step([xb.zeros(4), xb.zeros(())], xb.asarray(X_np), xb.asarray(y_np))
+    counts = {}
+    for name, step in {"raw": raw_step, "xb torch": on_torch, "xb numpy": on_numpy}.items():
+        step()
+        with Kernels() as k, SyncRecorder() as s:
+            step()
+        if name != "xb numpy":  # (NumPy's way back is .numpy() of CPU tensors: a view, no wait; CuPy's is DLPack)
+            assert s.syncs == [], (name, s.syncs)
+        counts[name] = sorted(k.names)
+    assert counts["xb torch"] == sorted(counts["raw"] + ["full"]), counts
+    assert sorted(counts["xb numpy"] + ["mul", "mul", "sub", "sub"]) == counts["xb torch"], counts  # (update: NumPy)
