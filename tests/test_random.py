@@ -702,8 +702,13 @@ _KERNEL_CALLS = {
     "integers wide": lambda r: r.integers(3, 2**40 + 7, 300),
     "integers full int64": lambda r: r.integers(-(2**63), 2**63, 50),
     "integers uint64 words": lambda r: r.integers(0, 2**64, 33, dtype=xb.uint64),
+    "integers uint8": lambda r: r.integers(0, 256, 40, dtype=xb.uint8),
+    "integers uint32": lambda r: r.integers(5, 2**32, 40, dtype=xb.uint32),
     "permutation": lambda r: r.permutation(25),
     "choice": lambda r: r.choice(10, (2, 3)),
+    "after a normal": lambda r: (r.standard_normal(7), r.random(5))[1],  # the counter each call takes
+    "after integers": lambda r: (r.integers(0, 10, 9), r.random(5, dtype=xb.float32))[1],
+    "after random f32": lambda r: (r.random(13, dtype=xb.float32), r.integers(0, 10, 5))[1],
 }
 
 
