@@ -78,9 +78,22 @@ def test_gpu_hand_off_orders_streams_only_when_they_differ(streams):
     """torch <-> CuPy on one device: on one stream the capsule is made with stream=-1 (no event, no stream
     objects: raw cupy.from_dlpack(torch) paid ~10 us for them); on two streams the consumer names its stream and
     the producer orders its work before it (the stream-safety guarantee of issue 20, unchanged)."""
+    import sys
+
     src, dst = _FakeGpuLib("producer", streams[0]), _FakeGpuLib("consumer", streams[1])
     data = np.arange(6.0)
-    y = _transport(src, _Producer(src, data), xb.float64, CUDA0, dst, CUDA0)
+    frames = []
+
+    def ours(frame, event, arg):  # xbackend's own frames (xb.grad on CuPy makes 7 of these moves a step)
+        if event == "call" and "/xbackend/" in frame.f_code.co_filename.replace("\\", "/"):
+            frames.append(frame.f_code.co_name)
+
+    sys.setprofile(ours)
+    try:
+        y = _transport(src, _Producer(src, data), xb.float64, CUDA0, dst, CUDA0)
+    finally:
+        sys.setprofile(None)
+    assert frames == ["_transport", "_hand_over"]  # no device-scope context (one GPU), no other frame
     assert np.shares_memory(y, data)
     if streams[0] == streams[1]:
         assert dst.calls == [("from_dlpack(capsule)", None)] and src.calls == [("__dlpack__", -1)]
