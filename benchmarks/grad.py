@@ -22,7 +22,8 @@ Rows, per device, all on the same data (the torch tensors share the NumPy memory
 see :func:`instructions_run`). ``--profile`` prints, instead of times, what one step of each row asks of the
 device (torch.profiler, CUPTI on a GPU: the runtime and driver calls of torch and CuPy alike): kernel launches,
 host synchronisations (stream, device and event synchronize, synchronous copies), event records and stream
-waits, allocations, aten ops, and the host's CPU time per step - where a ratio's gap comes from. Goals (issue 22): ``xb.grad`` on NumPy within 1.2x of raw torch on the same CPU data, on torch within 1.1x of
+waits, allocations, aten ops, and the host's CPU time per step - where a ratio's gap comes from.
+Goals (issue 22): ``xb.grad`` on NumPy within 1.2x of raw torch on the same CPU data, on torch within 1.1x of
 raw torch autograd; on a GPU the same ratios for CuPy and torch-CUDA. Every ratio is taken, round by round, to the
 faster of the two raw torch rows of that round, and the median of those ratios is reported. The calls of a round interleave, so the
 machine's load hits every row alike; a sample times a batch of steps (about ``--sample-ms``) and divides;
@@ -282,7 +283,8 @@ def profile_rows(device: str, n: int, d: int, steps: int = 20) -> list[str]:
     fns, _, sync, _ = build_rows(device, n, d, jit=False)
     cuda = device.startswith("cuda")
     acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
-    head = f"{'row':<28}{'aten ops':>9}{'launches':>9}{'kernels':>8}{'host syncs':>11}{'events':>7}{'allocs':>7}{'CPU ms':>8}"
+    head = (f"{'row':<28}{'aten ops':>9}{'launches':>9}{'kernels':>8}{'host syncs':>11}{'events':>7}{'allocs':>7}"
+            f"{'CPU ms':>8}")
     lines = [f"# one step of each row, {steps} steps profiled (torch.profiler{', CUDA' if cuda else ''}); the closing "
              "synchronisation of the loop is not counted", head]
     for name, f in fns.items():
