@@ -634,7 +634,7 @@ def _fake_cupy(host_kernel, launches):
     return fake
 
 
-@pytest.mark.parametrize("start, n", [(0, 40), (3, 21), (7, 1)])
+@pytest.mark.parametrize("start, n", [(0, 40), (3, 21), (7, 1), (4, 30)])
 def test_cupy_source_glue_on_a_fake_cupy(monkeypatch, host_kernel, start, n):
     import contextlib
     import sys

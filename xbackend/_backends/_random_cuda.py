@@ -100,11 +100,13 @@ void xb_philox_jit(T j, T c0, T c1, T c2, T c3, T k0, T k1, T mode, T& o0, T& o1
 # The draws of the raw kernel. Not part of the jiterator's source. Thread j makes block j of the launch; its
 # outputs are ``per * j .. per * j + per - 1`` of the draw, stored at that index minus ``off`` when it falls in
 # ``[0, count)``: the output holds exactly the ``count`` values asked for (a draw need not start or end on a block).
+# A thread's outputs are 16, 32 or 64 contiguous bytes: where they lie whole inside the output and 16-byte aligned
+# (every thread but the edges of a draw that starts on a block), they go out as 16-byte stores (a warp's 4-byte
+# stores 32 bytes apart would each touch a separate memory sector); else one value at a time.
 DRAW = r"""
-template <typename T>
-XB_DEVICE void xb_put(void* out, long long i, long long count, T v) {
-  if (i >= 0 && i < count) ((T*)out)[i] = v;
-}
+struct XB_ALIGN16 xb_u4 {
+  unsigned int x, y, z, w;
+};
 
 template <typename U>
 XB_DEVICE double xb_u53(U w) {
@@ -118,62 +120,113 @@ XB_DEVICE U xb_word(U j, U c0, U c1, U c2, U c3, U k0, U k1, int l) {
   return w[l];
 }
 
+template <typename U, int PER, int SIZE>
+XB_DEVICE void xb_store(void* out, long long j, long long off, long long count, const unsigned int* v) {
+  long long first = PER * j - off;
+  long long w0 = first * (SIZE / 4);
+  if (first >= 0 && first + PER <= count && (w0 & 3) == 0) {
+    xb_u4* o = (xb_u4*)out + (w0 >> 2);
+    for (int q = 0; q < PER * SIZE / 16; ++q) {
+      xb_u4 t;
+      t.x = v[4 * q];
+      t.y = v[4 * q + 1];
+      t.z = v[4 * q + 2];
+      t.w = v[4 * q + 3];
+      o[q] = t;
+    }
+    return;
+  }
+  for (int e = 0; e < PER; ++e) {
+    long long i = first + e;
+    if (i < 0 || i >= count) continue;
+    if (SIZE == 8) ((U*)out)[i] = (U)v[2 * e] | ((U)v[2 * e + 1] << 32);
+    else ((unsigned int*)out)[i] = v[e];
+  }
+}
+
 template <typename U>
 XB_DEVICE void xb_draw(U j, U c0, U c1, U c2, U c3, U k0, U k1, long long mode, U arg, U thr, U low,
                        long long off, long long count, void* out) {
   U w[4];
   xb_philox_block<U>(j, c0, c1, c2, c3, k0, k1, 0LL, &w[0], &w[1], &w[2], &w[3]);
-  long long b4 = 4 * (long long)j - off, b8 = 8 * (long long)j - off;
-  if (mode == 0 || mode == 9) {
-    for (int l = 0; l < 4; ++l) xb_put<U>(out, b4 + l, count, mode == 0 ? w[l] : (w[l] & 0x7FFFFFFFFFFFFFFFULL));
-  } else if (mode == 10) {
+  unsigned int v[16];
+  long long jj = (long long)j;
+  if (mode == 0 || mode == 9 || mode == 10) {
     for (int l = 0; l < 4; ++l) {
-      xb_put<unsigned int>(out, b8 + 2 * l, count, (unsigned int)(w[l] & 0xFFFFFFFFULL));
-      xb_put<unsigned int>(out, b8 + 2 * l + 1, count, (unsigned int)(w[l] >> 32));
+      U x = mode == 9 ? (w[l] & 0x7FFFFFFFFFFFFFFFULL) : w[l];
+      v[2 * l] = (unsigned int)(x & 0xFFFFFFFFULL);
+      v[2 * l + 1] = (unsigned int)(x >> 32);
     }
+    if (mode == 10) xb_store<U, 8, 4>(out, jj, off, count, v);
+    else xb_store<U, 4, 8>(out, jj, off, count, v);
   } else if (mode == 1) {
-    for (int l = 0; l < 4; ++l) xb_put<double>(out, b4 + l, count, xb_u53<U>(w[l]));
+    for (int l = 0; l < 4; ++l) {
+      U b = (U)XB_DOUBLE_BITS(xb_u53<U>(w[l]));
+      v[2 * l] = (unsigned int)(b & 0xFFFFFFFFULL);
+      v[2 * l + 1] = (unsigned int)(b >> 32);
+    }
+    xb_store<U, 4, 8>(out, jj, off, count, v);
   } else if (mode == 2) {
     for (int l = 0; l < 4; ++l) {
-      xb_put<float>(out, b8 + 2 * l, count, (float)((w[l] & 0xFFFFFFFFULL) >> 8) * (1.0f / 16777216.0f));
-      xb_put<float>(out, b8 + 2 * l + 1, count, (float)(w[l] >> 40) * (1.0f / 16777216.0f));
+      v[2 * l] = XB_FLOAT_BITS((float)((w[l] & 0xFFFFFFFFULL) >> 8) * (1.0f / 16777216.0f));
+      v[2 * l + 1] = XB_FLOAT_BITS((float)(w[l] >> 40) * (1.0f / 16777216.0f));
     }
+    xb_store<U, 8, 4>(out, jj, off, count, v);
   } else if (mode <= 6) {
-    double v[4];
+    double d[4];
     if (mode <= 4) {
       for (int p = 0; p < 2; ++p) {
         double r = sqrt(log1p(-xb_u53<U>(w[2 * p])) * -2.0);
         double t = xb_u53<U>(w[2 * p + 1]) * 6.283185307179586;
-        v[2 * p] = r * cos(t);
-        v[2 * p + 1] = r * sin(t);
+        d[2 * p] = r * cos(t);
+        d[2 * p + 1] = r * sin(t);
       }
     } else {
-      for (int l = 0; l < 4; ++l) v[l] = -log1p(-xb_u53<U>(w[l]));
+      for (int l = 0; l < 4; ++l) d[l] = -log1p(-xb_u53<U>(w[l]));
     }
     for (int l = 0; l < 4; ++l) {
-      if (mode == 3 || mode == 5) xb_put<double>(out, b4 + l, count, v[l]);
-      else xb_put<float>(out, b4 + l, count, (float)v[l]);
-    }
-  } else if (mode == 7) {
-    for (int l = 0; l < 8; ++l) {
-      if (b8 + l < 0 || b8 + l >= count) continue;
-      U x = (l & 1) ? (w[l >> 1] >> 32) : (w[l >> 1] & 0xFFFFFFFFULL);
-      U mm = x * arg;
-      for (U a = 1; (mm & 0xFFFFFFFFULL) < thr && a <= 256ULL; ++a) {
-        U y = xb_word<U>(j, c0, c1, c2, c3 + a, k0, k1, l >> 1);
-        x = (l & 1) ? (y >> 32) : (y & 0xFFFFFFFFULL);
-        mm = x * arg;
+      if (mode == 3 || mode == 5) {
+        U b = (U)XB_DOUBLE_BITS(d[l]);
+        v[2 * l] = (unsigned int)(b & 0xFFFFFFFFULL);
+        v[2 * l + 1] = (unsigned int)(b >> 32);
+      } else {
+        v[l] = XB_FLOAT_BITS((float)d[l]);
       }
-      xb_put<U>(out, b8 + l, count, low + (mm >> 32));
     }
+    if (mode == 4 || mode == 6) xb_store<U, 4, 4>(out, jj, off, count, v);
+    else xb_store<U, 4, 8>(out, jj, off, count, v);
+  } else if (mode == 7) {
+    long long first = 8 * (long long)j - off;
+    for (int l = 0; l < 8; ++l) {
+      U r = 0;
+      if (first + l >= 0 && first + l < count) {  // (no retries for outputs the call does not keep)
+        U x = (l & 1) ? (w[l >> 1] >> 32) : (w[l >> 1] & 0xFFFFFFFFULL);
+        U mm = x * arg;
+        for (U a = 1; (mm & 0xFFFFFFFFULL) < thr && a <= 256ULL; ++a) {
+          U y = xb_word<U>(j, c0, c1, c2, c3 + a, k0, k1, l >> 1);
+          x = (l & 1) ? (y >> 32) : (y & 0xFFFFFFFFULL);
+          mm = x * arg;
+        }
+        r = low + (mm >> 32);
+      }
+      v[2 * l] = (unsigned int)(r & 0xFFFFFFFFULL);
+      v[2 * l + 1] = (unsigned int)(r >> 32);
+    }
+    xb_store<U, 8, 8>(out, jj, off, count, v);
   } else if (mode == 8) {
+    long long first = 4 * (long long)j - off;
     for (int l = 0; l < 4; ++l) {
-      if (b4 + l < 0 || b4 + l >= count) continue;
-      U v = w[l] & arg;
-      for (U a = 1; thr != 0ULL && v >= thr && a <= 256ULL; ++a)
-        v = xb_word<U>(j, c0, c1, c2, c3 + a, k0, k1, l) & arg;
-      xb_put<U>(out, b4 + l, count, low + v);
+      U r = 0;
+      if (first + l >= 0 && first + l < count) {
+        U x = w[l] & arg;
+        for (U a = 1; thr != 0ULL && x >= thr && a <= 256ULL; ++a)
+          x = xb_word<U>(j, c0, c1, c2, c3 + a, k0, k1, l) & arg;
+        r = low + x;
+      }
+      v[2 * l] = (unsigned int)(r & 0xFFFFFFFFULL);
+      v[2 * l + 1] = (unsigned int)(r >> 32);
     }
+    xb_store<U, 4, 8>(out, jj, off, count, v);
   }
 }
 """
@@ -189,7 +242,8 @@ extern "C" __global__ void xb_philox(long long m, unsigned long long c0, unsigne
 }
 """
 
-_DEVICE_BITS = {"XB_DOUBLE_BITS": "__double_as_longlong", "XB_FLOAT_BITS": "__float_as_uint"}
+_DEVICE_BITS = {"XB_DOUBLE_BITS": "__double_as_longlong", "XB_FLOAT_BITS": "__float_as_uint",
+                "XB_ALIGN16": "__align__(16)"}
 
 
 def _fill(device: str, bits: dict[str, str], text: str = BLOCK) -> str:
@@ -242,7 +296,7 @@ extern "C" void xb_launch(unsigned grid, unsigned block, void** p) {
     }
 }
 """
-    bits = {"XB_DOUBLE_BITS": "xb_double_bits", "XB_FLOAT_BITS": "xb_float_bits"}
+    bits = {"XB_DOUBLE_BITS": "xb_double_bits", "XB_FLOAT_BITS": "xb_float_bits", "XB_ALIGN16": "alignas(16)"}
     entry = _CUPY_ENTRY.replace("__global__ ", "")
     return prelude + _fill("static inline", bits) + _fill("static inline", bits, DRAW) + entry + launch
 
