@@ -548,11 +548,13 @@ def _integers_ref(key, ctr, n, r, low):
     on NumPy's words: Lemire's multiply-shift on 32-bit words up to 2**32, a mask on 64-bit words above; a rejected
     variate i is word i of the next attempt's sub-stream."""
     width = 32 if r <= 2**32 else 64
-    out = []
+    out, words = [], {}
     for i in range(n):
         a = 0
         while True:
-            w = int(_retry_words(key, ctr, a, n, width)[i])
+            if a not in words:
+                words[a] = _retry_words(key, ctr, a, n, width).tolist()
+            w = words[a][i]
             if width == 32:
                 m = w * r
                 if m % 2**32 >= 2**32 % r:
