@@ -5,14 +5,14 @@
 #                                            OUTDIR and summary.txt are also copied there: few files travel back)
 #
 # Runs from the repository root with PYTHONPATH=. (no install, no network). Steps, each with its own timeout
-# (cut to what is left of the whole budget, GPU_CHECK_BUDGET_S, default 340 s; the last steps are skipped, and said
+# (cut to what is left of the whole budget, GPU_CHECK_BUDGET_S, default 345 s; the last steps are skipped, and said
 # so, when the earlier ones used it up):
 #   1. environment report (torch/CUDA/CuPy versions, device)                 5 s  -> gpu_env.txt
 #   2. issue 20's stream-safety checks first (side-stream prefetch consumers, memory reuse under queued kernels,
 #      fault injection mid-transfer, CuPy pinned-pool reuse, set_sync_debug_mode("error") on scalar operands,
 #      the timer on side streams): tests/test_gpu_checks.py tests/test_sync_free.py    <=60 s -> gpu_streams.txt
 #   2b. xb.random (issue 21) on the CUDA targets: the portable stream equals <=40 s -> gpu_random_tests.txt, .xml
-#      NumPy's Philox bit for bit (torch's jiterator kernel, CuPy's raw kernel, the emulated rounds), the
+#      NumPy's Philox bit for bit (the raw kernel: CuPy's RawKernel, torch's NVRTC launch; the emulated rounds), the
 #      cross-backend ulp bounds, native streams; then benchmarks/random_streams.py --gpu --quick (throughput at
 #      1e7 vs torch.rand / cupy.random, per call at 100)                 <=25 s -> gpu_random.txt
 #   2c. pytest -m gpu tests/ (every other GPU test; hypothesis profile "gpu") <=100 s -> gpu_tests.txt, .xml
@@ -23,8 +23,13 @@
 #   5. benchmarks/overhead.py --gpu --quick: per-call ratios vs raw on CUDA <=25 s -> overhead_gpu.{md,txt}
 #   6. benchmarks/grad.py --gpu --quick (runs right after step 2c): xb.grad on <=25 s -> grad_gpu.txt
 #      CuPy and torch-CUDA vs raw torch autograd (issue 22's ratios); its correctness tests run in step 2c
-#   7. only with GPU_CHECK_JIT=1 (and GPU_CHECK_BUDGET_S raised by 60): benchmarks/jit.py --quick on the
-#      CUDA targets: @xb.jit vs eager vs raw, compile time apart (rows print as they finish)  <=60 s -> jit_gpu.txt
+#   7. benchmarks/jit.py --quick on the CUDA targets: @xb.jit vs eager vs raw, compile time apart (rows print
+#      as they finish; torch-CUDA replays CUDA graphs by default)                 <=75 s -> jit_gpu.txt
+#   8. python -m xbackend demo (the CuPy row's time vs raw torch, issue 28)      <=40 s -> demo_gpu.txt
+#   9. benchmarks/grad.py --gpu --profile: per training step of each row, kernel launches, host syncs, stream
+#      events, allocations (torch.profiler/CUPTI): where a grad ratio's gap comes from  <=30 s -> grad_gpu_profile.txt
+#  10. benchmarks/gpu_goals.py: issue 28's speed goals read from the logs above, met or MISSED (never skipped)
+#                                                                                 -> gpu_goals.txt, summary.txt
 # A failing step does not stop the others. summary.txt lists each step's exit status and seconds.
 #
 # Exit status: 0 when every step ran and passed; 1 when a step failed or was skipped for lack of time.
@@ -41,7 +46,7 @@ SUMMARY="$OUTDIR/summary.txt"
 : > "$SUMMARY"
 status=0
 
-BUDGET="${GPU_CHECK_BUDGET_S:-340}"  # the whole run stays under 6 minutes
+BUDGET="${GPU_CHECK_BUDGET_S:-345}"  # the whole run stays under 6 minutes (2026-12-04: 183 s before steps 7-10)
 
 step() {  # step NAME TIMEOUT_S LOGFILE CMD...   (the timeout is cut to what is left of BUDGET)
     local name="$1" limit="$2" log="$3"
@@ -102,7 +107,7 @@ else
     step "stream-safety checks (issue 20)" 60 "$OUTDIR/gpu_streams.txt" \
         "$PY" -m pytest -m gpu tests/test_gpu_checks.py tests/test_sync_free.py -q -p no:cacheprovider -rfEsx \
         --durations=5 --junitxml="$OUTDIR/gpu_streams.xml"
-    # xb.random next and short: its CUDA kernels (torch jiterator, CuPy RawKernel) were only ever run on a CPU
+    # xb.random next and short: its CUDA kernel (CuPy RawKernel, torch through NVRTC) was only ever run on a CPU
     step "xb.random on CUDA (tests/test_random*.py -m gpu)" 40 "$OUTDIR/gpu_random_tests.txt" \
         "$PY" -m pytest tests/test_random.py tests/test_random_stats.py -m gpu -q -p no:cacheprovider -rfEsx \
         --durations=10 --junitxml="$OUTDIR/gpu_random_tests.xml"
@@ -123,10 +128,15 @@ else
         "$PY" benchmarks/interchange.py --gpu --out "$OUTDIR"
     step "benchmarks/overhead.py --gpu --quick" 25 "$OUTDIR/overhead_gpu.txt" \
         "$PY" benchmarks/overhead.py --gpu --quick --no-import --out "$OUTDIR/overhead_gpu.md"
-    if [ "${GPU_CHECK_JIT:-0}" = "1" ]; then  # opt-in: the default budget above is already spent
-        step "benchmarks/jit.py --quick (CUDA targets)" 60 "$OUTDIR/jit_gpu.txt" \
-            "$PY" benchmarks/jit.py --quick --repeat 5 --targets "$(echo "$GPU_TARGETS" | tr ' ' ',')"
-    fi
+    step "benchmarks/jit.py --quick (CUDA targets)" 75 "$OUTDIR/jit_gpu.txt" \
+        "$PY" benchmarks/jit.py --quick --repeat 5 --targets "$(echo "$GPU_TARGETS" | tr ' ' ',')"
+    step "python -m xbackend demo" 40 "$OUTDIR/demo_gpu.txt" "$PY" -m xbackend demo
+    step "benchmarks/grad.py --gpu --profile" 30 "$OUTDIR/grad_gpu_profile.txt" \
+        "$PY" benchmarks/grad.py --gpu --profile --out "$OUTDIR/grad_gpu_profile_table.txt"
+    # issue 28's speed goals from the logs above: a missed goal fails the run (read-only, never skipped)
+    echo "== speed goals (benchmarks/gpu_goals.py)" | tee -a "$SUMMARY"
+    "$PY" benchmarks/gpu_goals.py "$OUTDIR" --out "$OUTDIR/gpu_goals.txt" || status=1
+    [ -f "$OUTDIR/gpu_goals.txt" ] && cat "$OUTDIR/gpu_goals.txt" >> "$SUMMARY"
 fi
 
 echo "== overall: $([ $status -eq 0 ] && echo PASS || echo FAIL) in ${SECONDS}s" | tee -a "$SUMMARY"

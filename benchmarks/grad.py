@@ -19,7 +19,11 @@ Rows, per device, all on the same data (the torch tensors share the NumPy memory
 - ``numpy hand-derived``  the step in plain NumPy with the gradient derived by hand (what the demo did before).
 
 ``--instructions ROW STEPS`` runs one row alone for ``valgrind --tool=callgrind`` (instructions per step, exact:
-see :func:`instructions_run`). Goals (issue 22): ``xb.grad`` on NumPy within 1.2x of raw torch on the same CPU data, on torch within 1.1x of
+see :func:`instructions_run`). ``--profile`` prints, instead of times, what one step of each row asks of the
+device (torch.profiler, CUPTI on a GPU: the runtime and driver calls of torch and CuPy alike): kernel launches,
+host synchronisations (stream, device and event synchronize, synchronous copies), event records and stream
+waits, allocations, aten ops, and the host's CPU time per step - where a ratio's gap comes from.
+Goals (issue 22): ``xb.grad`` on NumPy within 1.2x of raw torch on the same CPU data, on torch within 1.1x of
 raw torch autograd; on a GPU the same ratios for CuPy and torch-CUDA. Every ratio is taken, round by round, to the
 faster of the two raw torch rows of that round, and the median of those ratios is reported. The calls of a round interleave, so the
 machine's load hits every row alike; a sample times a batch of steps (about ``--sample-ms``) and divides;
@@ -260,6 +264,57 @@ def instructions_run(row: str, steps: int) -> None:
             f()
 
 
+#: CUDA runtime / driver calls by what they cost a step (names as torch.profiler reports them)
+_PROFILE_KINDS = {
+    "launches": ("cudaLaunchKernel", "cuLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernelEx"),
+    "host syncs": ("cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize", "cuStreamSynchronize",
+                   "cuCtxSynchronize", "cuEventSynchronize", "cudaMemcpy", "cuMemcpyDtoH_v2", "cuMemcpyHtoD_v2"),
+    "events": ("cudaEventRecord", "cudaStreamWaitEvent", "cuEventRecord", "cuStreamWaitEvent", "cudaEventCreate",
+               "cudaEventCreateWithFlags", "cuEventCreate"),
+    "allocs": ("cudaMalloc", "cudaFree", "cuMemAlloc_v2", "cuMemFree_v2", "cudaMallocAsync", "cudaFreeAsync"),
+}  # fmt: skip
+
+
+def profile_rows(device: str, n: int, d: int, steps: int = 20) -> list[str]:
+    """Per row, per step: what the device is asked to do (see the module docstring, ``--profile``)."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    fns, _, sync, _ = build_rows(device, n, d, jit=False)
+    cuda = device.startswith("cuda")
+    acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
+    head = (f"{'row':<28}{'aten ops':>9}{'launches':>9}{'kernels':>8}{'host syncs':>11}{'events':>7}{'allocs':>7}"
+            f"{'CPU ms':>8}")
+    lines = [f"# one step of each row, {steps} steps profiled (torch.profiler{', CUDA' if cuda else ''}); the closing "
+             "synchronisation of the loop is not counted", head]
+    for name, f in fns.items():
+        for _ in range(3):
+            f()
+        sync()
+        with profile(activities=acts) as prof:
+            t0 = time.process_time()
+            for _ in range(steps):
+                f()
+            cpu = (time.process_time() - t0) / steps
+            sync()
+        counts = dict.fromkeys(_PROFILE_KINDS, 0)
+        aten = kernels = 0
+        for ev in prof.events():
+            if ev.name.startswith("aten::"):
+                aten += 1
+            elif str(getattr(ev, "device_type", "")).endswith("CUDA"):
+                kernels += 1
+            for kind, names in _PROFILE_KINDS.items():
+                if ev.name in names:
+                    counts[kind] += 1
+        if cuda:
+            counts["host syncs"] -= 1  # the loop's closing torch.cuda.synchronize()
+        per = {k: v / steps for k, v in counts.items()}
+        lines.append(f"{name:<28}{aten / steps:>9.1f}{per['launches']:>9.1f}{kernels / steps:>8.1f}"
+                     f"{per['host syncs']:>11.2f}{per['events']:>7.1f}{per['allocs']:>7.2f}{cpu * 1e3:>8.3f}")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gpu", action="store_true", help="the CUDA rows (torch-CUDA, CuPy) instead of the CPU ones")
@@ -271,6 +326,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="cpu: the process's CPU time (default on the CPU: other jobs on a shared machine do not count); "
                          "wall: elapsed time (always with --gpu)")
     ap.add_argument("--out", type=Path, default=None, help="also write the table to this file")
+    ap.add_argument("--profile", action="store_true",
+                    help="per step: kernel launches, host syncs, events, allocations, aten ops (no timing)")
     ap.add_argument("--instructions", nargs=2, metavar=("ROW", "STEPS"), default=None,
                     help="run STEPS steps of ROW (or 'none') and nothing else, for valgrind --tool=callgrind")
     args = ap.parse_args(argv)
@@ -279,6 +336,15 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     if args.instructions is not None:
         instructions_run(args.instructions[0], int(args.instructions[1]))
+        return 0
+    if args.profile:
+        if args.gpu and not torch.cuda.is_available():
+            print("no CUDA device: nothing to profile with --gpu")
+            return 0
+        lines = profile_rows("cuda" if args.gpu else "cpu", 20_000, 16)
+        print("\n".join(lines))
+        if args.out is not None:
+            args.out.write_text("\n".join(lines) + "\n")
         return 0
     repeat = min(args.repeat, 7) if args.quick else args.repeat
     sample_s = (5.0 if args.quick else args.sample_ms) / 1e3

@@ -271,3 +271,57 @@ def test_symbolic_guards_keep_size_one_strides_and_0_d_inputs_apart(torch_compil
     scalar = TorchJit(_twice, {**DYNAMO, "dynamic": True})
     scalar(torch.tensor(1.0)), scalar(torch.tensor(2.0))
     assert (len(add.traces), len(strided.traces), len(scalar.traces)) == (2, 2, 1)
+
+
+class FakeDirectCompiler:
+    """Inductor called directly on our graph: with ``config_patches={"triton.cudagraphs": True}`` its result
+    replays into static buffers that the next call overwrites (as CUDA-graph trees do)."""
+
+    def __init__(self, refuse_graphs=False):
+        self.calls, self.refuse_graphs = [], refuse_graphs
+
+    def __call__(self, gm, examples, **kw):
+        self.calls.append(kw)
+        if not kw.get("config_patches", {}).get("triton.cudagraphs"):
+            return gm
+        if self.refuse_graphs:
+            raise RuntimeError("cudagraphs: not supported here")
+        static = []
+
+        def replay(*xs):  # noqa: ANN002
+            outs = gm(*xs)
+            if not static:
+                static[:] = [o.clone() for o in outs]
+            for buf, o in zip(static, outs):
+                buf.copy_(o)
+            return list(static)
+
+        return replay
+
+
+def test_cuda_default_replays_cuda_graphs_and_copies_their_outputs():
+    """Issue 28: on CUDA the default direct path compiles with Inductor's CUDA graphs (one replay per call
+    instead of a launch per kernel); the replay's static outputs are copied, so earlier results keep their
+    values. Inputs that require grad, backend_options={"cudagraphs": False}, and a compile refusing graphs
+    get the plain compile."""
+    import torch
+    from xbackend._backends._torch_jit import TorchJit
+
+    graphs = {"config_patches": {"triton.cudagraphs": True}}
+    run = TorchJit(_twice, {}, on_cuda=True)
+    run.direct = fake = FakeDirectCompiler()
+    first = run(torch.ones(3))[0]
+    second = run(torch.full((3,), 5.0))[0]
+    assert second.tolist() == [10.0] * 3 and first.tolist() == [2.0] * 3  # not the overwritten buffer
+    assert fake.calls == [graphs] and run.graphed == [True] and run.paths == ["direct"]  # one trace, two calls
+    run(torch.ones(3, requires_grad=True))  # a backward pass: no graphs
+    assert fake.calls[-1] == {} and run.graphed[-1] is False
+    off = TorchJit(_twice, {"cudagraphs": False}, on_cuda=True)
+    off.direct = fake_off = FakeDirectCompiler()
+    off(torch.ones(3))
+    refused = TorchJit(_twice, {}, on_cuda=True)
+    refused.direct = fake_refused = FakeDirectCompiler(refuse_graphs=True)
+    assert refused(torch.ones(2))[0].tolist() == [2.0, 2.0]
+    assert fake_off.calls == [{}] and fake_refused.calls == [graphs, {}] and refused.graphed == [False]
+    assert not TorchJit(_twice, {}, on_cpu=True).cudagraphs and not TorchJit(_twice, {"mode": "default"},
+                                                                               on_cuda=True).cudagraphs

@@ -280,6 +280,12 @@ class Backend(AutogradContract):
     def dlpack_device(self, x: Any) -> tuple[int, int]:
         return x.__dlpack_device__()
 
+    def dlpack_unsynced(self, x: Any) -> Any:
+        """A DLPack capsule of ``x`` (already made safe by :meth:`export_dlpack`) for a consumer that works on
+        this library's current stream: DLPack's ``stream=-1``, no synchronisation (the hand-off between two
+        GPU libraries on one stream, ``xbackend/_interchange.py``)."""
+        return x.__dlpack__(stream=-1)
+
     def saturating_cast(self, x: Any, src: DType, dst: DType, dev: Any) -> Any:
         """``x`` (native, float dtype ``src``) cast to the integer dtype ``dst``, saturating (the rule and this
         generic version: :mod:`xbackend._saturate`). NumPy/CuPy and torch override it with fewer passes."""

@@ -385,7 +385,8 @@ def jit(fn: Any = None, /, *, static_argnames: tuple[str, ...] | str = (),
         that change every call as 0-d Arrays.
     backend_options
         Passed to the backend's compiler, e.g. ``{"mode": "max-autotune"}`` or ``{"backend": "aot_eager"}``
-        for ``torch.compile``; ``{"dynamic": False}`` specialises torch traces to exact shapes.
+        for ``torch.compile``; ``{"dynamic": False}`` specialises torch traces to exact shapes;
+        ``{"cudagraphs": False}`` turns off the CUDA graphs torch-CUDA replays by default.
     cache_size
         Most compiled variants kept per function (least recently used dropped first).
 

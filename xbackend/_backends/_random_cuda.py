@@ -1,21 +1,38 @@
 """The portable stream's CUDA kernel: Philox4x64-10 in C++, one thread per counter block.
 
 Design constraint: one source for both CUDA libraries, testable without a GPU. :data:`BLOCK` (the rounds
-and the output modes) is shared by the torch backend (a jiterator functor, :func:`jiterator_source`) and the
-CuPy backend (a raw kernel, :func:`cupy_source`); tests compile it with the host C++ compiler
-(:func:`host_source`, ``__umul64hi`` from a 128-bit product) and compare it with NumPy's Philox, so the GPU
-run only has to confirm what the CPU already checked.
+and the output modes of the words) is shared by the torch backend's jiterator functor
+(:func:`jiterator_source`, the fallback) and :data:`DRAW`, the draws finished inside the kernel, which the
+raw kernel ``xb_philox`` runs (:func:`cupy_source`: CuPy's ``RawKernel`` and torch's NVRTC path compile the
+same text); tests compile it with the host C++ compiler (:func:`host_source`, ``__umul64hi`` from a 128-bit
+product, the launch emulated over blocks and threads) and compare it with NumPy's Philox, so the GPU run
+only has to confirm what the CPU already checked.
 
-Output modes, per 64-bit word ``w`` of a block: 0 the word itself; 1 the bits of the float64
-``(w >> 11) * 2**-53``; 2 the bits of two float32, ``(lo >> 8) * 2**-24`` in the low half and the same of the
-high half above it (``lo``/``hi``: the word's 32-bit halves, the stream's 32-bit words in order).
+One launch makes a whole draw (:data:`MODES`; each thread makes the :data:`LAYOUT` outputs of its block,
+word positions as in :mod:`xbackend.random._draws`, and stores those the call asked for): 0 the 64-bit words;
+10 the 32-bit words (the halves of each 64-bit one, low first); 1 float64 uniforms
+``(w >> 11) * 2**-53``; 2 float32 uniforms, ``(lo >> 8) * 2**-24`` of each 32-bit half, low half first;
+3/4 normals (Box-Muller in float64 on words ``2k``, ``2k + 1``, then float64 / rounded to float32); 5/6
+exponentials ``-log1p(-u)``; 7 integers ``low + v`` from 32-bit words by Lemire's multiply-shift (range
+``arg`` <= 2**32, rejected below ``thr`` = 2**32 mod ``arg``); 8 integers ``low + (w & arg)`` from 64-bit words
+(rejected at ``>= thr``; ``thr`` 0: a range of 2**64, nothing rejected); 9 permutation keys
+``w & (2**63 - 1)``. A rejected integer is drawn again, in the kernel, from the same word of the stream at
+counter ``c + a * 2**192`` (attempt ``a = 1, 2, ...``: lane 3 of the counter plus ``a``), as the generic
+path does, so nothing waits on the host.
 """
 
 from __future__ import annotations
 
-__all__ = ["BLOCK", "jiterator_source", "cupy_source", "host_source", "MODES"]
+__all__ = ["BLOCK", "DRAW", "jiterator_source", "cupy_source", "host_source", "MODES", "LAYOUT", "KERNEL_ARGS"]
 
-MODES = {"raw": 0, "float64": 1, "float32": 2}
+MODES = {"raw": 0, "float64": 1, "float32": 2, "normal64": 3, "normal32": 4, "exponential64": 5,
+         "exponential32": 6, "bounded32": 7, "bounded64": 8, "keys": 9, "raw32": 10}  # fmt: skip
+#: the raw kernel's modes: mode -> (outputs per counter block, bytes per output)
+LAYOUT = {0: (4, 8), 1: (4, 8), 2: (8, 4), 3: (4, 8), 4: (4, 4), 5: (4, 8), 6: (4, 4), 7: (8, 8), 8: (4, 8),
+          9: (4, 8), 10: (8, 4)}  # fmt: skip
+#: the raw kernel's parameters, in order (every one 8 bytes: a launch packs them as 64-bit values): ``m``
+#: blocks from counter lanes ``c0..c3``; outputs ``off .. off + count - 1`` of them go to ``out[0 .. count - 1]``
+KERNEL_ARGS = ("m", "c0", "c1", "c2", "c3", "k0", "k1", "mode", "arg", "thr", "low", "off", "count", "out")
 
 # Every function is a template (torch's jiterator parses the source as templates only); no ">" in a body is
 # followed by "name name(" (the jiterator's parser would take it for the entry point).
@@ -80,22 +97,157 @@ void xb_philox_jit(T j, T c0, T c1, T c2, T c3, T k0, T k1, T mode, T& o0, T& o1
 }
 """
 
-_CUPY_ENTRY = r"""
-extern "C" __global__ void xb_philox(long long m, unsigned long long c0, unsigned long long c1,
-    unsigned long long c2, unsigned long long c3, unsigned long long k0, unsigned long long k1, long long mode,
-    unsigned long long* out) {
-  long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= m) return;
-  xb_philox_block<unsigned long long>((unsigned long long)j, c0, c1, c2, c3, k0, k1, mode,
-      out + 4 * j, out + 4 * j + 1, out + 4 * j + 2, out + 4 * j + 3);
+# The draws of the raw kernel. Not part of the jiterator's source. Thread j makes block j of the launch; its
+# outputs are ``per * j .. per * j + per - 1`` of the draw, stored at that index minus ``off`` when it falls in
+# ``[0, count)``: the output holds exactly the ``count`` values asked for (a draw need not start or end on a block).
+# A thread's outputs are 16, 32 or 64 contiguous bytes: where they lie whole inside the output and 16-byte aligned
+# (every thread but the edges of a draw that starts on a block), they go out as 16-byte stores (a warp's 4-byte
+# stores 32 bytes apart would each touch a separate memory sector); else one value at a time.
+DRAW = r"""
+struct XB_ALIGN16 xb_u4 {
+  unsigned int x, y, z, w;
+};
+
+template <typename U>
+XB_DEVICE double xb_u53(U w) {
+  return (double)(w >> 11) * (1.0 / 9007199254740992.0);
+}
+
+template <typename U>
+XB_DEVICE U xb_word(U j, U c0, U c1, U c2, U c3, U k0, U k1, int l) {
+  U w[4];
+  xb_philox_block<U>(j, c0, c1, c2, c3, k0, k1, 0LL, &w[0], &w[1], &w[2], &w[3]);
+  return w[l];
+}
+
+template <typename U, int PER, int SIZE>
+XB_DEVICE void xb_store(void* out, long long j, long long off, long long count, const unsigned int* v) {
+  long long first = PER * j - off;
+  long long w0 = first * (SIZE / 4);
+  if (first >= 0 && first + PER <= count && (w0 & 3) == 0) {
+    xb_u4* o = (xb_u4*)out + (w0 >> 2);
+    for (int q = 0; q < PER * SIZE / 16; ++q) {
+      xb_u4 t;
+      t.x = v[4 * q];
+      t.y = v[4 * q + 1];
+      t.z = v[4 * q + 2];
+      t.w = v[4 * q + 3];
+      o[q] = t;
+    }
+    return;
+  }
+  for (int e = 0; e < PER; ++e) {
+    long long i = first + e;
+    if (i < 0 || i >= count) continue;
+    if (SIZE == 8) ((U*)out)[i] = (U)v[2 * e] | ((U)v[2 * e + 1] << 32);
+    else ((unsigned int*)out)[i] = v[e];
+  }
+}
+
+template <typename U>
+XB_DEVICE void xb_draw(U j, U c0, U c1, U c2, U c3, U k0, U k1, long long mode, U arg, U thr, U low,
+                       long long off, long long count, void* out) {
+  U w[4];
+  xb_philox_block<U>(j, c0, c1, c2, c3, k0, k1, 0LL, &w[0], &w[1], &w[2], &w[3]);
+  unsigned int v[16];
+  long long jj = (long long)j;
+  if (mode == 0 || mode == 9 || mode == 10) {
+    for (int l = 0; l < 4; ++l) {
+      U x = mode == 9 ? (w[l] & 0x7FFFFFFFFFFFFFFFULL) : w[l];
+      v[2 * l] = (unsigned int)(x & 0xFFFFFFFFULL);
+      v[2 * l + 1] = (unsigned int)(x >> 32);
+    }
+    if (mode == 10) xb_store<U, 8, 4>(out, jj, off, count, v);
+    else xb_store<U, 4, 8>(out, jj, off, count, v);
+  } else if (mode == 1) {
+    for (int l = 0; l < 4; ++l) {
+      U b = (U)XB_DOUBLE_BITS(xb_u53<U>(w[l]));
+      v[2 * l] = (unsigned int)(b & 0xFFFFFFFFULL);
+      v[2 * l + 1] = (unsigned int)(b >> 32);
+    }
+    xb_store<U, 4, 8>(out, jj, off, count, v);
+  } else if (mode == 2) {
+    for (int l = 0; l < 4; ++l) {
+      v[2 * l] = XB_FLOAT_BITS((float)((w[l] & 0xFFFFFFFFULL) >> 8) * (1.0f / 16777216.0f));
+      v[2 * l + 1] = XB_FLOAT_BITS((float)(w[l] >> 40) * (1.0f / 16777216.0f));
+    }
+    xb_store<U, 8, 4>(out, jj, off, count, v);
+  } else if (mode <= 6) {
+    double d[4];
+    if (mode <= 4) {
+      for (int p = 0; p < 2; ++p) {
+        double r = sqrt(log1p(-xb_u53<U>(w[2 * p])) * -2.0);
+        double t = xb_u53<U>(w[2 * p + 1]) * 6.283185307179586;
+        d[2 * p] = r * cos(t);
+        d[2 * p + 1] = r * sin(t);
+      }
+    } else {
+      for (int l = 0; l < 4; ++l) d[l] = -log1p(-xb_u53<U>(w[l]));
+    }
+    for (int l = 0; l < 4; ++l) {
+      if (mode == 3 || mode == 5) {
+        U b = (U)XB_DOUBLE_BITS(d[l]);
+        v[2 * l] = (unsigned int)(b & 0xFFFFFFFFULL);
+        v[2 * l + 1] = (unsigned int)(b >> 32);
+      } else {
+        v[l] = XB_FLOAT_BITS((float)d[l]);
+      }
+    }
+    if (mode == 4 || mode == 6) xb_store<U, 4, 4>(out, jj, off, count, v);
+    else xb_store<U, 4, 8>(out, jj, off, count, v);
+  } else if (mode == 7) {
+    long long first = 8 * (long long)j - off;
+    for (int l = 0; l < 8; ++l) {
+      U r = 0;
+      if (first + l >= 0 && first + l < count) {  // (no retries for outputs the call does not keep)
+        U x = (l & 1) ? (w[l >> 1] >> 32) : (w[l >> 1] & 0xFFFFFFFFULL);
+        U mm = x * arg;
+        for (U a = 1; (mm & 0xFFFFFFFFULL) < thr && a <= 256ULL; ++a) {
+          U y = xb_word<U>(j, c0, c1, c2, c3 + a, k0, k1, l >> 1);
+          x = (l & 1) ? (y >> 32) : (y & 0xFFFFFFFFULL);
+          mm = x * arg;
+        }
+        r = low + (mm >> 32);
+      }
+      v[2 * l] = (unsigned int)(r & 0xFFFFFFFFULL);
+      v[2 * l + 1] = (unsigned int)(r >> 32);
+    }
+    xb_store<U, 8, 8>(out, jj, off, count, v);
+  } else if (mode == 8) {
+    long long first = 4 * (long long)j - off;
+    for (int l = 0; l < 4; ++l) {
+      U r = 0;
+      if (first + l >= 0 && first + l < count) {
+        U x = w[l] & arg;
+        for (U a = 1; thr != 0ULL && x >= thr && a <= 256ULL; ++a)
+          x = xb_word<U>(j, c0, c1, c2, c3 + a, k0, k1, l) & arg;
+        r = low + x;
+      }
+      v[2 * l] = (unsigned int)(r & 0xFFFFFFFFULL);
+      v[2 * l + 1] = (unsigned int)(r >> 32);
+    }
+    xb_store<U, 4, 8>(out, jj, off, count, v);
+  }
 }
 """
 
-_DEVICE_BITS = {"XB_DOUBLE_BITS": "__double_as_longlong", "XB_FLOAT_BITS": "__float_as_uint"}
+_CUPY_ENTRY = r"""
+extern "C" __global__ void xb_philox(long long m, unsigned long long c0, unsigned long long c1,
+    unsigned long long c2, unsigned long long c3, unsigned long long k0, unsigned long long k1, long long mode,
+    unsigned long long arg, unsigned long long thr, unsigned long long low, long long off, long long count,
+    void* out) {
+  long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= m) return;
+  xb_draw<unsigned long long>((unsigned long long)j, c0, c1, c2, c3, k0, k1, mode, arg, thr, low, off, count, out);
+}
+"""
+
+_DEVICE_BITS = {"XB_DOUBLE_BITS": "__double_as_longlong", "XB_FLOAT_BITS": "__float_as_uint",
+                "XB_ALIGN16": "__align__(16)"}
 
 
-def _fill(device: str, bits: dict[str, str]) -> str:
-    src = BLOCK.replace("XB_DEVICE", device)
+def _fill(device: str, bits: dict[str, str], text: str = BLOCK) -> str:
+    src = text.replace("XB_DEVICE", device)
     for k, v in bits.items():
         src = src.replace(k, v)
     return src
@@ -108,18 +260,61 @@ def jiterator_source() -> str:
 
 
 def cupy_source() -> str:
-    """The raw kernel ``xb_philox(m, c0..c3, k0, k1, mode, out)`` for ``cupy.RawKernel`` (``out``: 4m words)."""
-    return _fill("__device__ __forceinline__", _DEVICE_BITS) + _CUPY_ENTRY
+    """The raw kernel ``xb_philox(m, c0..c3, k0, k1, mode, arg, thr, low, out)`` (:data:`KERNEL_ARGS`; ``out``:
+    :data:`LAYOUT` ``[mode]`` outputs per block for ``m`` blocks) for ``cupy.RawKernel`` and NVRTC: plain
+    CUDA C++, no header (the math functions are NVRTC's built-ins)."""
+    dev = "__device__ __forceinline__"
+    return _fill(dev, _DEVICE_BITS) + _fill(dev, _DEVICE_BITS, DRAW) + _CUPY_ENTRY
 
 
 def host_source() -> str:
-    """The same rounds for the host C++ compiler (tests): ``xb_philox_block`` with a portable ``__umul64hi``."""
+    """The same kernel for the host C++ compiler (tests): ``xb_philox_block``, ``xb_draw`` and the entry
+    ``xb_philox`` with a portable ``__umul64hi``; ``xb_launch(grid, block, params)`` runs a launch's threads
+    one after another, reading the arguments from a ``cuLaunchKernel`` parameter array (pointers to each)."""
     prelude = r"""
 #include <cstring>
+#include <math.h>
+struct xb_dim3 { unsigned x; };
+static xb_dim3 blockIdx, threadIdx, blockDim;
 static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
   return (unsigned long long)(((unsigned __int128)a * b) >> 64);
 }
 static inline long long xb_double_bits(double d) { long long v; std::memcpy(&v, &d, 8); return v; }
 static inline unsigned int xb_float_bits(float f) { unsigned int v; std::memcpy(&v, &f, 4); return v; }
 """
-    return prelude + _fill("static inline", {"XB_DOUBLE_BITS": "xb_double_bits", "XB_FLOAT_BITS": "xb_float_bits"})
+    launch = r"""
+extern "C" void xb_launch(unsigned grid, unsigned block, void** p) {
+  typedef unsigned long long u64;
+  blockDim.x = block;
+  for (unsigned b = 0; b < grid; ++b)
+    for (unsigned t = 0; t < block; ++t) {
+      blockIdx.x = b;
+      threadIdx.x = t;
+      xb_philox(*(long long*)p[0], *(u64*)p[1], *(u64*)p[2], *(u64*)p[3], *(u64*)p[4], *(u64*)p[5], *(u64*)p[6],
+                *(long long*)p[7], *(u64*)p[8], *(u64*)p[9], *(u64*)p[10], *(long long*)p[11], *(long long*)p[12],
+                *(void**)p[13]);
+    }
+}
+"""
+    bits = {"XB_DOUBLE_BITS": "xb_double_bits", "XB_FLOAT_BITS": "xb_float_bits", "XB_ALIGN16": "alignas(16)"}
+    entry = _CUPY_ENTRY.replace("__global__ ", "")
+    return prelude + _fill("static inline", bits) + _fill("static inline", bits, DRAW) + entry + launch
+
+
+_C256 = 1 << 256
+_M64 = (1 << 64) - 1
+
+
+def counter_lanes(ctr: int, first: int) -> list[int]:
+    """The four 64-bit lanes of counter ``ctr + 1 + first`` (block ``first`` of a call at state ``ctr``)."""
+    c = (ctr + 1 + first) % _C256
+    return [c & _M64, (c >> 64) & _M64, (c >> 128) & _M64, c >> 192]
+
+
+def integer_mode(r: int) -> tuple[int, int, int, int]:
+    """``(mode, arg, thr, per)`` of the kernel's integers in ``[low, low + r)`` (``1 <= r <= 2**64``): Lemire on
+    32-bit words up to 2**32 (``thr`` = 2**32 mod r), else a mask on 64-bit words (``thr`` = r, or 0 for 2**64);
+    ``per`` variates per block."""
+    if r <= 1 << 32:
+        return MODES["bounded32"], r, (1 << 32) % r, 8
+    return MODES["bounded64"], (1 << (r - 1).bit_length()) - 1, 0 if r == 1 << 64 else r, 4

@@ -1,10 +1,10 @@
 """``xb.random`` on CuPy: the portable stream from a CUDA kernel, and CuPy's own ``RandomState``.
 
-Design constraint: the words are made on the array's device by one raw kernel
+Design constraint: a draw is made on the array's device by one launch of one raw kernel
 (:func:`xbackend._backends._random_cuda.cupy_source`, one thread per Philox block, native 64-bit
-integers), which writes raw words, float64 or float32 uniforms directly; everything else is xbackend
-operations on CuPy arrays. No value passes through the host: the key and counter travel as kernel
-arguments.
+integers), which writes raw words, float64 or float32 uniforms, normals, exponentials, integers (their
+rejections redrawn inside the kernel) or permutation keys directly; everything else is xbackend operations
+on CuPy arrays. No value passes through the host: the key and counter travel as kernel arguments.
 """
 
 from __future__ import annotations
@@ -19,12 +19,10 @@ from .._devices import Device
 from .._dtypes import DType
 from ..random._engine import Native as _NativeBase
 from ..random._source import PhiloxSource
-from ._random_cuda import MODES, cupy_source
+from ._random_cuda import MODES, counter_lanes, cupy_source, integer_mode
 
 __all__ = ["Source", "Native"]
 
-_M64 = (1 << 64) - 1
-_C256 = 1 << 256
 _THREADS = 256
 
 
@@ -38,37 +36,68 @@ class Source(PhiloxSource):
         self.cp = cupy
         self._kernels: dict[int, Any] = {}  # per device (a RawKernel loads its module per device)
 
-    def _run(self, key: tuple[int, int], ctr: int, start: int, n: int, width: int, mode: int, dev: Device) -> Any:
-        """Words ``start .. start + n - 1`` as a uint64 CuPy array of their bits (viewed per ``width``)."""
+    def _run(self, key: tuple[int, int], ctr: int, start: int, n: int, mode: int, per: int, dtype: Any, dev: Device,
+             arg: int = 0, thr: int = 0, low: int = 0) -> Any:  # fmt: skip
+        """Outputs ``start .. start + n - 1`` of draw ``mode`` (``per`` per counter block) from one launch, as a
+        CuPy array of ``n`` values of ``dtype``."""
         cp = self.cp
-        per = 4 if width == 64 else 8
         first = start // per
-        m = max(0, (start + n - 1) // per - first + 1) if n else 0
+        m = (start + n - 1) // per - first + 1 if n else 0
         with self.be.device_scope(dev.physical):
-            out = cp.empty(4 * m, dtype=cp.uint64)
+            out = cp.empty(n, dtype=dtype)
             if m:
                 k = self._kernels.get(dev.physical.index or 0)
                 if k is None:
                     k = self._kernels[dev.physical.index or 0] = cp.RawKernel(cupy_source(), "xb_philox",
                                                                               options=("-std=c++17",))  # fmt: skip
-                c = (ctr + 1 + first) % _C256
-                lanes = [np.uint64((c >> s) & _M64) for s in (0, 64, 128, 192)]
+                lanes = [np.uint64(v) for v in counter_lanes(ctr, first)]
                 k(((m + _THREADS - 1) // _THREADS,), (_THREADS,),
-                  (np.int64(m), *lanes, np.uint64(key[0]), np.uint64(key[1]), np.int64(mode), out))  # fmt: skip
-        if width == 32:
-            out = out.view(cp.uint32)
-        off = start - first * per
-        return out[off : off + n]
+                  (np.int64(m), *lanes, np.uint64(key[0]), np.uint64(key[1]), np.int64(mode), np.uint64(arg),
+                   np.uint64(thr), np.uint64(low % (1 << 64)), np.int64(start - first * per), np.int64(n),
+                   out))  # fmt: skip
+        return out
 
     def words(self, key: tuple[int, int], ctr: int, start: int, n: int, width: int, dev: Device) -> Array:
-        w = self._run(key, ctr, start, n, width, MODES["raw"], dev)
+        cp = self.cp
+        w = (self._run(key, ctr, start, n, MODES["raw"], 4, cp.uint64, dev) if width == 64 else
+             self._run(key, ctr, start, n, MODES["raw32"], 8, cp.uint32, dev))  # fmt: skip
         return _new(w, D.uint64 if width == 64 else D.uint32, dev.physical, self.be)
 
     def uniform(self, key: tuple[int, int], ctr: int, start: int, n: int, dt: DType, dev: Device) -> Array | None:
-        if dt is not D.float64 and dt is not D.float32:
+        if dt is D.float64:
+            w = self._run(key, ctr, start, n, MODES["float64"], 4, self.cp.float64, dev)
+        elif dt is D.float32:
+            w = self._run(key, ctr, start, n, MODES["float32"], 8, self.cp.float32, dev)
+        else:
             return None
-        w = self._run(key, ctr, start, n, 64 if dt is D.float64 else 32, MODES[dt.name], dev)
-        return _new(w.view(self.cp.float64 if dt is D.float64 else self.cp.float32), dt, dev.physical, self.be)
+        return _new(w, dt, dev.physical, self.be)
+
+    def fused(self, draw: str, key: tuple[int, int], ctr: int, start: int, n: int, dt: DType, arg: Any,
+              dev: Device) -> Array | None:  # fmt: skip
+        cp = self.cp
+        if draw == "integers":
+            low, r = arg
+            mode, karg, thr, per = integer_mode(r)
+            w = self._run(key, ctr, start, n, mode, per, cp.uint64 if dt is D.uint64 else cp.int64, dev, karg, thr,
+                          low)  # fmt: skip
+            if dt is not D.int64 and dt is not D.uint64:
+                w = self._cast(w, dt, dev)  # in dt's range: exact
+            return _new(w, dt, dev.physical, self.be)
+        if draw == "keys":
+            return _new(self._run(key, ctr, start, n, MODES["keys"], 4, cp.int64, dev), D.int64, dev.physical,
+                        self.be)  # fmt: skip
+        if draw != "normal" and draw != "exponential":
+            return None
+        f32 = dt is D.float32
+        mode = MODES[f"{draw}{32 if f32 else 64}"]
+        w = self._run(key, ctr, start, n, mode, 4, cp.float32 if f32 else cp.float64, dev)
+        if not f32 and dt is not D.float64:  # float16: from float64, rounded once
+            w = self._cast(w, dt, dev)
+        return _new(w, dt, dev.physical, self.be)
+
+    def _cast(self, w: Any, dt: DType, dev: Device) -> Any:
+        with self.be.device_scope(dev.physical):
+            return w.astype(self.be.native_dtype(dt))
 
 
 class Native(_NativeBase):

@@ -2,10 +2,14 @@
 
 Design constraint: the numbers are made on the tensor's device. On the CPU that device is NumPy's too, so
 the words come from NumPy's C Philox and are wrapped with ``torch.from_numpy`` (no copy, the same memory).
-On CUDA a jiterator kernel (:mod:`._random_cuda`, compiled by torch's NVRTC on first use) runs the rounds
-on the device with native 64-bit integers; where it cannot be built, the rounds run as xbackend uint64
+On CUDA one kernel launch makes a whole draw - uniforms, normals, exponentials, integers with their
+rejections, permutation keys - into one freshly allocated tensor: the raw kernel of
+:mod:`._random_cuda` (the one CuPy runs), compiled by NVRTC on first use and launched on torch's current
+stream (:mod:`._torch_nvrtc`). Where it cannot be built, a jiterator kernel makes the words and the uniforms
+(an index tensor in, four outputs stacked: slower), and past that the rounds run as xbackend uint64
 operations (int64 tensors and masks on the device; the default :class:`~xbackend.random._source.PhiloxSource`
-path, which tests run on CPU tensors), after one warning. Either way nothing passes through the host.
+path, which tests run on CPU tensors), each fallback after one warning. Either way nothing passes through
+the host, and the numbers are the same.
 """
 
 from __future__ import annotations
@@ -22,9 +26,10 @@ from .._dispatch import get_backend
 from .._dtypes import DType
 from ..random._engine import Native as _NativeBase
 from ..random._source import PhiloxSource, source_for
-from ._random_cuda import MODES, jiterator_source
+from ._random_cuda import KERNEL_ARGS, MODES, cupy_source, integer_mode, jiterator_source
+from ._torch_nvrtc import THREADS, RawKernel
 
-__all__ = ["Source", "Native", "JiteratorPhilox"]
+__all__ = ["Source", "Native", "JiteratorPhilox", "RAW"]
 
 _M64 = (1 << 64) - 1
 _C256 = 1 << 256
@@ -32,6 +37,10 @@ _C256 = 1 << 256
 
 def _signed(v: int) -> int:
     return v - (1 << 64) if v >= 1 << 63 else v
+
+
+#: the raw kernel (NVRTC; ``RAW.broken`` says why it is not used, after the one warning)
+RAW = RawKernel(cupy_source, "xb_philox", len(KERNEL_ARGS))
 
 
 class JiteratorPhilox:
@@ -69,7 +78,7 @@ _KERNEL = JiteratorPhilox()
 
 
 class Source(PhiloxSource):
-    """torch's portable-stream words: NumPy's on the CPU (shared memory), the CUDA kernel on GPUs."""
+    """torch's portable-stream words: NumPy's on the CPU (shared memory), one kernel launch per draw on GPUs."""
 
     def __init__(self, be: Any) -> None:
         super().__init__(be)
@@ -77,33 +86,185 @@ class Source(PhiloxSource):
 
         self.torch = torch
         self.kernel = _KERNEL
+        self.raw = RAW
+        self._places: dict[Device, tuple[Any, int]] = {}  # Device -> (torch.device, CUDA index)
+        t = torch
+        self._f = {D.float64: (MODES["float64"], 4, t.float64), D.float32: (MODES["float32"], 8, t.float32)}
+        self._normal = {D.float64: (MODES["normal64"], t.float64), D.float32: (MODES["normal32"], t.float32)}
+        self._exp = {D.float64: (MODES["exponential64"], t.float64), D.float32: (MODES["exponential32"], t.float32)}
 
     def _host(self) -> Any:
         return source_for(get_backend("numpy"))
 
+    def _on_kernel(self, dev: Device) -> bool:
+        """Whether draws on ``dev`` are made by the CUDA kernels (tests point CPU tensors at a host build)."""
+        return dev.type == "cuda"
+
+    def _place(self, dev: Device) -> tuple[Any, int]:
+        p = self._places.get(dev)
+        if p is None:
+            td = self.torch.device(str(dev.physical))
+            p = self._places[dev] = (td, td.index if td.index is not None else 0)
+        return p
+
+    def _launch(self, dev: Device, mode: int, per: int, tdt: Any, key: tuple[int, int], ctr: int, start: int,
+                n: int, arg: int = 0, thr: int = 0, low: int = 0) -> Any:  # fmt: skip
+        """Outputs ``start .. start + n - 1`` of draw ``mode`` (``per`` per counter block, of torch dtype ``tdt``)
+        from one launch of the raw kernel, in a new tensor of ``n``; None when the kernel is unusable (after one
+        warning) or ``n`` is 0."""
+        raw = self.raw
+        if raw.broken is not None or n <= 0:
+            return None
+        first = start // per
+        m = (start + n - 1) // per - first + 1
+        p = self._places.get(dev) or self._place(dev)
+        out = self.torch.empty(n, dtype=tdt, device=p[0])
+        c = (ctr + 1 + first) % _C256
+        try:
+            raw(self.torch, p[1], (m + THREADS - 1) // THREADS, [m, c, c >> 64, c >> 128, c >> 192, key[0], key[1],
+                mode, arg, thr, low, start - first * per, n, out.data_ptr()])  # fmt: skip
+        except Exception as exc:  # no NVRTC or driver API, an old torch: the jiterator, or the emulation
+            raw.broken = f"{type(exc).__name__}: {exc}"
+            warnings.warn(f"xb.random: the CUDA Philox kernel could not be built or launched through NVRTC "
+                          f"({raw.broken}); torch on CUDA uses slower kernels (the same numbers)", RuntimeWarning,
+                          stacklevel=3)  # fmt: skip
+            return None
+        return out
+
     def words(self, key: tuple[int, int], ctr: int, start: int, n: int, width: int, dev: Device) -> Array:
         dt = D.uint64 if width == 64 else D.uint32
-        if dev.type == "cpu":
-            return _new(self.torch.from_numpy(self._host().raw(key, ctr, start, n, width)), dt, dev.physical, self.be)
-        w = self._cuda(key, ctr, start, n, width, MODES["raw"], dev)
+        t = self.torch
+        if not self._on_kernel(dev):
+            return _new(t.from_numpy(self._host().raw(key, ctr, start, n, width)), dt, dev.physical, self.be)
+        w = (self._launch(dev, MODES["raw"], 4, t.uint64, key, ctr, start, n) if width == 64 else
+             self._launch(dev, MODES["raw32"], 8, t.uint32, key, ctr, start, n))  # fmt: skip
         if w is None:
-            return super().words(key, ctr, start, n, width, dev)
-        return _new(w.view(self.torch.uint64 if width == 64 else self.torch.uint32), dt, dev.physical, self.be)
+            w = self._cuda(key, ctr, start, n, width, MODES["raw"], dev)
+            if w is None:
+                return super().words(key, ctr, start, n, width, dev)
+            w = w.view(t.uint64 if width == 64 else t.uint32)
+        return _new(w, dt, dev.physical, self.be)
 
     def uniform(self, key: tuple[int, int], ctr: int, start: int, n: int, dt: DType, dev: Device) -> Array | None:
-        if dt is not D.float64 and dt is not D.float32:
+        f = self._f.get(dt)
+        if f is None:
             return None
-        if dev.type == "cpu":
+        if not self._on_kernel(dev):
             out = self._host().floats(key, ctr, start, n, dt)
             return None if out is None else _new(self.torch.from_numpy(out), dt, dev.physical, self.be)
-        w = self._cuda(key, ctr, start, n, 64 if dt is D.float64 else 32, MODES[dt.name], dev)
+        mode, per, tdt = f
+        w = self._launch(dev, mode, per, tdt, key, ctr, start, n)
+        if w is None:
+            w = self._cuda(key, ctr, start, n, 64 if dt is D.float64 else 32, mode, dev)
+            if w is None:
+                return None
+            w = w.view(tdt)
+        return _new(w, dt, dev.physical, self.be)
+
+    def fused(self, draw: str, key: tuple[int, int], ctr: int, start: int, n: int, dt: DType, arg: Any,
+              dev: Device) -> Array | None:  # fmt: skip
+        if not self._on_kernel(dev):
+            return None
+        t = self.torch
+        if draw == "integers":
+            low, r = arg
+            mode, karg, thr, per = integer_mode(r)
+            w = self._launch(dev, mode, per, t.uint64 if dt is D.uint64 else t.int64, key, ctr, start, n, karg, thr,
+                             low)  # fmt: skip
+            if w is None:
+                return None
+            if dt is not D.int64 and dt is not D.uint64:
+                w = self.be.astype(w, dt)  # in dt's range: exact
+            return _new(w, dt, dev.physical, self.be)
+        if draw == "keys":
+            w = self._launch(dev, MODES["keys"], 4, t.int64, key, ctr, start, n)
+            return None if w is None else _new(w, D.int64, dev.physical, self.be)
+        table = self._normal if draw == "normal" else self._exp if draw == "exponential" else None
+        if table is None:
+            return None
+        mode, tdt = table.get(dt) or table[D.float64]  # other float dtypes: float64, rounded once below
+        w = self._launch(dev, mode, 4, tdt, key, ctr, start, n)
         if w is None:
             return None
-        return _new(w.view(self.torch.float64 if dt is D.float64 else self.torch.float32), dt, dev.physical, self.be)
+        out = _new(w, D.float64 if tdt is t.float64 else dt, dev.physical, self.be)
+        return out if out.dtype is dt else _new(self.be.astype(w, dt), dt, dev.physical, self.be)
+
+    def one_call_for(self, engine: Any, dev: Device) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
+        """On the kernel path: ``random``, ``standard_normal`` (an int shape, float32/float64) and ``integers``
+        (int64 inside int64's range, an int shape) of a placed portable generator as closures that take the
+        counter blocks and launch, with no other frame in between (the per-call cost of a 100-value draw is
+        the goal: raw ``torch.rand`` + 5 µs on CUDA); any other call goes to the general path. The numbers
+        are those of the general path (tests compare them)."""
+        if not self._on_kernel(dev):
+            return None
+        return lambda general: self._one_call(engine, dev, general)
+
+    def _one_call(self, engine: Any, dev: Device, general: dict[str, Any]) -> dict[str, Any]:
+        from ..random._draws import DRAWS
+
+        launch, take, key, f, normals, ctx, cfg = (self._launch, engine.take, engine.key, self._f, self._normal,
+                                                   _config._ctx.get, _config)  # fmt: skip
+        alloc, xbe, phys, i64, ints = _alloc, self.be, dev.physical, D.int64, self.torch.int64
+        g_random, g_std, g_normal, g_ints = (general[k] for k in ("random", "standard_normal", "normal", "integers"))
+        d_uniform, d_normal, d_ints = DRAWS["uniform"], DRAWS["normal"], DRAWS["integers"]
+
+        def random(shape: Any = None, dtype: Any = None) -> Array:
+            if dtype is None:
+                c = ctx()
+                dtype = (cfg._base if c is None else c).default_float
+            t = f.get(dtype)
+            if t is None or type(shape) is not int or shape <= 0:
+                return g_random(shape, dtype)
+            mode, per, tdt = t
+            ctr = take(-(-shape // per))
+            w = launch(dev, mode, per, tdt, key, ctr, 0, shape)
+            if w is None:  # the kernel is unusable: the same numbers from the fallbacks, at the counter taken
+                return d_uniform(self, dev, key, ctr, 0, shape, dtype)
+            a = alloc()
+            a._data, a._dt, a._dev, a._be = w, dtype, phys, xbe
+            return a
+
+        def standard_normal(shape: Any = None, dtype: Any = None) -> Array:
+            if dtype is None:
+                c = ctx()
+                dtype = (cfg._base if c is None else c).default_float
+            t = normals.get(dtype)
+            if t is None or type(shape) is not int or shape <= 0:
+                return g_std(shape, dtype)
+            ctr = take((-(-shape // 2) + 1) // 2)  # pairs of 64-bit words, 4 words a block
+            w = launch(dev, t[0], 4, t[1], key, ctr, 0, shape)
+            if w is None:
+                return d_normal(self, dev, key, ctr, 0, shape, dtype)
+            a = alloc()
+            a._data, a._dt, a._dev, a._be = w, dtype, phys, xbe
+            return a
+
+        def normal(loc: Any = 0.0, scale: Any = 1.0, shape: Any = None, dtype: Any = None) -> Array:
+            return g_normal(loc, scale, shape, dtype)
+
+        def integers(low: Any, high: Any = None, shape: Any = None, dtype: Any = None,
+                     endpoint: bool = False) -> Array:  # fmt: skip
+            if dtype is None:
+                c = ctx()
+                dtype = (cfg._base if c is None else c).default_int
+            if not (dtype is i64 and type(shape) is int and shape > 0 and type(low) is int and type(high) is int
+                    and not endpoint and -(1 << 63) <= low < high <= 1 << 63):  # fmt: skip
+                return g_ints(low, high, shape, dtype, endpoint)
+            r = high - low
+            mode, karg, thr, per = integer_mode(r)
+            ctr = take(-(-shape // per))
+            w = launch(dev, mode, per, ints, key, ctr, 0, shape, karg, thr, low)
+            if w is None:
+                return d_ints(self, dev, key, ctr, 0, shape, i64, (low, r))
+            a = alloc()
+            a._data, a._dt, a._dev, a._be = w, i64, phys, xbe
+            return a
+
+        return {"random": random, "standard_normal": standard_normal, "normal": normal, "integers": integers}
 
     def _cuda(self, key: tuple[int, int], ctr: int, start: int, n: int, width: int, mode: int, dev: Device) -> Any:
-        """Words ``start .. start + n - 1`` from the kernel, as the int64 tensor of their bits (viewed as
-        ``width``-bit words), or None."""
+        """Words ``start .. start + n - 1`` from the jiterator kernel, as the int64 tensor of their bits (viewed
+        as ``width``-bit words), or None."""
         per = 4 if width == 64 else 8
         first, last = start // per, (start + n - 1) // per
         if n == 0:

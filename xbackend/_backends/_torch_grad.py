@@ -16,6 +16,7 @@ update of such a view (``g *= 2``) would write one element many times.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Callable, ContextManager
 
 from .._backend import Backend
@@ -171,14 +172,25 @@ class TorchGradMixin(Backend):
     def stream_handle(self, dev: Any) -> int | None:
         if dev.type != "cuda":
             return None
-        return int(torch.cuda.current_stream(dev.index or 0).cuda_stream)
+        return _raw_stream(dev.index or 0)
 
     def use_stream(self, handle: int | None, dev: Any) -> ContextManager[Any]:
-        import contextlib
-
         if handle is None or dev.type != "cuda":
-            return contextlib.nullcontext()
+            return _NULL
         index = dev.index or 0
+        if handle == _raw_stream(index):  # already torch's current stream there (the defaults: both 0)
+            return _NULL
         if handle == 0:  # the legacy default stream (CuPy's null stream): torch's default stream is that one
             return torch.cuda.stream(torch.cuda.default_stream(index))
         return torch.cuda.stream(torch.cuda.ExternalStream(handle, device=torch.device("cuda", index)))
+
+
+_NULL = contextlib.nullcontext()
+
+
+def _raw_stream(index: int) -> int:
+    """The ``cudaStream_t`` of torch's current stream on CUDA device ``index`` (0: the legacy default stream)."""
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is None:  # pragma: no cover - older torch
+        return int(torch.cuda.current_stream(index).cuda_stream)
+    return int(raw(index))

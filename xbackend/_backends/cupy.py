@@ -307,6 +307,8 @@ class CupyBackend(NumpyBackend):
     def stream_handle(self, dev: Device) -> int | None:
         """The ``cudaStream_t`` current on ``dev`` (0: the legacy default stream): ``xb.grad`` runs torch's autograd
         on it, so the CuPy work before and after is ordered with it without a synchronisation."""
+        if not self._multi:  # one GPU: no device to switch to (a move asks twice per hand-off)
+            return int(cupy.cuda.get_current_stream().ptr)
         with self._on(dev):
             return int(cupy.cuda.get_current_stream().ptr)
 

@@ -15,7 +15,11 @@ exact integer arithmetic followed by one documented float step:
   unless ``m mod 2**32 < 2**32 mod r``; for larger ``r``, ``w & (2**k - 1)`` on 64-bit word ``i`` (``2**k`` the
   least power of two ``>= r``) unless it is ``>= r``. A rejected variate is drawn again from word ``i`` of the
   stream at counter ``c + a * 2**192`` (attempt ``a = 1, 2, ...``);
+- integers in ``[low, low + r)`` of a dtype: ``low + v`` of the bounded variate ``v`` in ``[0, r)``, exactly;
 - keys (permutations): ``w & (2**63 - 1)`` as int64, ``w`` the 64-bit word ``i``.
+
+A source may make a whole draw in one step (:meth:`~xbackend.random._source.PhiloxSource.fused`: the CUDA
+kernels); what it returns must be what these functions compute.
 
 The float results of uniforms and integers are bit-identical on every backend; normal and exponential
 variates go through ``log1p``/``sqrt``/``cos``/``sin`` in float64, which libraries round differently by
@@ -35,14 +39,14 @@ from .._dtypes import DType
 from .._elementwise import cos, log1p, logical_not, sin, sqrt
 from .._manipulation import reshape, stack
 from .._misc import astype
-from .._searching import nonzero
+from .._searching import nonzero, where
 from .._utility import any as any_
 from . import _philox
 
 if TYPE_CHECKING:
     from ._source import PhiloxSource
 
-__all__ = ["DRAWS", "WORDS", "uniform_from_words", "UNIFORM_BITS"]
+__all__ = ["DRAWS", "WORDS", "uniform_from_words", "UNIFORM_BITS", "shift_into"]
 
 #: uniform floats: dtype -> (word width, right shift, scale)
 UNIFORM_BITS: dict[DType, tuple[int, int, float]] = {
@@ -73,6 +77,9 @@ def uniform(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, star
 def normal(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, start: int, n: int, dt: DType,
            arg: Any = None) -> Array:  # fmt: skip
 
+    fast = src.fused("normal", key, ctr, start, n, dt, arg, dev)
+    if fast is not None:
+        return fast
     s0 = start - start % 2
     pairs = (start + n - s0 + 1) // 2
     u = reshape(uniform(src, dev, key, ctr, s0, 2 * pairs, D.float64), (pairs, 2))  # words 2k, 2k+1 of pair k
@@ -87,6 +94,9 @@ def normal(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, start
 def exponential(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, start: int, n: int, dt: DType,
                 arg: Any = None) -> Array:  # fmt: skip
 
+    fast = src.fused("exponential", key, ctr, start, n, dt, arg, dev)
+    if fast is not None:
+        return fast
     e = -log1p(-uniform(src, dev, key, ctr, start, n, D.float64))
     return e if dt is D.float64 else astype(e, dt)
 
@@ -126,15 +136,46 @@ def bounded(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, star
     return v
 
 
+def shift_into(v: Array, low: int, r: int, dt: DType) -> Array:
+    """``low + v`` (``v`` uint64 in ``[0, r)``) as dtype ``dt``, exactly: the result lies in ``dt``'s range,
+    intermediate values never leave int64/uint64 (no wrap-around a backend could treat differently)."""
+
+    if dt is D.uint64:
+        return v + low if low else v
+    if r <= 1 << 63:
+        w = astype(v, D.int64)
+        w = w + low if low else w
+        return w if dt is D.int64 else astype(w, dt)
+    # int64 with a range beyond 2**63 (so low < 0): add the top bit of v as two in-range steps
+    top = v >= (1 << 63)
+    w = astype(v & ((1 << 63) - 1), D.int64) + low
+    return where(top, (w + ((1 << 63) - 1)) + 1, w)
+
+
+def integers(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, start: int, n: int, dt: DType,
+             arg: Any = None) -> Array:  # fmt: skip
+    """Integers in ``[low, low + r)`` of dtype ``dt`` (``arg`` = ``(low, r)``): :func:`bounded`, shifted."""
+
+    fast = src.fused("integers", key, ctr, start, n, dt, arg, dev)
+    if fast is not None:
+        return fast
+    low, r = arg
+    return shift_into(bounded(src, dev, key, ctr, start, n, D.uint64, r), low, r, dt)
+
+
 def keys(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, start: int, n: int, dt: DType,
          arg: Any = None) -> Array:  # fmt: skip
     """int64 sort keys in ``[0, 2**63)``."""
 
+    fast = src.fused("keys", key, ctr, start, n, dt, arg, dev)
+    if fast is not None:
+        return fast
     return astype(src.words(key, ctr, start, n, 64, dev) & (_philox.M64 >> 1), D.int64)
 
 
 DRAWS: dict[str, Callable[..., Array]] = {
-    "uniform": uniform, "normal": normal, "exponential": exponential, "bounded": bounded, "keys": keys,
+    "uniform": uniform, "normal": normal, "exponential": exponential, "bounded": bounded, "integers": integers,
+    "keys": keys,
 }  # fmt: skip
 
 
@@ -148,9 +189,10 @@ WORDS: dict[str, Callable[[int, DType, Any], tuple[int, int]]] = {
     "normal": lambda n, dt, arg: (2 * (-(-n // 2)), 64),
     "exponential": lambda n, dt, arg: (n, 64),
     "bounded": lambda n, dt, arg: (n, 32 if int(arg) <= 1 << 32 else 64),
+    "integers": lambda n, dt, arg: (n, 32 if arg[1] <= 1 << 32 else 64),
     "keys": lambda n, dt, arg: (n, 64),
 }
 
 #: dtype each draw returns (None: the requested one)
 RESULT: dict[str, DType | None] = {"uniform": None, "normal": None, "exponential": None, "bounded": D.uint64,
-                                   "keys": D.int64}  # fmt: skip
+                                   "integers": None, "keys": D.int64}  # fmt: skip

@@ -24,9 +24,8 @@ from .._dtypes import DType
 from .._elementwise import floor
 from .._errors import XBackendError
 from .._misc import astype
-from .._searching import where
 from . import _philox
-from ._draws import WORDS
+from ._draws import WORDS, shift_into
 from ._source import source_for
 
 __all__ = ["Portable", "Native", "NativeStateError", "shift_into"]
@@ -77,7 +76,7 @@ class Portable:
         return self.draw("exponential", shape, dt, be, dev)
 
     def integers(self, low: int, r: int, shape: tuple[int, ...], dt: DType, be: Backend, dev: Device) -> Array:
-        return shift_into(self.draw("bounded", shape, D.uint64, be, dev, r), low, r, dt)
+        return self.draw("integers", shape, dt, be, dev, (low, r))
 
     def keys(self, shape: tuple[int, ...], be: Backend, dev: Device, axis: int | None) -> Array:
         return self.draw("keys", shape, D.int64, be, dev, None, axis)
@@ -86,22 +85,6 @@ class Portable:
         """``{"key": uint64 NumPy array of 2, "counter": int}``: what ``numpy.random.Philox(key=, counter=)``
         takes (a list of Python ints would lose bits: NumPy reads it as float64)."""
         return {"key": np.array(self.key, dtype=np.uint64), "counter": self.counter}
-
-
-def shift_into(v: Array, low: int, r: int, dt: DType) -> Array:
-    """``low + v`` (``v`` uint64 in ``[0, r)``) as dtype ``dt``, exactly: the result lies in ``dt``'s range,
-    intermediate values never leave int64/uint64 (no wrap-around a backend could treat differently)."""
-
-    if dt is D.uint64:
-        return v + low if low else v
-    if r <= 1 << 63:
-        w = astype(v, D.int64)
-        w = w + low if low else w
-        return w if dt is D.int64 else astype(w, dt)
-    # int64 with a range beyond 2**63 (so low < 0): add the top bit of v as two in-range steps
-    top = v >= (1 << 63)
-    w = astype(v & ((1 << 63) - 1), D.int64) + low
-    return where(top, (w + ((1 << 63) - 1)) + 1, w)
 
 
 class Native:

@@ -134,6 +134,8 @@ class Generator:
             key = _philox.key_from_seed_sequence(ss) if state is None else (int(state["key"][0]), int(state["key"][1]))
             engine = Portable(key, 0 if state is None else int(state["counter"]), chunks)
         one_call = getattr(engine, "one_call_methods", None)
+        if one_call is None and place is not None and type(engine) is Portable:  # a source drawing in one step
+            one_call = _portable_one_call(engine, place)
         g = object.__new__(cls if one_call is None else _OneCall)
         g._ss, g._backend, g._device, g._place, g._engine = ss, backend, device, place, engine
         if one_call is not None:
@@ -468,6 +470,14 @@ class _OneCall(Generator):
 
 
 # -- helpers ----------------------------------------------------------------------------------------
+def _portable_one_call(engine: Portable, place: tuple[Backend, Device]) -> Any:
+    """``fn(general) -> closures`` when the backend's source has one-call closures for a portable generator
+    placed there (torch's CUDA kernel path), else None."""
+    from ._source import source_for
+
+    return source_for(place[0]).one_call_for(engine, bind(place[1], place[0].name))
+
+
 def _lazy(be: Backend) -> bool:
     from ._source import source_for
 

@@ -56,6 +56,20 @@ class PhiloxSource:
         computed from :meth:`words`)."""
         return None
 
+    def fused(self, draw: str, key: tuple[int, int], ctr: int, start: int, n: int, dt: DType, arg: Any,
+              dev: Device) -> Array | None:  # fmt: skip
+        """Fast path: the variates ``start .. start + n - 1`` of draw ``draw`` (``normal``, ``exponential``,
+        ``integers``, ``keys``; the arguments of :mod:`xbackend.random._draws`' functions) made in one step, or
+        None (then they are computed from :meth:`uniform` and :meth:`words` with xbackend operations)."""
+        return None
+
+    def one_call_for(self, engine: Any, dev: Device) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
+        """For a portable generator placed on ``dev`` (a bound Device): ``fn(general)`` returning closures
+        ``random``, ``standard_normal``, ``normal``, ``integers`` (all four, NumPy's signatures) that draw the
+        common calls in one step and hand every other call to ``general[name]``; None (the default): the
+        generator's methods as they are."""
+        return None
+
     def sample(self, draw: str, shape: tuple[int, ...], dt: DType, dev: Device, key: tuple[int, int], ctr: int,
                arg: Any, whole_axis: int | None = None, chunks: Any = None) -> Array:  # fmt: skip
         """The variates of a whole call, in ``shape`` (C order: variate ``i`` is element ``i`` of the flat
