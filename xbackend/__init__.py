@@ -36,7 +36,7 @@ from ._errors import (
     HostTransferError, PromotionError, ScalarOverflowError, UnknownDeviceError, UnsupportedDTypeError,
     XBackendError, AxisError, LinAlgError, DomainError, ShapeError, IndexOutOfRangeError, ForeignArrayError,
     ArgumentError, ArgumentTypeError, ArgumentValueError, BackendFailure, ChunkingError, InvalidIndexError,
-    OutOfMemoryError,
+    OutOfMemoryError, UnknownBackendError,
 )  # fmt: skip
 from ._jit import JitFallbackWarning, jit, jit_cache_info
 from ._autograd import no_grad  # installs x.grad, x.backward(), x.requires_grad_() on Array
@@ -91,7 +91,7 @@ __all__ = [
     "HostTransferError", "UnsupportedDTypeError", "PromotionError", "ScalarOverflowError", "GradientError",
     "CopyError", "AxisError", "LinAlgError", "DomainError", "ShapeError", "IndexOutOfRangeError", "ForeignArrayError",
     "ArgumentError", "ArgumentTypeError", "ArgumentValueError", "BackendFailure", "ChunkingError",
-    "InvalidIndexError", "OutOfMemoryError",
+    "InvalidIndexError", "OutOfMemoryError", "UnknownBackendError",
     "linalg", "fft", "random",
     # compilation
     "jit", "jit_cache_info", "JitFallbackWarning",

@@ -6,6 +6,7 @@ would already catch, so ``except TypeError`` keeps working::
     XBackendError
      +-- BackendError
      |    +-- BackendUnavailableError(RuntimeError)   backend not installed / no usable device
+     |    |    +-- UnknownBackendError(ValueError)     a backend name nobody registered (backend="tourch")
      |    +-- BackendMismatchError(TypeError)         Arrays of two backends in one operation
      |    +-- ForeignArrayError(TypeError)            an array of an unknown, non-conforming library
      +-- DeviceError
@@ -45,6 +46,7 @@ __all__ = [
     "XBackendError",
     "BackendError",
     "BackendUnavailableError",
+    "UnknownBackendError",
     "BackendMismatchError",
     "ForeignArrayError",
     "DeviceError",
@@ -83,6 +85,11 @@ class BackendError(XBackendError):
 
 class BackendUnavailableError(BackendError, RuntimeError):
     """The backend is not installed or has no usable device; the message says why."""
+
+
+class UnknownBackendError(BackendUnavailableError, ValueError):
+    """A backend name that is neither built in nor registered (``xb.register_backend``, the entry-point group
+    ``xbackend.backends``); the message lists the known ones. Nothing is imported to find out."""
 
 
 class BackendMismatchError(BackendError, TypeError):

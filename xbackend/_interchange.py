@@ -24,6 +24,7 @@ Transport, by where the data is and where it goes:
 from __future__ import annotations
 
 import contextlib
+import types
 
 from typing import Any, Callable, NamedTuple
 
@@ -31,8 +32,9 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array, _Late, _new
-from ._devices import Device, device as _device, split as _split
-from ._dispatch import backend_for_type, get_backend
+from ._backend import Backend
+from ._devices import KNOWN_TYPES as _DEVICE_TYPES, Device, device as _device, split as _split
+from ._dispatch import backend_for_type, get_backend, registered as _KNOWN_NAMES
 from ._dtypes import DType
 from ._errors import ArgumentTypeError, CopyError, DLPackError, GradientError, HostTransferError, XBackendError
 
@@ -51,7 +53,35 @@ class Moved(NamedTuple):
 
 
 def _backend(name: Any) -> Any:
-    return get_backend(name if isinstance(name, str) else name.name)
+    return get_backend(name)  # a name, a Backend or the library's module (backend=torch)
+
+
+def _target(backend: Any, device: Any, dtype: Any) -> tuple[Any, Any, Any]:
+    """``x.to(...)``'s first argument as torch's and NumPy users pass it: a backend (a name, a Backend, the
+    library's module), else a device (``"cuda"``, ``"cpu:0"``, ``x.device``, ``torch.device``) or a dtype
+    (``xb.float32``, ``torch.float32``, ``np.float32``), read as ``device=`` or ``dtype=``. Only called when
+    ``backend`` is not a plain backend name."""
+    if type(backend) is str:
+        if backend in _KNOWN_NAMES or backend.partition(":")[0].strip().lower() not in _DEVICE_TYPES:
+            return backend, device, dtype
+        what = "device"
+    elif isinstance(backend, (Device, Backend, types.ModuleType)):
+        what = "device" if isinstance(backend, Device) else "backend"
+    elif D._spelled(backend, strict=False) not in (None, D._OTHER):
+        what = "dtype"
+    elif isinstance(getattr(backend, "type", None), str) or isinstance(getattr(backend, "id", None), int):
+        what = "device"  # torch.device, cupy.cuda.Device
+    else:
+        what = "backend"  # backend_name's typed error says what a backend is
+    if what == "backend":
+        return backend, device, dtype
+    given = device if what == "device" else dtype
+    if given is not None:
+        raise ArgumentTypeError(f"x.to({backend!r}, ...) reads its first argument as the {what}, and {what}= was "
+                                f"given too. Fix: pass the {what} once, e.g. x.to({what}={given!r})")  # fmt: skip
+    if what == "device":
+        return None, backend, dtype
+    return None, device, D.dtype(backend)
 
 
 def _grad_guard(a: Array, where: str) -> None:
@@ -111,6 +141,8 @@ def _wrap_any(obj: Any) -> Array:
 
 
 def _move(a: Array, backend: Any, device: Any, dtype: DType | None, copy: bool | None) -> tuple[Array, bool]:
+    if backend is not None and (type(backend) is not str or backend not in _KNOWN_NAMES):
+        backend, device, dtype = _target(backend, device, dtype)
     if device is not None:
         backend, device = _split(backend, device)  # to(device=y.device) moves next to y, backend included
     src = a._be
