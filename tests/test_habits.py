@@ -85,3 +85,79 @@ def test_dtype_comparison_imports_no_torch():
             "assert 'torch' not in sys.modules\n")  # fmt: skip
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
+
+
+# --- 10: seed habits --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("backend", ["numpy", "torch", "dask"])
+def test_seed_habits_work_where_their_meaning_is_clear(backend):
+    h = np.arange(6.0).reshape(1, 2, 3)
+    x = xb.asarray(h, backend=backend)
+    for name in ("copy", "clone"):
+        y = getattr(x, name)()
+        assert y.backend == backend and y.device == x.device and y.tolist() == h.tolist()
+        if backend != "dask":  # a copy: writing into it leaves x alone
+            y[0, 0, 0] = 9.0
+            assert float(x[0, 0, 0]) == 0.0
+    c = x.cpu()
+    assert c.backend == backend and c.device == "cpu" and c.tolist() == h.tolist()
+    np.testing.assert_array_equal(x.transpose(2, 0, 1).numpy(), h.transpose(2, 0, 1))  # NumPy's permutation
+    np.testing.assert_array_equal(x.transpose((1, 2, 0)).numpy(), h.transpose(1, 2, 0))
+    np.testing.assert_array_equal(x.transpose().numpy(), h.transpose())
+    np.testing.assert_array_equal(x.transpose(0, 2).numpy(), h.swapaxes(0, 2))  # torch's swap (NumPy would refuse)
+    m = xb.asarray(h[0], backend=backend)
+    np.testing.assert_array_equal(m.transpose(1, 0).numpy(), h[0].T)  # both libraries agree
+    with pytest.raises(xb.ArgumentValueError, match=r"means two things.*e\.g\. x\.swapaxes\(0, 1\)"):
+        m.transpose(0, 1)  # NumPy: the identity; torch: the transpose
+    r = round(xb.asarray([0.5, 1.5, 2.567], backend=backend))
+    assert type(r) is xb.Array and r.tolist() == [0.0, 2.0, 3.0]
+    assert round(xb.asarray([2.567], backend=backend), 2).tolist() == [2.57]
+
+
+def test_clone_keeps_the_autograd_graph_as_torch_does():
+    w = xb.ones(3, backend="torch", requires_grad=True)
+    loss = xb.sum(w.clone() * 2.0)
+    loss.backward()
+    assert w.grad.tolist() == [2.0, 2.0, 2.0]
+
+
+@pytest.mark.parametrize("name, code", [("float", "x.astype(xb.float32)"), ("double", "x.astype(xb.float64)"),
+                                        ("long", "x.astype(xb.int64)"), ("numel", "x.size"), ("dim", "x.ndim"),
+                                        ("std", "xb.std(x)"), ("flatten", "xb.reshape(x, (-1,))")])  # fmt: skip
+def test_other_libraries_methods_name_the_spelling(name, code):
+    x = xb.asarray([[1.0, 2.0], [3.0, 4.0]])
+    with pytest.raises(xb.UnknownAttributeError, match=r"Fix: .*e\.g\. " + code.replace("(", r"\(").replace(
+            ")", r"\)").replace(".", r"\.")) as info:  # fmt: skip
+        getattr(x, name)
+    assert isinstance(info.value, AttributeError) and not hasattr(x, name)
+    eval(code, {"xb": xb, "x": x})  # noqa: S307 - the printed fix runs
+    with pytest.raises(AttributeError, match="no attribute 'no_such_thing'"):
+        x.no_such_thing
+
+
+def test_cuda_habit_names_a_library_with_cuda():
+    x = xb.asarray([1.0])
+    with pytest.raises(xb.UnknownDeviceError, match=r"Fix: .*e\.g\. x\.to\(backend='torch', device='cuda'\)"):
+        x.cuda()
+    t = xb.asarray([1.0], backend="torch")
+    if torch.cuda.is_available():
+        assert t.cuda().device.type == "cuda"
+    else:
+        with pytest.raises(xb.UnknownDeviceError, match="x.cuda()"):
+            t.cuda()
+
+
+def test_no_grad_decorates_without_parentheses():
+    w = xb.ones(3, backend="torch", requires_grad=True)
+
+    @xb.no_grad
+    def step(p):
+        return p * 2.0
+
+    @xb.no_grad()
+    def step2(p):
+        return p * 2.0
+
+    assert not step(w).requires_grad and not step2(w).requires_grad and step.__name__ == "step"
+    assert (w * 2.0).requires_grad
+    with pytest.raises(xb.ArgumentTypeError, match="e.g. with xb.no_grad"):
+        xb.no_grad(3)

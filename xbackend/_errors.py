@@ -20,6 +20,7 @@ would already catch, so ``except TypeError`` keeps working::
      +-- ArgumentError
      |    +-- ArgumentTypeError(TypeError)            an argument of the wrong type (axis="0", keepdims="yes")
      |    +-- ArgumentValueError(ValueError)          an argument of the right type, outside what it accepts
+     +-- UnknownAttributeError(AttributeError)        an attribute an Array lacks (x.float()): names the spelling
      +-- GradientError(RuntimeError)                  leaving torch with an autograd graph attached
      +-- CopyError(BufferError, ValueError)           copy=False but sharing memory is impossible
      +-- DLPackError(BufferError)                     a DLPack producer/consumer refused the exchange
@@ -58,6 +59,7 @@ __all__ = [
     "PromotionError",
     "ScalarOverflowError",
     "GradientError",
+    "UnknownAttributeError",
     "CopyError",
     "DLPackError",
     "AxisError",
@@ -131,6 +133,11 @@ class PromotionError(DTypeError, TypeError):
 
 class ScalarOverflowError(DTypeError, OverflowError):
     """A Python scalar does not fit the dtype of the Array it is combined with."""
+
+
+class UnknownAttributeError(XBackendError, AttributeError):
+    """An attribute an Array does not have. Where it is another library's habit (``x.float()``, ``x.numel()``,
+    ``x.std()``) the message names the xbackend spelling; ``hasattr`` answers False as before."""
 
 
 class GradientError(XBackendError, RuntimeError):
