@@ -21,9 +21,11 @@ xbackend spelling.
 >>> x = xb.reshape(xb.arange(6.0), (1, 2, 3))
 >>> x.transpose(2, 0, 1).shape, x.copy().tolist() == x.tolist(), round(x[0, 0] / 4).tolist()
 ((3, 1, 2), True, [0.0, 0.0, 0.0])
->>> x.float()
-Traceback (most recent call last):
-UnknownAttributeError: Array has no attribute 'float': torch's x.float() is float32, and xbackend's default float is float64. Fix: say which, e.g. x.astype(xb.float32)
+>>> try:
+...     x.float()
+... except xb.UnknownAttributeError as e:
+...     print(str(e).split("Fix: ")[1])
+say which, e.g. x.astype(xb.float32)
 """
 
 from __future__ import annotations
