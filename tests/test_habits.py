@@ -161,3 +161,98 @@ def test_no_grad_decorates_without_parentheses():
     assert (w * 2.0).requires_grad
     with pytest.raises(xb.ArgumentTypeError, match="e.g. with xb.no_grad"):
         xb.no_grad(3)
+
+
+# --- 4, 8: stores: the printed fixes fix; a store that overflows raises ----------------------------------------
+@pytest.mark.parametrize("backend", ["numpy", "torch", "dask", "array_api_strict"])
+def test_float_data_into_an_int8_array_fix_runs(backend):
+    x = xb.asarray([1, 2], dtype=xb.int8, backend=backend)
+    v = np.array([1.5, 2.5])
+    with pytest.raises(xb.PromotionError) as info:
+        x[...] = v
+    exec(str(info.value).split("e.g. ", 1)[1].split(", or ")[0], {"xb": xb, "x": x, "v": v})  # noqa: S102
+    assert x.tolist() == [2, 2]  # half to even, then stored
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch", "dask", "array_api_strict"])
+def test_a_store_beyond_float32s_range_raises_and_the_fix_runs(backend, recwarn):
+    x = xb.asarray([1.0, 2.0], dtype=xb.float32, backend=backend)
+    v = np.array([1e40, 1.0])
+    with pytest.raises(xb.ScalarOverflowError, match="would become infinite") as info:
+        x[...] = v
+    assert x.tolist() == [1.0, 2.0]  # nothing written
+    assert not [w for w in recwarn if "overflow" in str(w.message)]  # one message, not NumPy's warning too
+    exec(str(info.value).split("e.g. ", 1)[1].split(", or ")[0], {"xb": xb, "x": x, "v": v})  # noqa: S102
+    assert x.tolist() == [float(np.finfo(np.float32).max), 1.0]
+    x[...] = np.array([np.inf, 1.0000000001])  # infinities stay infinities; rounding is no loss of range
+    assert x.tolist() == [np.inf, 1.0]
+    if backend in ("numpy", "torch"):  # float32 into float16 likewise
+        y = xb.asarray([1.0], dtype=xb.float16, backend=backend)
+        with pytest.raises(xb.ScalarOverflowError):
+            y[...] = xb.asarray([1e5], dtype=xb.float32, backend=backend)
+
+
+# --- 5: closures under xb.grad --------------------------------------------------------------------------------
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_a_loss_reading_closure_arrays_trains_the_same_on_every_backend(backend):
+    rng = np.random.default_rng(1)
+    Xh, yh = rng.normal(size=(40, 3)), (rng.random(40) < 0.4).astype(float)
+    X, y = xb.asarray(Xh, backend=backend), xb.asarray(yh, backend=backend)
+    mask = xb.asarray(np.array([True, False, True]), backend=backend)
+
+    def loss(w, b):  # X, y and mask are globals of the loss, as in a tutorial
+        z = X @ w + b
+        reg = xb.sum(xb.where(mask, w * w, 0.0))
+        return xb.mean(xb.logaddexp(0.0, z) - y * z) + 0.1 * reg + 0.0 * xb.sum(X[0] * w)
+
+    w, b = xb.zeros(3, backend=backend), xb.zeros((), backend=backend)
+    value, (gw, gb) = xb.value_and_grad(loss, argnums=(0, 1))(w + 0.5, b)
+    # the gradient by hand, in NumPy: X.T (sigmoid(z) - y) / n + 0.2 w on the masked entries
+    wh = np.full(3, 0.5)
+    z = Xh @ wh
+    expect = Xh.T @ (1 / (1 + np.exp(-z)) - yh) / 40 + 0.2 * wh * np.array([1.0, 0.0, 1.0])
+    assert gw.backend == backend and X.backend == backend
+    np.testing.assert_allclose(gw.numpy(), expect, rtol=1e-12)
+    np.testing.assert_allclose(float(gb), np.mean(1 / (1 + np.exp(-z)) - yh), rtol=1e-12)
+
+
+# --- 6: warnings as errors give the IEEE result on every backend -------------------------------------------------
+_IEEE = {  # the call on Arrays of backend B, and NumPy's IEEE answer (computed with its signals off)
+    "log(0)": (lambda B: xb.log(xb.asarray([0.0, 1.0], backend=B)), lambda: np.log([0.0, 1.0])),
+    "1/0": (lambda B: xb.asarray([1.0, -1.0, 0.0], backend=B) / 0.0, lambda: np.array([1.0, -1.0, 0.0]) / 0.0),
+    "exp(1000)": (lambda B: xb.exp(xb.asarray([1000.0], backend=B)), lambda: np.exp([1000.0])),
+    "inf - inf": (lambda B: xb.asarray([np.inf], backend=B) - xb.asarray([np.inf], backend=B),
+                  lambda: np.array([np.inf]) - np.inf),
+    "sqrt(-1)": (lambda B: xb.sqrt(xb.asarray([-1.0], backend=B)), lambda: np.sqrt([-1.0])),
+    "x /= 0": (lambda B: (lambda x: (x.__itruediv__(0.0), x)[1])(xb.asarray([1.0, 0.0], backend=B)),
+               lambda: np.array([1.0, 0.0]) / 0.0),
+    "x **= 400": (lambda B: (lambda x: (x.__ipow__(400.0), x)[1])(xb.asarray([10.0], backend=B)),
+                  lambda: np.array([10.0]) ** 400.0),
+    "sum overflow": (lambda B: xb.sum(xb.asarray([3e38, 3e38], dtype=xb.float32, backend=B)),
+                     lambda: np.float32(3e38) + np.float32(3e38)),
+    "mean overflow": (lambda B: xb.mean(xb.asarray([1e308, 1e308], backend=B)), lambda: np.inf),
+    "astype overflow": (lambda B: xb.asarray([1e300], backend=B).astype(xb.float32), lambda: np.float32(np.inf)),
+    "matmul overflow": (lambda B: xb.asarray([[1e200]], backend=B) @ xb.asarray([[1e200]], backend=B),
+                        lambda: np.array([[np.inf]])),
+    "float(log(0))": (lambda B: float(xb.log(xb.asarray(0.0, backend=B))), lambda: -np.inf),
+}
+
+
+@pytest.mark.parametrize("mode", ["np.seterr(all='raise')", "pytest -W error"])
+def test_warnings_as_errors_give_the_ieee_result_on_every_backend(xb_target, mode):
+    import warnings
+
+    if xb_target.device != "cpu":
+        pytest.skip("CPU targets")
+    with np.errstate(all="ignore"):
+        expected = {k: np.asarray(ref()) for k, (_, ref) in _IEEE.items()}
+    with warnings.catch_warnings(), np.errstate(all="raise" if mode.startswith("np") else "warn"):
+        if mode == "pytest -W error":
+            warnings.simplefilter("error")
+        for name, (call, _) in _IEEE.items():
+            r = call(xb_target.backend)
+            got = np.asarray(r.numpy() if isinstance(r, xb.Array) else r)
+            np.testing.assert_array_equal(got, expected[name].astype(got.dtype), err_msg=name)
+        # the user's own settings still apply to their own NumPy calls
+        with pytest.raises((FloatingPointError, RuntimeWarning)):
+            np.log(np.zeros(1))
