@@ -256,3 +256,15 @@ def test_warnings_as_errors_give_the_ieee_result_on_every_backend(xb_target, mod
         # the user's own settings still apply to their own NumPy calls
         with pytest.raises((FloatingPointError, RuntimeWarning)):
             np.log(np.zeros(1))
+
+
+# --- 7: x.numpy() follows one rule ----------------------------------------------------------------------------------
+def test_numpy_gives_the_same_values_on_every_backend_after_an_in_place_update(xb_target):
+    x = xb_target.asarray(np.array([1.0, 2.0]))
+    h = x.numpy()
+    x[0] = 5.0
+    x += 1.0
+    assert h.tolist() == [1.0, 2.0] and h.flags.writeable  # a snapshot everywhere: NumPy, torch, Dask, GPUs
+    h[1] = 7.0
+    assert x.tolist() == [6.0, 3.0]  # and writing into it leaves x alone
+    assert xb.to_numpy(x).tolist() == [6.0, 3.0]

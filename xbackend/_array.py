@@ -300,9 +300,10 @@ class Array(metaclass=_NoDirectCalls):
             )
         return self._be.export_for_numpy(self._data, dtype=dtype, copy=copy)
 
-    def numpy(self) -> Any:
-        """A NumPy array with this Array's values (shares memory on the CPU where possible)."""
-        return _Late.to_numpy(self)
+    def numpy(self, *, copy: bool | None = True) -> Any:
+        """A NumPy array with this Array's values: an independent copy on every backend and device, so a later
+        in-place update of the Array never shows in it (``xb.to_numpy``; ``copy=None`` shares on the CPU)."""
+        return _Late.to_numpy(self, copy=copy)
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
         """The Array API namespace bound to this Array's backend and device (cached: one object per device).

@@ -248,17 +248,23 @@ def shares_memory(a: Any, b: Any) -> bool:
     return _overlap(a._be, a._data, a._dev, b._be, b._data, b._dev)
 
 
-def to_numpy(a: Any, *, copy: bool | None = None, detach: bool = False) -> np.ndarray:
-    """The values as a NumPy array: shares memory on the CPU where possible, copies device data.
+def to_numpy(a: Any, *, copy: bool | None = True, detach: bool = False) -> np.ndarray:
+    """The values as a NumPy array: by default an independent copy, on every backend and device (``x.numpy()``).
 
-    ``copy=True`` always returns an independent array; ``copy=False`` raises :class:`CopyError` where
-    a copy is unavoidable (device data, torch conjugate/negative views). A torch Array that requires
-    grad raises :class:`GradientError`; ``detach=True`` returns its values as a **read-only** view
-    (NumPy writes would bypass autograd's version counter and corrupt gradients silently).
+    One rule gives the same values everywhere: a later in-place update of ``x`` never shows in the result, whether
+    ``x`` lives in NumPy, on a GPU or in a Dask graph (torch's ``.numpy()`` aliases on the CPU and copies on CUDA;
+    issue 32). Zero-copy is explicit: ``copy=None`` shares memory on the CPU where possible (a copy elsewhere),
+    ``copy=False`` shares or raises :class:`CopyError` (device data, torch conjugate/negative views); on the CPU
+    ``np.asarray(x)`` shares too. A torch Array that requires grad raises :class:`GradientError`;
+    ``detach=True`` returns its values - with ``copy=None``, as a **read-only** view (NumPy writes would bypass
+    autograd's version counter and corrupt gradients silently).
 
-    >>> import xbackend as xb
-    >>> xb.to_numpy(xb.asarray([1, 2]))
-    array([1, 2])
+    >>> import numpy as np, xbackend as xb
+    >>> x = xb.asarray([1, 2])
+    >>> h, view = xb.to_numpy(x), xb.to_numpy(x, copy=None)
+    >>> x[0] = 5
+    >>> h, view
+    (array([1, 2]), array([5, 2]))
     """
     if type(a) is not Array:
         a = _wrap_any(a)
@@ -269,7 +275,7 @@ def to_numpy(a: Any, *, copy: bool | None = None, detach: bool = False) -> np.nd
         if not detach:
             raise GradientError(
                 f"the {be.name} Array on {a._dev} requires grad; converting it to NumPy would drop its autograd "
-                "graph. Fix: x.detach().numpy(), or xb.to_numpy(x, detach=True) for a read-only view"
+                "graph. Fix: x.detach().numpy(), or xb.to_numpy(x, detach=True, copy=None) for a read-only view"
             )
         x = be.detach(x)
         readonly = True
