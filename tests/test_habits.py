@@ -268,3 +268,33 @@ def test_numpy_gives_the_same_values_on_every_backend_after_an_in_place_update(x
     h[1] = 7.0
     assert x.tolist() == [6.0, 3.0]  # and writing into it leaves x alone
     assert xb.to_numpy(x).tolist() == [6.0, 3.0]
+
+
+# --- 11: xb.random speaks NumPy -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("stream", ["portable", "native"])
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_random_takes_numpys_size(backend, stream):
+    rng = xb.random.default_rng(0, backend=backend, stream=stream)
+    assert rng.normal(size=3).shape == (3,) and rng.random(size=(2, 2)).shape == (2, 2)
+    assert rng.integers(0, 5, size=4).shape == (4,) and rng.standard_normal(size=2).shape == (2,)
+    assert rng.uniform(size=2).shape == (2,) and rng.exponential(size=2).shape == (2,)
+    assert rng.choice(5, size=2).shape == (2,) and rng.bernoulli(0.5, size=3).shape == (3,)
+    with pytest.raises(xb.ArgumentTypeError, match="size= is NumPy's name for shape="):
+        rng.random(3, size=4)
+    if stream == "portable":  # the same numbers as with shape=, and as NumPy's Philox
+        a = xb.random.default_rng(7, backend=backend).random(size=5).tolist()
+        assert a == np.random.Generator(np.random.Philox(7)).random(5).tolist()
+
+
+@pytest.mark.parametrize("seed, cls, fix", [(-1, xb.ArgumentValueError, "abs(seed)"),
+                                            (1.5, xb.ArgumentTypeError, "int(seed)"),
+                                            ("abc", xb.ArgumentTypeError, "42"),
+                                            (xb.asarray(3), xb.ArgumentTypeError, "int(seed)")])  # fmt: skip
+def test_bad_seeds_get_typed_errors_whose_fix_runs(seed, cls, fix):
+    with pytest.raises(cls, match="Fix:") as info:
+        xb.random.default_rng(seed)
+    msg = str(info.value)
+    assert "SeedSequence" not in msg and f"default_rng({fix})" in msg
+    code = msg.split("e.g. ", 1)[1].split(" (or")[0]
+    rng = eval(code, {"xb": xb, "seed": seed})  # noqa: S307 - the printed fix
+    assert rng.random(2).shape == (2,)
