@@ -298,3 +298,23 @@ def test_bad_seeds_get_typed_errors_whose_fix_runs(seed, cls, fix):
     code = msg.split("e.g. ", 1)[1].split(" (or")[0]
     rng = eval(code, {"xb": xb, "seed": seed})  # noqa: S307 - the printed fix
     assert rng.random(2).shape == (2,)
+
+
+# --- 13: configuration ----------------------------------------------------------------------------------------------
+def _info(env: dict) -> subprocess.CompletedProcess:
+    import os
+
+    return subprocess.run([sys.executable, "-m", "xbackend", "info"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **env})  # fmt: skip
+
+
+def test_environment_dtypes_as_python_spells_them_and_a_typo_flagged_by_info():
+    out = _info({"XBACKEND_DEFAULT_FLOAT": "xb.float32", "XBACKEND_DEFAULT_INT": "np.int32",
+                 "XBACKEND_BACKEND": "tourch"})  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "float=float32 int=int32" in out.stdout and "ignoring" not in out.stderr
+    flag = [ln for ln in out.stdout.splitlines() if ln.strip().startswith("!")]
+    assert flag and "XBACKEND_BACKEND='tourch'" in flag[0] and "Fix: e.g. XBACKEND_BACKEND=torch" in flag[0], out.stdout
+    bad = _info({"XBACKEND_DEFAULT_FLOAT": "float33"})
+    assert "Fix: e.g. XBACKEND_DEFAULT_FLOAT=float32" in bad.stderr and "xb.float32" not in bad.stderr, bad.stderr
+    assert not [ln for ln in bad.stdout.splitlines() if ln.strip().startswith("!")]

@@ -33,6 +33,8 @@ def info() -> int:
             print(f"         {k}: {v}")
     dev = cfg.device or "backend default"
     print(f"defaults: backend={cfg.backend} device={dev} float={cfg.default_float} int={cfg.default_int}")
+    for problem in xb._config.environment_problems():  # XBACKEND_BACKEND=tourch: flagged, with the fix
+        print(f"  ! {problem}")
     print("environment variables: " + ", ".join(xb._config.ENVIRONMENT_VARIABLES))
     return 0
 
