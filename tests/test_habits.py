@@ -44,19 +44,15 @@ def test_to_reads_a_device_string_as_the_device():
 
 
 # --- 3: backend=<any name> imports nothing that is not registered ---------------------------------------------
-def test_backend_names_never_import_unregistered_modules():
-    code = (
-        "import sys, xbackend as xb\n"
-        "try:\n    xb.asarray([1], backend='this')\nexcept xb.UnknownBackendError as e:\n    print('ERR', e)\n"
-        "assert 'this' not in sys.modules, 'imported this'\n"
-        "assert 'this' not in xb.backends() and 'this' not in xb.backend_names()\n"
-        "try:\n    xb.asarray([1], backend='tourch')\nexcept xb.UnknownBackendError as e:\n    print('ERR2', e)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert "Zen of Python" not in out.stdout
-    assert "ERR unknown backend 'this'; known backends: array_api_strict, cupy, dask" in out.stdout
-    assert "ERR2 unknown backend 'tourch'" in out.stdout and "e.g. backend='torch'" in out.stdout
+def test_backend_names_never_import_unregistered_modules(capsys):
+    assert "this" not in sys.modules  # (nothing in the suite imports it; the Zen would print)
+    with pytest.raises(xb.UnknownBackendError) as info:
+        xb.asarray([1], backend="this")
+    assert "this" not in sys.modules and "Zen of Python" not in capsys.readouterr().out
+    assert "this" not in xb.backends() and "this" not in xb.backend_names()  # no pollution of the known names
+    assert str(info.value).startswith("unknown backend 'this'; known backends: array_api_strict, cupy, dask")
+    with pytest.raises(xb.UnknownBackendError, match=r"Fix: pass a known name, e\.g\. backend='torch'"):
+        xb.asarray([1], backend="tourch")
     assert issubclass(xb.UnknownBackendError, xb.BackendUnavailableError) and issubclass(xb.UnknownBackendError,
                                                                                          ValueError)  # fmt: skip
 
@@ -301,20 +297,84 @@ def test_bad_seeds_get_typed_errors_whose_fix_runs(seed, cls, fix):
 
 
 # --- 13: configuration ----------------------------------------------------------------------------------------------
-def _info(env: dict) -> subprocess.CompletedProcess:
-    import os
+def test_environment_dtypes_as_python_spells_them_and_a_typo_flagged_by_info(monkeypatch, capsys):
+    import warnings
 
-    return subprocess.run([sys.executable, "-m", "xbackend", "info"], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **env})  # fmt: skip
+    from xbackend import _config
+    from xbackend.__main__ import info
+
+    monkeypatch.setattr(_config, "_FROM_ENV", {})
+    monkeypatch.setenv("XBACKEND_DEFAULT_FLOAT", "xb.float32")
+    monkeypatch.setenv("XBACKEND_DEFAULT_INT", "np.int32")
+    monkeypatch.setenv("XBACKEND_BACKEND", "tourch")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing is ignored with a warning
+        cfg = _config._from_environment()  # what `import xbackend` reads
+    assert cfg.default_float is xb.float32 and cfg.default_int is xb.int32 and cfg.backend == "tourch"
+    monkeypatch.setattr(_config, "_base", cfg)
+    assert info() == 0
+    flag = [ln for ln in capsys.readouterr().out.splitlines() if ln.strip().startswith("!")]
+    assert len(flag) == 1 and "XBACKEND_BACKEND='tourch'" in flag[0], flag
+    assert "Fix: e.g. XBACKEND_BACKEND=torch" in flag[0]
+    monkeypatch.setenv("XBACKEND_BACKEND", "torch")
+    monkeypatch.setenv("XBACKEND_DEFAULT_FLOAT", "float33")
+    with pytest.warns(RuntimeWarning) as rec:
+        monkeypatch.setattr(_config, "_base", _config._from_environment())
+    msg = str(rec[0].message)
+    assert "Fix: e.g. XBACKEND_DEFAULT_FLOAT=float32" in msg and "xb.float32" not in msg, msg
+    assert _config.environment_problems() == []
 
 
-def test_environment_dtypes_as_python_spells_them_and_a_typo_flagged_by_info():
-    out = _info({"XBACKEND_DEFAULT_FLOAT": "xb.float32", "XBACKEND_DEFAULT_INT": "np.int32",
-                 "XBACKEND_BACKEND": "tourch"})  # fmt: skip
-    assert out.returncode == 0, out.stderr
-    assert "float=float32 int=int32" in out.stdout and "ignoring" not in out.stderr
-    flag = [ln for ln in out.stdout.splitlines() if ln.strip().startswith("!")]
-    assert flag and "XBACKEND_BACKEND='tourch'" in flag[0] and "Fix: e.g. XBACKEND_BACKEND=torch" in flag[0], out.stdout
-    bad = _info({"XBACKEND_DEFAULT_FLOAT": "float33"})
-    assert "Fix: e.g. XBACKEND_DEFAULT_FLOAT=float32" in bad.stderr and "xb.float32" not in bad.stderr, bad.stderr
-    assert not [ln for ln in bad.stdout.splitlines() if ln.strip().startswith("!")]
+# --- 14: a quick tier next to the full run ------------------------------------------------------------------------
+def test_the_quick_tier_is_data_that_names_real_tests_and_the_readme_offers_it():
+    import re
+    from pathlib import Path
+
+    import tiers
+
+    root = Path(__file__).resolve().parent.parent
+    for f in tiers.FULL_FILES:
+        assert (root / f).is_file(), f
+    for node in tiers.FULL_TESTS:
+        path, _, name = node.partition("::")
+        assert re.search(rf"^def {name}\(", (root / path).read_text(), re.M), node
+    assert tiers.is_full("tests/test_parity.py::test_x[numpy-cpu]", "numpy", "cpu")
+    assert tiers.is_full("tests/test_array.py::test_x[dask-cpu]", "dask", "cpu")
+    assert not tiers.is_full("tests/test_array.py::test_x[torch-cpu]", "torch", "cpu")
+    readme = (root / "README.md").read_text()
+    setup = readme.split("## Set up", 1)[1].split("\n## ", 1)[0]
+    assert setup.count("```bash") == 2  # exactly two set-up commands: the demo, and the tests
+    assert "python -m pytest --quick" in setup and "full" in setup
+
+
+def test_quick_option_deselects_the_full_tests():
+    """The suite's hook (tests/conftest.py) on items as pytest collects them: ``--quick`` keeps the core's tests on
+    NumPy and torch-CPU and deselects the rest, which carries the ``full`` mark either way."""
+    import types
+
+    import conftest
+
+    def item(nodeid, backend=None):
+        target = None if backend is None else types.SimpleNamespace(backend=backend, device=xb.Device("cpu"))
+        spec = types.SimpleNamespace(params={"xb_target": target})
+        it = types.SimpleNamespace(nodeid=nodeid, marks=[], callspec=spec)
+        it.add_marker = it.marks.append
+        return it
+
+    for quick in (True, False):
+        deselected = []
+        hook = types.SimpleNamespace(pytest_deselected=lambda items: deselected.extend(items))
+        config = types.SimpleNamespace(getoption=lambda name: quick, hook=hook)
+        items = [item("tests/test_array.py::test_a[numpy-cpu]", "numpy"),
+                 item("tests/test_array.py::test_a[dask-cpu]", "dask"),
+                 item("tests/test_parity.py::test_p"), item("tests/test_dtypes.py::test_d")]
+        every = list(items)
+        conftest.pytest_collection_modifyitems(None, config, items)
+        full = [it.nodeid for it in every if any(m.name == "full" for m in it.marks)]
+        assert full == ["tests/test_array.py::test_a[dask-cpu]", "tests/test_parity.py::test_p"]
+        kept = [it.nodeid for it in items]
+        if quick:
+            assert kept == ["tests/test_array.py::test_a[numpy-cpu]", "tests/test_dtypes.py::test_d"]
+            assert [it.nodeid for it in deselected] == full
+        else:
+            assert len(kept) == 4 and not deselected

@@ -167,9 +167,10 @@ def boundary(fn: Callable[..., Any], name: str | None = None) -> Callable[..., A
     return w
 
 
-#: what NumPy (and the libraries computing with it: array-api-strict, Dask's chunks) makes of an IEEE event - ``log(0)``,
-#: ``1 / 0``, ``exp(1000)``, ``inf - inf``, an overflowing cast - under ``np.seterr(all="raise")`` or a warnings filter
-#: "error" (``pytest -W error``). torch, CuPy and JAX never signal; the standard specifies the IEEE result.
+#: what NumPy (and the libraries computing with it: array-api-strict, Dask's chunks) makes of an IEEE event -
+#: ``log(0)``, ``1 / 0``, ``exp(1000)``, ``inf - inf``, an overflowing cast - under ``np.seterr(all="raise")`` or a
+#: warnings filter "error" (``pytest -W error``). torch, CuPy and JAX never signal; the standard specifies the IEEE
+#: result.
 FP_SIGNALS = (FloatingPointError, RuntimeWarning)
 
 

@@ -120,9 +120,9 @@ def _cpu(self: Any) -> Any:
     try:
         return self.to(device="cpu")
     except UnknownDeviceError as exc:
-        raise UnknownDeviceError(f"x.cpu(): {_what(exc)}; a {self.backend} Array cannot stay on {self.backend} on the CPU. "
-                                 "Fix: change the library too, e.g. x.to(backend='numpy') (or x.numpy() for a "
-                                 "numpy.ndarray)") from exc  # fmt: skip
+        raise UnknownDeviceError(f"x.cpu(): {_what(exc)}; a {self.backend} Array cannot stay on {self.backend} on "
+                                 "the CPU. Fix: change the library too, e.g. x.to(backend='numpy') (or x.numpy() for "
+                                 "a numpy.ndarray)") from exc  # fmt: skip
 
 
 def _cuda(self: Any, device: Any = None) -> Any:

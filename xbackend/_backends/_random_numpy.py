@@ -144,7 +144,8 @@ def one_call_methods_of(gen: Any, be: Any, dev: Device, general: dict[str, Any])
         if dtype is None:
             c = ctx()
             dtype = (cfg._base if c is None else c).default_float
-        if dtype is f64 and type(shape) is int and size is None and type(loc) in num and type(scale) in num and scale >= 0:
+        if (dtype is f64 and type(shape) is int and size is None and type(loc) in num and type(scale) in num
+                and scale >= 0):  # fmt: skip
             a = alloc()
             a._data = nrm(loc, scale, shape)
             a._dt = f64
@@ -158,8 +159,8 @@ def one_call_methods_of(gen: Any, be: Any, dev: Device, general: dict[str, Any])
         if dtype is None:
             c = ctx()
             dtype = (cfg._base if c is None else c).default_int
-        if (dtype is i64 and type(shape) is int and size is None and type(low) is int and type(high) is int and not endpoint
-                and -(1 << 63) <= low < high <= 1 << 63):  # fmt: skip
+        if (dtype is i64 and type(shape) is int and size is None and type(low) is int and type(high) is int
+                and not endpoint and -(1 << 63) <= low < high <= 1 << 63):  # fmt: skip
             a = alloc()
             a._data = ints(low, high, shape)
             a._dt = i64

@@ -61,14 +61,15 @@ def default_rng(seed: Any = None, *, backend: str | None = None, device: Any = N
     """
     if isinstance(seed, Generator):
         if backend is not None or device is not None or stream != "portable" or chunks is not None:
-            raise ArgumentTypeError("default_rng(generator) returns that generator unchanged, so it takes no other "
-                            "arguments. Fix: use generator.spawn(1)[0] with a new place, or pass a seed")  # fmt: skip
+            raise ArgumentTypeError("default_rng(generator) returns that generator unchanged, so it takes no "
+                                    "other arguments. Fix: use generator.spawn(1)[0] with a new place, or pass a "
+                                    "seed")  # fmt: skip
         return seed
     if stream not in _STREAMS:
         raise ArgumentValueError(f"stream must be 'portable' or 'native', got {stream!r}")
     if isinstance(seed, (np.random.Generator, np.random.BitGenerator)):
-        raise ArgumentTypeError(f"default_rng() takes a seed, not a NumPy {type(seed).__name__}. Fix: pass an int seed or "
-                        "a numpy.random.SeedSequence")  # fmt: skip
+        raise ArgumentTypeError(f"default_rng() takes a seed, not a NumPy {type(seed).__name__}. Fix: pass an int "
+                                "seed or a numpy.random.SeedSequence")  # fmt: skip
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(_checked_seed(seed))
     return Generator._make(ss, backend, device, stream, chunks, None)
 
@@ -93,8 +94,8 @@ def _checked_seed_int(s: Any, whole: Any) -> int:
                                 f"{whole!r:.60}. Fix: pass an int, e.g. {fix}")  # fmt: skip
     v = operator.index(s)
     if v < 0:
-        raise ArgumentValueError(f"a seed is a non-negative int, got {v}. Fix: pass one, e.g. "
-                                 "xb.random.default_rng(abs(seed)) (or default_rng(None) for fresh entropy)")  # fmt: skip
+        raise ArgumentValueError(f"a seed is a non-negative int, got {v}. Fix: pass one, e.g. xb.random."
+                                 "default_rng(abs(seed)) (or default_rng(None) for fresh entropy)")  # fmt: skip
     return v
 
 
@@ -149,7 +150,7 @@ class Generator:
             place = _target(backend, device)
             if chunks is not None and not _lazy(place[0]):
                 raise ArgumentValueError(f"chunks= applies to chunked (Dask) backends, not to {place[0].name}. "
-                                 "Fix: drop chunks=, or use backend='dask'")  # fmt: skip
+                                         "Fix: drop chunks=, or use backend='dask'")  # fmt: skip
         native_cls = native_class_for(place[0]) if stream == "native" and place is not None else None
         if native_cls is not None and place is not None:
             engine = native_cls(place[0], place[1], ss, chunks)
@@ -223,9 +224,9 @@ class Generator:
         """An independent portable generator in this one's state whose results go to ``backend``/``device``: it
         draws the same numbers there (what ``xbackend.testing.across_backends`` hands each target)."""
         if not isinstance(self._engine, Portable):
-            raise ArgumentTypeError("a native-stream generator draws different numbers on each backend, so it cannot be "
-                            "placed on another one. Fix: use a portable generator, "
-                            "xb.random.default_rng(seed)")  # fmt: skip
+            raise ArgumentTypeError("a native-stream generator draws different numbers on each backend, so it cannot "
+                                    "be placed on another one. Fix: use a portable generator, "
+                                    "xb.random.default_rng(seed)")  # fmt: skip
         return _restore(_copy_ss(self._ss), backend, device, "portable", None, self._engine.state())
 
     def spawn(self, n: int) -> list["Generator"]:
@@ -351,11 +352,11 @@ class Generator:
             low, high = 0, low
         if not (_is_int(low) and _is_int(high)):
             raise ArgumentTypeError(f"integers() takes Python ints for low and high, got {type(low).__name__} and "
-                            f"{type(high).__name__}. Fix: pass int(low), int(high)")  # fmt: skip
+                                    f"{type(high).__name__}. Fix: pass int(low), int(high)")  # fmt: skip
         lo, hi = operator.index(low), operator.index(high) - (0 if endpoint else 1)
         if lo > hi:
-            raise ArgumentValueError(f"integers(): low >= high ({low} >= {high}{' + 1' if endpoint else ''}); the range is "
-                             "empty. Fix: pass low < high (or endpoint=True for [low, high])")  # fmt: skip
+            raise ArgumentValueError(f"integers(): low >= high ({low} >= {high}{' + 1' if endpoint else ''}); the "
+                                     "range is empty. Fix: pass low < high (or endpoint=True for [low, high])")
         dlo, dhi = D._INT_RANGE[dt]
         if lo < dlo or hi > dhi:
             raise ScalarOverflowError(f"integers(): [{lo}, {hi}] is outside {dt}'s range {dlo}..{dhi}. Fix: pass "
@@ -451,7 +452,8 @@ class Generator:
         if n <= 0 and k:
             raise ArgumentValueError("choice(): cannot take a sample from an empty population")
         if not replace and k > n:
-            raise ArgumentValueError(f"choice(): cannot take {k} samples from {n} without replacement. Fix: replace=True")
+            raise ArgumentValueError(f"choice(): cannot take {k} samples from {n} without replacement. "
+                                     "Fix: replace=True")
         idx = self._indices(n, k, replace, p, be, dev)
         if pool is None:
             return reshape(_as(idx, _config.current().default_int), out_shape)
@@ -475,7 +477,8 @@ class Generator:
             cdf = cdf / cdf[-1]
             return searchsorted(cdf, self._engine.uniform((k,), D.float64, be, dev), side="right")
         if int(sum_(w > 0)) < k:
-            raise ArgumentValueError(f"choice(): fewer than {k} entries of p are non-zero; cannot take {k} distinct samples")
+            raise ArgumentValueError(f"choice(): fewer than {k} entries of p are non-zero; cannot take {k} distinct "
+                                     "samples")
         e = self._engine.exponential((n,), D.float64, be, dev)
         positive = w > 0
         return argsort(where(positive, e / where(positive, w, 1.0), math.inf), stable=True)[:k]
@@ -564,7 +567,7 @@ def _size(x: Array, axis: int) -> int:
     n = x.shape[axis]
     if n is None:
         raise ArgumentValueError("the size of that axis is not known yet (a Dask Array after a boolean mask). Fix: "
-                         "xb.persist(x) (or x.compute()) first")  # fmt: skip
+                                 "xb.persist(x) (or x.compute()) first")  # fmt: skip
     return n
 
 
