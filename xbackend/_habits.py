@@ -93,6 +93,7 @@ def _habit(name: str, what: str, code: str) -> property:
         raise UnknownAttributeError(msg)
 
     get.__name__ = name
+    get.__xb_habit__ = True  # type: ignore[attr-defined]  # (the API reference leaves these out: docs/conf.py)
     return property(get, doc=f"Not an Array attribute: {msg}")
 
 
