@@ -149,5 +149,14 @@ def _complete_docstring(app, what, name, obj, options, lines):  # noqa: ANN001 -
                   "", "What raises it and the fix: :doc:`/guide/errors`."]  # fmt: skip
 
 
+def _skip_habits(app, what, name, obj, skip, options):  # noqa: ANN001, ANN201 - Sphinx's event signature
+    """Other libraries' methods an Array does not have (xbackend/_habits.py: properties that raise with the
+    xbackend spelling) are no API: the reference leaves them out."""
+    if isinstance(obj, property) and getattr(obj.fget, "__xb_habit__", False):
+        return True
+    return None
+
+
 def setup(app):  # noqa: ANN001, ANN201 - Sphinx's extension hook
     app.connect("autodoc-process-docstring", _complete_docstring)
+    app.connect("autodoc-skip-member", _skip_habits)

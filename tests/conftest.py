@@ -36,6 +36,7 @@ settings.register_profile(  # benchmarks/gpu_check.sh: every GPU test in its tim
 )  # fmt: skip
 settings.register_profile("mutation", parent=settings.get_profile("gpu"))  # tools/mutation.py: a test run per mutant
 settings.register_profile("dev", parent=settings.get_profile("ci"))  # kept for old scripts: the same as "ci"
+settings.register_profile("quick", parent=settings.get_profile("ci"), max_examples=10)  # `pytest --quick` (tiers.py)
 _PROFILE_NAME = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 settings.load_profile(_PROFILE_NAME)
 _PROFILE = settings.default
@@ -54,7 +55,45 @@ if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD") or not any(
     pytest_plugins = ["xbackend.testing._plugin"]
 
 
-def pytest_collection_modifyitems(config, items):
+def pytest_addoption(parser):
+    parser.addoption("--quick", action="store_true", default=False,
+                     help="the quick tier (tests/tiers.py): NumPy and torch-CPU, no subprocess or generated suites, "
+                          "10 hypothesis examples; what `-m 'not slow and not full'` selects. The full run is the "
+                          "default (CI)")  # fmt: skip
+
+
+def pytest_configure(config):
+    if config.getoption("--quick"):
+        global _PROFILE, _PROFILE_NAME
+        _PROFILE_NAME = "quick"  # (the derived "lazy" profile is for Dask, which the quick tier leaves out)
+        settings.load_profile(_PROFILE_NAME)
+        _PROFILE = settings.default
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` reads the marks
+def pytest_collection_modifyitems(session, config, items):
+    """Tests the quick tier leaves to the full run (tests/tiers.py) get the ``full`` mark; ``--quick`` deselects
+    them (as ``-m 'not slow and not full'`` does)."""
+    from tiers import is_full
+
+    _known_failures(config, items)
+    quick = config.getoption("--quick")
+    kept, left = [], []
+    for item in items:
+        target = getattr(getattr(item, "callspec", None), "params", {}).get("xb_target")
+        dev = getattr(target, "device", None)
+        if is_full(item.nodeid, getattr(target, "backend", None), None if dev is None else str(dev)):
+            item.add_marker(pytest.mark.full)
+            if quick:
+                left.append(item)
+                continue
+        kept.append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+
+
+def _known_failures(config, items):
     """Known differences of a backend (tests/known_failures.py) become xfail marks: data, not skips."""
     from known_failures import known_failure
 

@@ -398,10 +398,13 @@ def test_array_protocol_refuses_device_data():
         x.__array__()
 
 
-def test_numpy_shares_memory_on_the_cpu():
+def test_numpy_is_a_copy_and_sharing_is_explicit():
+    """x.numpy() is a snapshot on every backend (issue 32); copy=None and np.asarray share on the CPU."""
     a = np.arange(3.0)
     x = xb.asarray(a)
-    assert x.numpy() is a or np.shares_memory(x.numpy(), a)
+    assert not np.shares_memory(x.numpy(), a)
+    assert x.numpy(copy=None) is a or np.shares_memory(x.numpy(copy=None), a)
+    assert np.shares_memory(np.asarray(x), a) and np.shares_memory(xb.to_numpy(x, copy=False), a)
 
 
 # -- moving ---------------------------------------------------------------------------------------------------

@@ -64,3 +64,67 @@ def test_help_is_plain_text_not_restructuredtext():
     assert out.returncode == 0, out.stderr
     assert "python -m xbackend info | demo" in out.stdout
     assert "``" not in out.stdout and ":func:" not in out.stdout
+
+
+def test_demo_sizes_are_argument_errors_not_tracebacks(capsys):
+    """Issue 32: --n 0, --steps 0, --d 0 and --n -5 end in argparse's usage error (exit status 2), not in a
+    traceback from the training."""
+    import pytest
+
+    from xbackend.__main__ import main
+
+    for args in (["--n", "0"], ["--steps", "0"], ["--d", "0"], ["--n", "-5"], ["--n", "abc"]):
+        with pytest.raises(SystemExit) as info:
+            main(["demo", *args])
+        assert info.value.code == 2, args
+        err = capsys.readouterr().err
+        assert f"error: argument {args[0]}: expected a positive integer" in err and "Traceback" not in err, err
+
+
+def test_help_documents_the_demo_options_and_there_is_a_version(capsys):
+    import pytest
+
+    import xbackend as xb
+    from xbackend.__main__ import main
+
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.strip() == f"xbackend {xb.__version__} (Array API {xb.__array_api_version__})"
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    top = capsys.readouterr().out
+    assert "--version" in top and all(o in top for o in ("--n", "--d", "--steps", "--jit"))
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    demo_help = capsys.readouterr().out
+    for opt, what in (("--n N", "impressions"), ("--d D", "features"), ("--steps STEPS", "steps")):
+        assert opt in demo_help and what in demo_help, (opt, demo_help)
+
+
+def test_jit_warm_up_runs_until_the_steps_are_steady():
+    """Issue 32: compiled steps are slow for their first tens of calls on the CPU; the demo warms up until the
+    last calls take the same time, instead of timing right after one call."""
+    from xbackend.__main__ import warm_until_steady
+
+    costs = iter([9, 8, 7, 6, 5, 4, 3] + [1] * 20)
+    clock = [0.0]
+
+    def step():
+        clock[0] += next(costs)
+
+    import time
+
+    real = time.perf_counter
+    try:
+        time.perf_counter = lambda: clock[0]  # a fake clock: the step's cost is the time it takes
+        n, spent = warm_until_steady(step, window=5, tolerance=1.3)
+    finally:
+        time.perf_counter = real
+    assert n == 12 and spent == 9 + 8 + 7 + 6 + 5 + 4 + 3 + 5  # 7 slowing steps, then 5 steady ones
+    clock[0] = 0.0
+    costs = iter([5] * 1000)
+    try:
+        time.perf_counter = lambda: clock[0]
+        assert warm_until_steady(step, window=5, max_steps=50)[0] == 5  # steady at once
+    finally:
+        time.perf_counter = real

@@ -66,8 +66,10 @@ def test_using_validates():
         with xb.using(default_int=xb.uint8):
             pass
     with pytest.raises(xb.UnsupportedDTypeError):
-        with xb.using(default_float="double"):
+        with xb.using(default_float="dubble"):
             pass
+    with xb.using(default_float="double") as cfg:  # NumPy's name of float64 (issue 32: other libraries' spellings)
+        assert cfg.default_float is xb.float64
     with pytest.raises(TypeError, match="unknown setting"):
         with xb.using(default_dtype=xb.float32):
             pass

@@ -546,13 +546,16 @@ def test_assignment_casts(xb_target, dst):
 
 
 def test_assignment_float64_into_float32_rounds_like_numpy(xb_target):
-    v = np.array([1 / 3, 1e-50, 3.5e38, -2.0])
-    x = xb_target.asarray(np.zeros((2, 4), np.float32))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        x[0] = v
-        want = v.astype(np.float32)
+    v = np.array([1 / 3, 1e-50, 3.4028235e38, -2.0, np.inf])  # the third rounds down to float32's largest value
+    x = xb_target.asarray(np.zeros((2, 5), np.float32))
+    x[0] = v
+    want = v.astype(np.float32)
     assert x.dtype is xb.float32 and np.array_equal(np.asarray(x.numpy())[0], want)
+    # a finite value that would become infinite is a lossy store: it raises, nothing is written (issue 32; NumPy
+    # and torch store inf)
+    with pytest.raises(xb.ScalarOverflowError, match="would become infinite"):
+        x[1] = np.array([1.0, 2.0, 3.5e38, 4.0, 5.0])
+    assert np.array_equal(np.asarray(x.numpy())[1], np.zeros(5, np.float32))
 
 
 def test_asarray_copy_of_a_zero_d_result_is_a_new_array(xb_target):

@@ -74,6 +74,23 @@ SCENARIOS = [
     ("axis out of range", "x = xb.asarray([1.0], backend=B)", "r = xb.sum(x, axis=3)", xb.AxisError, "prose"),
     ("shapes that do not broadcast", "x = xb.ones(2, backend=B); y = xb.ones(3, backend=B)", "r = x + y",
      xb.ShapeError, "prose"),
+    # issue 32: the first hour of a NumPy or torch user
+    ("float NumPy data into an int8 Array", "x = xb.asarray([1, 2], dtype=xb.int8, backend=B); "
+     "v = np.array([1.5, 2.5])", "x[...] = v", xb.PromotionError, "run", "x.tolist() == [2, 2]"),
+    ("NumPy data beyond float32's range", "x = xb.asarray([1.0, 2.0], dtype=xb.float32, backend=B); "
+     "v = np.array([1e40, 1.0])", "x[...] = v", xb.ScalarOverflowError, "run",
+     "x.tolist() == [float(np.finfo(np.float32).max), 1.0]"),
+    ("torch's x.float()", "x = xb.asarray([1.0], backend=B)", "r = x.float()", xb.UnknownAttributeError, "run"),
+    ("NumPy's x.std()", "x = xb.asarray([1.0, 3.0], backend=B)", "r = x.std()", xb.UnknownAttributeError, "run"),
+    ("a 2-d x.transpose(0, 1)", "x = xb.ones((2, 3), backend=B)", "r = x.transpose(0, 1)", xb.ArgumentValueError,
+     "run"),
+    ("a dtype name with a typo", "x = xb.asarray([1.0], backend=B)", "r = x.dtype == 'flaot64'",
+     xb.UnsupportedDTypeError, "run"),
+    ("an unknown backend", "", "r = xb.asarray([1.0], backend='tourch')", xb.UnknownBackendError, "prose"),
+    ("a float seed", "seed = 1.5", "r = xb.random.default_rng(seed, backend=B)", xb.ArgumentTypeError, "run"),
+    ("a negative seed", "seed = -1", "r = xb.random.default_rng(seed, backend=B)", xb.ArgumentValueError, "run"),
+    ("an Array as a seed", "seed = xb.asarray(3, backend=B)", "r = xb.random.default_rng(seed, backend=B)",
+     xb.ArgumentTypeError, "run"),
 ]
 
 

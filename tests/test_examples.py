@@ -63,3 +63,29 @@ def test_pytest_from_the_example_folder_needs_no_pythonpath_for_the_example():
     out = subprocess.run(cmd, cwd=EXAMPLE, env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
     assert "ModuleNotFoundError" not in out.stdout + out.stderr
+
+
+def test_ctr_port_runs_unchanged_on_numpy_and_torch():
+    """Issue 32: a newcomer's port of a NumPy-to-torch training script (examples/ctr_port.py: globals read by the
+    loss, x.to(dev), X.dtype == np.float32, @xb.no_grad, round(p), .detach().cpu().numpy()) runs unchanged on NumPy
+    and torch Arrays and trains what plain NumPy with the hand-derived gradient trains."""
+    import importlib.util
+
+    import numpy as np
+
+    pytest.importorskip("torch")
+    spec = importlib.util.spec_from_file_location("ctr_port", ROOT / "examples" / "ctr_port.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    X, y = mod.make_clicks(2000, 8)
+    Xd, yd = X.astype(np.float64), y.astype(np.float64)
+    w, b = np.zeros(8), 0.0
+    for _ in range(60):  # the reference: float64, gradient X.T (sigmoid(X w + b) - y) / n by hand
+        err = 1.0 / (1.0 + np.exp(-(Xd @ w + b))) - yd
+        w, b = w - 0.5 * Xd.T @ err / len(yd), b - 0.5 * err.mean()
+    results = {be: mod.train(be, steps=60) for be in ("numpy", "torch")}
+    for be, (w_x, b_x, losses, acc) in results.items():
+        assert w_x.dtype == np.float32 and losses[-1] < losses[0], be
+        np.testing.assert_allclose(w_x, w, rtol=2e-4, atol=2e-5, err_msg=be)
+        assert abs(b_x - b) < 2e-5 and 0.6 < acc < 1.0, be
+    np.testing.assert_allclose(results["numpy"][0], results["torch"][0], rtol=1e-6)

@@ -227,16 +227,37 @@ def test_numpy_views_run_inside_a_torch_context():
     assert value.backend == "numpy" and float(value) == 3.0 and g.tolist() == [1.0, 1.0]
 
 
-def test_a_numpy_array_captured_by_f_names_the_fix():
+def test_a_numpy_array_captured_by_f_is_a_constant_as_on_torch():
+    """Issue 32 ("written once"): a closure Array trains on NumPy as it does on torch - read as a constant next to
+    the differentiated views; a write into it is refused with a fix that runs (torch would record it)."""
     data = xb.asarray([1.0, 2.0])
 
     def f(w):
-        return xb.sum(w * data)  # data is not an argument: it stays a NumPy Array
+        return xb.sum(w * data) + xb.sum(xb.where(data > 1.5, w, 0.0))  # data is not an argument
 
-    with pytest.raises(xb.BackendMismatchError, match="pass that Array as an argument of f"):
-        xb.grad(f)(xb.asarray([0.0, 0.0]))
-    g = xb.grad(lambda w, data: xb.sum(w * data))(xb.asarray([0.0, 0.0]), data)  # the fix
-    assert g.tolist() == [1.0, 2.0]
+    g = xb.grad(f)(xb.asarray([0.0, 0.0]))
+    assert g.backend == "numpy" and g.tolist() == [1.0, 3.0]
+    assert data.backend == "numpy"  # the closure itself is untouched
+    g2 = xb.grad(lambda w, data: xb.sum(w * data) + xb.sum(xb.where(data > 1.5, w, 0.0)))(xb.asarray([0.0, 0.0]),
+                                                                                         data)  # fmt: skip
+    assert g2.tolist() == g.tolist()
+
+    def writes(w):
+        data[...] = w
+        return xb.sum(data * w)
+
+    with pytest.raises(xb.BackendMismatchError, match="pass that Array as an argument of f") as info:
+        xb.grad(writes)(xb.asarray([1.0, 1.0]))
+    assert "move one explicitly" not in str(info.value)  # no fix that cannot work inside xb.grad (issue 32)
+
+    def fixed(w):
+        c = xb.asarray([1.0, 2.0], backend="numpy")
+        exec(str(info.value).rsplit("e.g. ", 1)[1], {"xb": xb}, ns := {"c": c})  # noqa: S102 - the printed fix
+        c = ns["c"]
+        c[...] = w
+        return xb.sum(c * w)
+
+    assert xb.grad(fixed)(xb.asarray([1.0, 3.0])).tolist() == [2.0, 6.0]
 
 
 def test_the_numpy_route_works_on_the_inputs_stream(monkeypatch):

@@ -151,7 +151,7 @@ def test_special_dtypes_round_trip_exactly(dtype):
 def test_bfloat16_bits_and_zero_copy_with_ml_dtypes():
     ml = pytest.importorskip("ml_dtypes")
     t = torch.tensor([1.5, -2.0, 3.140625], dtype=torch.bfloat16)
-    h = xb.asarray(t).numpy()
+    h = xb.asarray(t).numpy(copy=None)  # zero-copy, asked for
     assert h.dtype == np.dtype(ml.bfloat16)
     assert h.view(np.int16).tolist() == t.view(torch.int16).tolist()
     assert h.ctypes.data == t.data_ptr()
@@ -206,7 +206,7 @@ def test_writes_through_foreign_views_cannot_corrupt_gradients():
     a = torch.ones(3, requires_grad=True)
     b = a * 2
     c = b.sin()
-    view = xb.to_numpy(xb.asarray(b), detach=True)  # the opt-in way out: a read-only view
+    view = xb.to_numpy(xb.asarray(b), detach=True, copy=None)  # the opt-in way out without a copy: read-only
     np.testing.assert_array_equal(view, [2.0, 2.0, 2.0])
     with pytest.raises(ValueError, match="read-only"):
         view[0] = 100.0

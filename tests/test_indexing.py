@@ -408,7 +408,9 @@ _STORABLE_KINDS = {("b", "b"), ("b", "i"), ("b", "u"), ("b", "f"), ("b", "c"), (
                    ("u", "u"), ("i", "f"), ("u", "f"), ("i", "c"), ("u", "c"), ("f", "f"), ("f", "c"), ("c", "c")}
 _CAST_DTYPES = [D.bool, D.int8, D.uint8, D.int64, D.float32, D.float64, D.complex128]
 _LOSSY = (r"^cannot store \w+ values into an Array of dtype \w+: '\w'-kind to '\w'-kind loses information\. "
-          r"Fix: convert explicitly, e\.g\. x\[\.\.\.\] = xb\.round\(v\)\.astype\(xb\.\w+\), or cast the Array first: "
+          r"Fix: convert explicitly, e\.g\. x\[\.\.\.\] = xb\.round\(xb\.asarray\(v, device=x\.device\)\)"
+          r"\.astype\(xb\.\w+\), "
+          r"or cast the Array first: "
           r"x = x\.astype\(xb\.\w+\)$")
 
 

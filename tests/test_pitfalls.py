@@ -142,6 +142,6 @@ def test_sharing_makes_mutations_visible_and_copy_true_isolates():
     own = xb.asarray(a, backend="torch", copy=True)  # the documented way to an independent copy
     a[2] = 3.0
     assert own.tolist() == [1.0, 2.0, 0.0] and not xb.shares_memory(own, xb.asarray(a))
-    h = shared.numpy()
-    assert np.shares_memory(h, a)
+    h = shared.numpy(copy=None)  # zero-copy is explicit: x.numpy() alone is a snapshot (issue 32)
+    assert np.shares_memory(h, a) and not np.shares_memory(shared.numpy(), a)
     assert not np.shares_memory(xb.to_numpy(shared, copy=True), a)

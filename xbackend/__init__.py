@@ -36,7 +36,7 @@ from ._errors import (
     HostTransferError, PromotionError, ScalarOverflowError, UnknownDeviceError, UnsupportedDTypeError,
     XBackendError, AxisError, LinAlgError, DomainError, ShapeError, IndexOutOfRangeError, ForeignArrayError,
     ArgumentError, ArgumentTypeError, ArgumentValueError, BackendFailure, ChunkingError, InvalidIndexError,
-    OutOfMemoryError,
+    OutOfMemoryError, UnknownBackendError, UnknownAttributeError,
 )  # fmt: skip
 from ._jit import JitFallbackWarning, jit, jit_cache_info
 from ._autograd import no_grad  # installs x.grad, x.backward(), x.requires_grad_() on Array
@@ -91,7 +91,7 @@ __all__ = [
     "HostTransferError", "UnsupportedDTypeError", "PromotionError", "ScalarOverflowError", "GradientError",
     "CopyError", "AxisError", "LinAlgError", "DomainError", "ShapeError", "IndexOutOfRangeError", "ForeignArrayError",
     "ArgumentError", "ArgumentTypeError", "ArgumentValueError", "BackendFailure", "ChunkingError",
-    "InvalidIndexError", "OutOfMemoryError",
+    "InvalidIndexError", "OutOfMemoryError", "UnknownBackendError", "UnknownAttributeError",
     "linalg", "fft", "random",
     # compilation
     "jit", "jit_cache_info", "JitFallbackWarning",
@@ -109,6 +109,10 @@ _boundary.install_methods(Array)
 from . import _methods  # noqa: E402 - NumPy's methods and ufuncs on Arrays, forwarding to the functions above
 
 _methods.install(_sys.modules[__name__], Array)
+
+from . import _habits  # noqa: E402 - torch's and NumPy's habits (x.cpu(), x.copy(), round(x)), or the spelling
+
+_habits.install(_sys.modules[__name__], Array)
 
 if _TYPE_CHECKING:
     from . import random

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as _np
 
-from . import _assign, _config, _dtypes as D, _native_errors as _NE
+from . import _assign, _config, _dtypes as D, _gradhomes as _GH, _native_errors as _NE
 from ._backend import Backend
 from ._devices import Device, bind as _bind
 from ._dispatch import backend_for_type, get_backend
@@ -136,6 +136,14 @@ class Array(metaclass=_NoDirectCalls):
         def requires_grad_(self, requires_grad: bool = True) -> Array: ...
         def backward(self, gradient: Array | None = None, *, retain_graph: bool | None = None,
                      create_graph: bool = False) -> None: ...  # fmt: skip
+
+        # other libraries' habits, installed by xbackend._habits
+        def copy(self) -> Array: ...
+        def clone(self) -> Array: ...
+        def cpu(self) -> Array: ...
+        def cuda(self, device: Any = None) -> Array: ...
+        def transpose(self, *axes: Any) -> Array: ...
+        def __round__(self, ndigits: int | None = None) -> Array: ...
 
     # -- properties -----------------------------------------------------------------------------
     @property
@@ -292,9 +300,10 @@ class Array(metaclass=_NoDirectCalls):
             )
         return self._be.export_for_numpy(self._data, dtype=dtype, copy=copy)
 
-    def numpy(self) -> Any:
-        """A NumPy array with this Array's values (shares memory on the CPU where possible)."""
-        return _Late.to_numpy(self)
+    def numpy(self, *, copy: bool | None = True) -> Any:
+        """A NumPy array with this Array's values: an independent copy on every backend and device, so a later
+        in-place update of the Array never shows in it (``xb.to_numpy``; ``copy=None`` shares on the CPU)."""
+        return _Late.to_numpy(self, copy=copy)
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
         """The Array API namespace bound to this Array's backend and device (cached: one object per device).
@@ -451,12 +460,18 @@ def _new(data: Any, dt: DType, dev: Device, be: Any) -> Array:
 
 
 Array._new = staticmethod(_new)  # type: ignore[attr-defined]
+_GH.NEW[:] = [_new]
 
 
 # --- operands ----------------------------------------------------------------------------------
-def _check_partner(a: Array, b: Array, native: bool = False) -> None:
+def _check_partner(a: Array, b: Array, native: bool = False, write: bool = False) -> None:
     """Raise the mismatch error for two operands of one call on different backends or devices. The fix names the
-    explicit move, spelled so that it works for an Array and a native array alike (``xb.asarray(y, ...)``)."""
+    explicit move, spelled so that it works for an Array and a native array alike (``xb.asarray(y, ...)``).
+    Inside ``xb.grad`` a closure Array next to the differentiated views raises what ``xbackend._gradhomes`` says
+    (the boundary then runs the call again with the closure as a constant)."""
+    in_grad = _GH.mismatch_in_grad(a, b, write)
+    if in_grad is not None:
+        raise in_grad
     here = f"backend={a._be.name!r}, device={str(a._dev)!r}"
     what = f"Arrays (one a native {type(b._data).__module__.partition('.')[0]} array)" if native else "Arrays"
     if "meta" in (a._dev.type, b._dev.type):  # a meta tensor has no data: nothing can move to or from it
@@ -473,6 +488,16 @@ def _check_partner(a: Array, b: Array, native: bool = False) -> None:
         mismatch("devices", f"{a._dev} ({a._be.name})", f"{b._dev} ({b._be.name})",
                  f"move one explicitly, e.g. y = xb.asarray(y, {here})").replace("Arrays", what, 1)
     )  # fmt: skip
+
+
+def _partners(a: Array, b: Array, inplace: bool = False, native: bool = False) -> tuple[Array, Array]:
+    """Operands of two places: inside ``xb.grad``, a closure Array next to a differentiated view becomes a constant
+    on the engine (``xbackend._gradhomes``; ``inplace``: only ``b``); otherwise the mismatch error. Called on the
+    mismatch path only."""
+    pair = _GH.partners(a, b, inplace=inplace)
+    if pair is None:
+        _check_partner(a, b, native, write=inplace)
+    return pair  # type: ignore[return-value]
 
 
 def _wrap_native(be: Any, x: Any) -> Array:
@@ -560,7 +585,7 @@ def _native_part(a: Array, k: Any) -> Any:
                                  f"indices, got {t.__name__}")  # fmt: skip
             k = _wrap_native(be, k)
     if k._be is not a._be or k._dev is not a._dev:
-        _check_partner(a, k)
+        k = _partners(a, k, inplace=True)[1]
     if k._dt.kind not in "iub":
         raise InvalidIndexError(f"index Arrays must be integer or bool, got {k._dt}. Fix: cast, e.g. "
                                 "k.astype(xb.int64)")  # fmt: skip
@@ -599,7 +624,7 @@ def _setitem_value(a: Array, value: Any) -> Any:
             return _setitem_value(a, _Late.py_scalar(value))  # NumPy scalars are weak, like Python scalars
         value = _host_value(a, value)
     if value._be is not a._be or value._dev is not a._dev:
-        _check_partner(a, value, native=t is not Array)
+        value = _partners(a, value, inplace=True, native=t is not Array)[1]
     if value._dt is not a._dt:
         return _assign.assignment_cast(a, value)
     return value._data

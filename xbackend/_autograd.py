@@ -23,7 +23,7 @@ from typing import Any
 
 from ._array import Array, _check_partner, _new
 from ._dispatch import _by_module, backend_for_type, get_backend, get_backend_class
-from ._errors import GradientError, XBackendError
+from ._errors import ArgumentTypeError, GradientError, XBackendError
 from ._interchange import shares_memory
 
 __all__ = ["no_grad"]
@@ -80,7 +80,16 @@ class no_grad(contextlib.ContextDecorator):
     ([0.5, 0.5, 0.5], True)
     """
 
-    def __init__(self) -> None:
+    def __new__(cls, func: Any = None) -> Any:
+        """``@xb.no_grad`` without parentheses decorates ``func`` directly, as ``@torch.no_grad`` does."""
+        if func is None:
+            return super().__new__(cls)
+        if not callable(func):
+            raise ArgumentTypeError(f"xb.no_grad() takes no arguments (or decorates a function), got "
+                                    f"{type(func).__name__}. Fix: e.g. with xb.no_grad(): ...")  # fmt: skip
+        return super().__new__(cls)(func)
+
+    def __init__(self, func: Any = None) -> None:
         self._stack: contextlib.ExitStack | None = None
 
     def _recreate_cm(self) -> "no_grad":  # as a decorator: a fresh context per call (threads, recursion)

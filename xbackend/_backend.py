@@ -43,6 +43,10 @@ from ._backend_grad import AutogradContract
 from ._dtypes import DType
 from ._errors import UnsupportedDTypeError
 
+#: the device types a place can name (``"cuda:1"``); ``xbackend._devices`` parses them, the registry reads a backend
+#: name of one of them as a device meant (``backend="cuda"``)
+DEVICE_TYPES = ("cpu", "cuda", "meta", "mps", "xpu", "fake")
+
 if TYPE_CHECKING:  # annotations only: _devices imports the registry (_dispatch), which imports this module
     import numpy as np
 

@@ -12,6 +12,12 @@ hot ones that translate inline (:data:`INLINE`): the elementwise functions and o
 creation functions, ``sum``, ``reshape``, ``astype``, ``matmul`` and indexing, whose fast paths end in
 ``except Exception: ... raise translate(exc, name)`` (free while nothing is raised).
 
+Floating-point signals are no errors: NumPy raises ``FloatingPointError`` or ``RuntimeWarning`` for ``log(0)`` when the
+user asked it to (``np.seterr(all="raise")``, ``pytest -W error``), where torch returns ``-inf``. A call that raised
+one (:data:`FP_SIGNALS`) runs again with NumPy's signals off for that call (:func:`quiet`), so every backend returns
+the standard's IEEE result; the user's settings keep applying to their own NumPy code, and NumPy's warnings are
+still shown where the filters only display them.
+
 >>> from xbackend._boundary import translate
 >>> type(translate(RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB"), "zeros")).__name__
 'OutOfMemoryError'
@@ -22,6 +28,8 @@ from __future__ import annotations
 import functools
 import inspect
 from typing import Any, Callable
+
+import numpy as _np
 
 from ._rules import ELEMENTWISE
 from ._errors import (
@@ -38,7 +46,7 @@ from ._errors import (
     XBackendError,
 )
 
-__all__ = ["translate", "boundary", "install", "install_methods", "raise_translated", "INLINE"]
+__all__ = ["translate", "boundary", "install", "install_methods", "raise_translated", "INLINE", "FP_SIGNALS", "quiet"]
 
 _MEMORY = ("out of memory", "can't allocate", "cannot allocate", "not enough memory", "failed to allocate",
            "unable to allocate")  # fmt: skip
@@ -138,7 +146,11 @@ def _source(fn: Callable[..., Any]) -> tuple[str, dict[str, Any]]:
            f"    try:\n"
            f"        return _fn({', '.join(call)})\n"
            f"    except _Exception as exc:\n"
-           f"        _raise(exc, _name)\n")  # fmt: skip
+           f"        if hasattr(exc, 'xb_rebase'):\n"
+           f"            return _rebased(_name, _fn, exc.xb_rebase, {', '.join(call)})\n"
+           f"        if not isinstance(exc, _FP_SIGNALS):\n"
+           f"            _raise(exc, _name)\n"
+           f"    return _quiet(_name, _fn, {', '.join(call)})\n")  # fmt: skip
     return src, defaults
 
 
@@ -146,12 +158,44 @@ def boundary(fn: Callable[..., Any], name: str | None = None) -> Callable[..., A
     """``fn`` behind the translating edge: the same signature, docstring and name; ``__wrapped__`` is ``fn``."""
     name = name or fn.__name__
     src, defaults = _source(fn)
-    ns: dict[str, Any] = {"_fn": fn, "_raise": raise_translated, "_Exception": Exception, "_name": name, **defaults}
+    ns: dict[str, Any] = {"_fn": fn, "_raise": raise_translated, "_Exception": Exception, "_name": name,
+                          "_FP_SIGNALS": FP_SIGNALS, "_quiet": quiet, "_rebased": rebased, **defaults}  # fmt: skip
     exec(compile(src, f"<xbackend boundary of {name}>", "exec"), ns)  # noqa: S102 - generated from a signature
     w = ns["wrapped"]
     functools.update_wrapper(w, fn)
     w.__xb_boundary__ = True
     return w
+
+
+#: what NumPy (and the libraries computing with it: array-api-strict, Dask's chunks) makes of an IEEE event -
+#: ``log(0)``, ``1 / 0``, ``exp(1000)``, ``inf - inf``, an overflowing cast - under ``np.seterr(all="raise")`` or a
+#: warnings filter "error" (``pytest -W error``). torch, CuPy and JAX never signal; the standard specifies the IEEE
+#: result.
+FP_SIGNALS = (FloatingPointError, RuntimeWarning)
+
+
+def quiet(name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)`` again after it raised one of :data:`FP_SIGNALS`: with NumPy's floating-point signals
+    off for this call (``np.errstate`` is per thread and context: the user's settings stay as they are for their
+    own NumPy calls), so the result is the IEEE one every backend gives. Anything raised now is translated. Only
+    pure calls are retried: an in-place kernel that wrote before signalling returns its result itself
+    (the NumPy backend's ``inplace``)."""
+    try:
+        with _np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    except Exception as exc:
+        raise_translated(exc, name)
+        raise  # (raise_translated always raises)
+
+
+def rebased(name: str, fn: Callable[..., Any], rebase: Callable[[Any], Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn`` again on its arguments mapped by ``rebase`` (inside ``xb.grad``: closure Arrays as constants on the
+    engine, ``xbackend/_gradhomes.py``); anything raised now is translated."""
+    try:
+        return fn(*(rebase(a) for a in args), **{k: rebase(v) for k, v in kwargs.items()})
+    except Exception as exc:
+        raise_translated(exc, name)
+        raise
 
 
 def raise_translated(exc: BaseException, name: str) -> None:

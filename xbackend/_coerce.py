@@ -29,7 +29,7 @@ from typing import Any
 import numpy as _np
 
 from . import _config, _dtypes as D
-from ._array import Array, _check_partner, _Late, _new
+from ._array import Array, _check_partner, _Late, _new, _partners
 from ._dispatch import backend_for_type
 from ._dtypes import DType
 from ._errors import UnsupportedDTypeError
@@ -149,7 +149,7 @@ def operand(v: Any, like: Array) -> Array:
     if backend_for_type(t) is not None:
         b = wrap_native(v)
         if b._be is not like._be or b._dev is not like._dev:
-            _check_partner(like, b, native=True)
+            b = _partners(like, b, inplace=True, native=True)[1]  # inside xb.grad: NumPy data as a constant
         return b
     return _Late.asarray(v, backend=like._be.name, device=like._dev)  # other array-likes: asarray's errors
 

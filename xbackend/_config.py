@@ -23,10 +23,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
 from . import _dtypes
+from ._backend import DEVICE_TYPES
 from ._devices import Device, device as _parse_device, split as _split
 from ._dispatch import get_backend_class
 from ._dtypes import DType
-from ._errors import UnsupportedDTypeError
+from ._errors import ArgumentTypeError, UnsupportedDTypeError
 
 __all__ = ["Config", "current", "using", "set_default", "ENVIRONMENT_VARIABLES"]
 
@@ -70,7 +71,8 @@ def _check(changes: dict[str, Any]) -> dict[str, Any]:
                 v = getattr(v, "name", v)
             get_backend_class(v)  # validates the name without importing the library
         else:
-            raise TypeError(f"unknown setting {k!r}; settings are backend, device, default_float, default_int")
+            raise ArgumentTypeError(f"unknown setting {k!r}; settings are backend, device, default_float, default_int. "
+                                    "Fix: e.g. xb.using(default_float=xb.float32)")  # fmt: skip
         out[k] = v
     return out
 
@@ -93,6 +95,38 @@ def blame_environment(exc: BaseException, setting: str) -> BaseException:
     return new
 
 
+#: module prefixes a dtype may be written with in the environment (``XBACKEND_DEFAULT_FLOAT=xb.float32``)
+_DTYPE_PREFIXES = ("xb.", "xbackend.", "np.", "numpy.", "torch.", "jnp.", "cp.", "cupy.")
+
+
+def _env_dtype(value: str) -> str:
+    """A dtype name from the environment, as Python code spells it too: ``xb.float32`` -> ``float32``."""
+    v = value.strip()
+    for p in _DTYPE_PREFIXES:
+        if v.startswith(p):
+            return v[len(p):]
+    return v
+
+
+def environment_problems() -> list[str]:
+    """What is wrong with the ``XBACKEND_*`` settings in force, one line each with the fix (``python -m xbackend
+    info`` prints them): a backend name nobody registered (checked now: the registry reads plugins, which
+    ``import xbackend`` does not do). Empty when all is well."""
+    out = []
+    hit = _FROM_ENV.get("backend")
+    if hit is not None and _base.backend == hit[1]:
+        try:
+            get_backend_class(_base.backend)
+        except Exception as exc:  # noqa: BLE001 - reported, never raised: this is a report
+            what, _, fix = str(exc).partition(" Fix: ")
+            name = fix.rpartition("backend=")[2].strip("'\". ") if "e.g. backend=" in fix else "numpy"
+            todo = f"{hit[0]}={name} (or unset {hit[0]})"
+            if hit[1].partition(":")[0].strip().lower() in DEVICE_TYPES:  # a place: XBACKEND_DEVICE says it
+                todo = f"XBACKEND_DEVICE={hit[1]} with {hit[0]}=torch (or cupy)"
+            out.append(f"{hit[0]}={hit[1]!r} is not usable: {what} Fix: e.g. {todo}")
+    return out
+
+
 def _from_environment() -> Config:
     env = {
         "backend": os.environ.get("XBACKEND_BACKEND") or None,
@@ -106,14 +140,19 @@ def _from_environment() -> Config:
             continue
         try:
             if k == "backend":
-                cfg = replace(cfg, backend=v)  # validated lazily: plugins may not be loaded yet
+                cfg = replace(cfg, backend=v)  # validated lazily: plugins may not be loaded yet (info reports it)
+            elif k in ("default_float", "default_int"):
+                cfg = replace(cfg, **_check({k: _env_dtype(v)}))
             else:
                 cfg = replace(cfg, **_check({k: v}))
             _FROM_ENV[k] = (f"XBACKEND_{k.upper()}", v)
         except Exception as exc:  # a bad environment must not make `import xbackend` fail
             import warnings
 
-            warnings.warn(f"ignoring XBACKEND_{k.upper()}={v!r}: {exc}", RuntimeWarning, stacklevel=2)
+            example = {"default_float": "float32", "default_int": "int32", "device": "cpu"}.get(k)
+            fix = f" Fix: e.g. XBACKEND_{k.upper()}={example}" if example else ""
+            why = str(exc).split(" Fix:")[0].split(" (e.g.")[0]
+            warnings.warn(f"ignoring XBACKEND_{k.upper()}={v!r}: {why}.{fix}", RuntimeWarning, stacklevel=2)
     return cfg
 
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._backend import DEVICE_TYPES
 from ._dispatch import get_backend_class
 from ._errors import BackendMismatchError, UnknownDeviceError
 
 __all__ = ["Device", "device", "bind", "split", "CPU"]
 
-KNOWN_TYPES = ("cpu", "cuda", "meta", "mps", "xpu", "fake")
+KNOWN_TYPES = DEVICE_TYPES
 
 
 class Device:

@@ -10,14 +10,16 @@ imports anything either.
 
 from __future__ import annotations
 
+import difflib
 import importlib
+import sys
 import types
 import warnings
 from typing import Any
 
 from . import _backend
 from ._backend import Backend, BackendInfo
-from ._errors import BackendUnavailableError
+from ._errors import BackendUnavailableError, UnknownBackendError
 
 __all__ = ["get_backend", "get_backend_class", "backend_for_type", "register_backend", "backends", "backend_names"]
 
@@ -130,17 +132,46 @@ def get_backend_class(name: str) -> type[Backend]:
         _load_plugins()
         if name in _classes:
             return _classes[name]
-    if name not in _paths and _generic(name):
+    if name not in _paths and _imported_standard_library(name) and _generic(name):
         return _classes[name]
     if name not in _paths:
-        raise BackendUnavailableError(
-            f"unknown backend {name!r}; known backends: {', '.join(backend_names())}. "
-            "Fix: pass backend='numpy', 'torch' or 'cupy' (or install the plugin that provides it)"
-        )
+        raise unknown_backend(name)
     mod, _, attr = _paths[name].partition(":")
     cls = getattr(importlib.import_module(mod), attr)
     _classes[name] = cls
     return cls
+
+
+def _imported_standard_library(name: str) -> bool:
+    """Whether ``name`` is a library implementing the Array API standard that is imported already: a backend
+    name is never imported to find out (``backend="this"`` would print the Zen of Python)."""
+    mod = sys.modules.get(name) if type(name) is str else None
+    return mod is not None and hasattr(mod, "__array_api_version__")
+
+
+def unknown_backend(name: Any) -> UnknownBackendError:
+    """The one message for a backend name nobody registered: the known names, and the closest one."""
+    known = backend_names()
+    close = difflib.get_close_matches(str(name), known, n=1)
+    if str(name).partition(":")[0].strip().lower() in _backend.DEVICE_TYPES:  # a place, not a library
+        fix = f"{name!r} names a device, not a library: pass it as device=, e.g. device={name!r}"
+    else:
+        fix = f"pass a known name, e.g. backend={(close or ['numpy'])[0]!r}"
+    return UnknownBackendError(
+        f"unknown backend {name!r}; known backends: {', '.join(known)} (a library with the Array API standard is "
+        "wrapped when you pass its arrays; another library needs a plugin: the entry-point group "
+        f"'xbackend.backends' or xb.register_backend). Fix: {fix}"
+    )
+
+
+class _Registered:
+    """The registered backend names as a container (``name in registered``), without importing anything."""
+
+    def __contains__(self, name: object) -> bool:
+        return name in _paths or name in _classes
+
+
+registered = _Registered()
 
 
 def get_backend(name: str) -> Backend:

@@ -51,11 +51,18 @@ _builtin_bool = bool
 class DType:
     """A backend-independent dtype. Compare with ``is`` or ``==``; there is one object per dtype.
 
-    >>> import xbackend as xb
+    ``==`` also answers the other libraries' spellings of the same dtype, so the habits ``x.dtype == np.float32``,
+    ``x.dtype == torch.float32`` and ``x.dtype == "float32"`` are right on every backend (never silently False);
+    a string that names no dtype raises :class:`~xbackend.UnsupportedDTypeError`. Hashing stays the identity's
+    (cheap, and DTypes are dictionary keys): look dtypes up with ``xb.dtype(spelling)`` first.
+
+    >>> import numpy as np, xbackend as xb
     >>> xb.float32, xb.float32.itemsize, xb.float32.kind
     (xb.float32, 4, 'f')
     >>> xb.dtype("int8") is xb.int8
     True
+    >>> xb.float32 == np.float32, xb.float32 == "float32", xb.float32 == np.dtype("float64"), xb.int8 == "f4"
+    (True, True, False, False)
     """
 
     __slots__ = ("name", "kind", "itemsize", "_rank")
@@ -74,6 +81,28 @@ class DType:
 
     def __reduce__(self) -> str:
         return self.name  # pickles as the module-level singleton
+
+    def __eq__(self, other: object) -> builtins.bool:
+        if other is self:
+            return True
+        if type(other) is DType:
+            return False
+        d = _spelled(other)
+        if d is None:
+            return NotImplemented
+        return d is self
+
+    def __ne__(self, other: object) -> builtins.bool:
+        if other is self:
+            return False
+        if type(other) is DType:
+            return True
+        d = _spelled(other)
+        if d is None:
+            return NotImplemented
+        return d is not self
+
+    __hash__ = object.__hash__  # one object per dtype: identity hashing, as before (``==`` above is wider)
 
     @property
     def bits(self) -> int:
@@ -152,11 +181,13 @@ _BUILTIN_DEFAULTS = {builtins.float: "default_float", builtins.int: "default_int
 
 def dtype(obj: Any) -> DType:
     """Parse a dtype name (``"float32"``) or Python's ``float``/``int``/``complex``/``bool`` (the configured
-    default float, int and complex dtypes, and bool), or return a DType unchanged.
+    default float, int and complex dtypes, and bool), or return a DType unchanged. The other libraries'
+    spellings of a dtype xbackend has are accepted too: ``np.float32``, ``np.dtype("float32")``, ``"f4"``,
+    ``torch.float32`` (read by name: torch is never imported to answer).
 
-    >>> import xbackend as xb
-    >>> xb.dtype("complex64"), xb.dtype(float), xb.dtype(bool)
-    (xb.complex64, xb.float64, xb.bool)
+    >>> import numpy as np, xbackend as xb
+    >>> xb.dtype("complex64"), xb.dtype(float), xb.dtype(bool), xb.dtype(np.float32), xb.dtype("i2")
+    (xb.complex64, xb.float64, xb.bool, xb.float32, xb.int16)
     >>> with xb.using(default_float=xb.float32):
     ...     xb.dtype(float), xb.dtype(complex)
     (xb.float32, xb.complex64)
@@ -165,15 +196,70 @@ def dtype(obj: Any) -> DType:
         return obj
     if isinstance(obj, str) and obj in BY_NAME:
         return BY_NAME[obj]
-    if obj is builtins.bool:
-        return bool
-    default = _BUILTIN_DEFAULTS.get(obj) if type(obj) is type else None
-    if default is not None:
-        dt: DType = getattr(_CURRENT_CONFIG[0](), default)  # xbackend._config imports this module: it sets this
-        return dt
+    d = _spelled(obj, strict=False)
+    if d is not None and d is not _OTHER:
+        return d
     raise UnsupportedDTypeError(
         f"{obj!r} is not an xbackend dtype; use one of {', '.join(BY_NAME)} (e.g. xb.float32)"
     )
+
+
+#: what :func:`_spelled` answers for a dtype of another library that xbackend has no counterpart of (``"U5"``)
+_OTHER: Any = object()
+_PY_NAMES = {"float": builtins.float, "int": builtins.int, "complex": builtins.complex, "bool": builtins.bool}
+
+
+def _spelled(obj: Any, strict: builtins.bool = True) -> Any:
+    """The DType another library's spelling names: a name or NumPy string (``"f4"``; ``"float"``, ``"int"`` and
+    ``"complex"`` as Python's types), a NumPy dtype or scalar type, a torch dtype (by its name: torch is not
+    imported), Python's ``float``/``int``/``complex``/``bool`` (the configured defaults). ``_OTHER`` for a real
+    dtype xbackend lacks (``"U5"``, ``torch.qint8``), None for an object that is no dtype spelling. ``strict``: a
+    string that names nothing raises :class:`~xbackend.UnsupportedDTypeError` (what ``==`` does; never False)."""
+    t = type(obj)
+    if t is DType:
+        return obj
+    if t is str:
+        d = BY_NAME.get(obj)
+        if d is not None:
+            return d
+        py = _PY_NAMES.get(obj.strip())
+        if py is not None:
+            return _spelled(py)
+        import numpy as np
+
+        try:
+            nd = np.dtype(obj)
+        except TypeError:
+            if not strict:
+                return None
+            raise UnsupportedDTypeError(f"{obj!r} names no dtype, so a comparison with it would always be False. "
+                                        f"Fix: compare with a dtype, e.g. x.dtype == xb.float32 (names: "
+                                        f"{', '.join(BY_NAME)})") from None  # fmt: skip
+        return BY_NAME.get(nd.name, _OTHER)
+    if t is type:  # Python's types: NumPy's and torch's meaning, with xbackend's configured defaults
+        if obj is builtins.bool:
+            return bool
+        default = _BUILTIN_DEFAULTS.get(obj)
+        if default is not None:
+            return getattr(_CURRENT_CONFIG[0](), default)  # xbackend._config imports this module: it sets this
+    mod = t.__module__
+    if mod == "torch" and t.__name__ == "dtype":  # torch.float32 prints as "torch.float32"
+        return BY_NAME.get(str(obj).rpartition(".")[2], _OTHER)
+    if mod.startswith("numpy"):
+        import numpy as np
+
+        if isinstance(obj, np.dtype):
+            return BY_NAME.get(obj.name, _OTHER) if obj.names is None else _OTHER
+        return None
+    if isinstance(obj, type) and obj.__module__.startswith(("numpy", "ml_dtypes")):  # np.float32, ml_dtypes.bfloat16
+        import numpy as np
+
+        try:
+            nd = np.dtype(obj)
+        except TypeError:
+            return None
+        return BY_NAME.get(nd.name, _OTHER)
+    return None
 
 
 def from_numpy_dtype(nd: Any) -> DType:

@@ -6,6 +6,7 @@ would already catch, so ``except TypeError`` keeps working::
     XBackendError
      +-- BackendError
      |    +-- BackendUnavailableError(RuntimeError)   backend not installed / no usable device
+     |    |    +-- UnknownBackendError(ValueError)     a backend name nobody registered (backend="tourch")
      |    +-- BackendMismatchError(TypeError)         Arrays of two backends in one operation
      |    +-- ForeignArrayError(TypeError)            an array of an unknown, non-conforming library
      +-- DeviceError
@@ -19,6 +20,7 @@ would already catch, so ``except TypeError`` keeps working::
      +-- ArgumentError
      |    +-- ArgumentTypeError(TypeError)            an argument of the wrong type (axis="0", keepdims="yes")
      |    +-- ArgumentValueError(ValueError)          an argument of the right type, outside what it accepts
+     +-- UnknownAttributeError(AttributeError)        an attribute an Array lacks (x.float()): names the spelling
      +-- GradientError(RuntimeError)                  leaving torch with an autograd graph attached
      +-- CopyError(BufferError, ValueError)           copy=False but sharing memory is impossible
      +-- DLPackError(BufferError)                     a DLPack producer/consumer refused the exchange
@@ -45,6 +47,7 @@ __all__ = [
     "XBackendError",
     "BackendError",
     "BackendUnavailableError",
+    "UnknownBackendError",
     "BackendMismatchError",
     "ForeignArrayError",
     "DeviceError",
@@ -56,6 +59,7 @@ __all__ = [
     "PromotionError",
     "ScalarOverflowError",
     "GradientError",
+    "UnknownAttributeError",
     "CopyError",
     "DLPackError",
     "AxisError",
@@ -83,6 +87,11 @@ class BackendError(XBackendError):
 
 class BackendUnavailableError(BackendError, RuntimeError):
     """The backend is not installed or has no usable device; the message says why."""
+
+
+class UnknownBackendError(BackendUnavailableError, ValueError):
+    """A backend name that is neither built in nor registered (``xb.register_backend``, the entry-point group
+    ``xbackend.backends``); the message lists the known ones. Nothing is imported to find out."""
 
 
 class BackendMismatchError(BackendError, TypeError):
@@ -124,6 +133,11 @@ class PromotionError(DTypeError, TypeError):
 
 class ScalarOverflowError(DTypeError, OverflowError):
     """A Python scalar does not fit the dtype of the Array it is combined with."""
+
+
+class UnknownAttributeError(XBackendError, AttributeError):
+    """An attribute an Array does not have. Where it is another library's habit (``x.float()``, ``x.numel()``,
+    ``x.std()``) the message names the xbackend spelling; ``hasattr`` answers False as before."""
 
 
 class GradientError(XBackendError, RuntimeError):

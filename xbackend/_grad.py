@@ -31,7 +31,8 @@ from . import _config
 from ._array import Array, _alloc, _check_partner, _new
 from ._autograd import ACTIVE
 from ._dispatch import get_backend
-from ._errors import BackendMismatchError, BackendUnavailableError, GradientError
+from ._errors import BackendUnavailableError, GradientError
+from ._gradhomes import HOMES
 from ._interchange import _transport
 from ._jit import _rebuild  # the same container specs ("a": the i-th Array, "c": a constant, containers)
 
@@ -226,21 +227,17 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
                        _wrap(x, a._dt, a._dev, a._be) for x, a in zip(xs, arrays)]  # fmt: skip
         token = ACTIVE.set(ACTIVE.get() + (engine,))
         ctoken = None if cfg is None else _config._ctx.set(cfg)
+        # a global or closure Array of the inputs' place meets the views as a constant, as on torch (_gradhomes)
+        htoken = None if via is None else HOMES.set(HOMES.get() + ((be, dev, engine, edev, move_in),))
         try:
             if specs is None:
                 out = f(*rebuilt)
             else:
                 a = [_rebuild(s, rebuilt) for s in specs]
                 out = f(*a, **{k: _rebuild(s, rebuilt) for k, s in kspecs.items()}) if kspecs else f(*a)
-        except BackendMismatchError as exc:
-            if via is None:
-                raise
-            raise BackendMismatchError(
-                f"{exc}. Inside xb.grad, f's Array arguments on {be.name} are {engine.name} views of them; f also used "
-                f"a {be.name} Array it was not given as an argument (a global or a closure). Fix: pass that Array "
-                "as an argument of f (xb.grad moves every Array argument)"
-            ) from exc
         finally:
+            if htoken is not None:
+                HOMES.reset(htoken)
             if ctoken is not None:
                 _config._ctx.reset(ctoken)
             ACTIVE.reset(token)

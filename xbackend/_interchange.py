@@ -27,6 +27,7 @@ Transport, by where the data is and where it goes:
 from __future__ import annotations
 
 import contextlib
+import types
 
 from typing import Any, Callable, NamedTuple
 
@@ -34,8 +35,9 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array, _Late, _new
-from ._devices import Device, device as _device, split as _split
-from ._dispatch import backend_for_type, get_backend
+from ._backend import Backend
+from ._devices import KNOWN_TYPES as _DEVICE_TYPES, Device, device as _device, split as _split
+from ._dispatch import backend_for_type, get_backend, registered as _KNOWN_NAMES
 from ._dtypes import DType
 from ._errors import ArgumentTypeError, CopyError, DLPackError, GradientError, HostTransferError, XBackendError
 
@@ -54,7 +56,35 @@ class Moved(NamedTuple):
 
 
 def _backend(name: Any) -> Any:
-    return get_backend(name if isinstance(name, str) else name.name)
+    return get_backend(name)  # a name, a Backend or the library's module (backend=torch)
+
+
+def _target(backend: Any, device: Any, dtype: Any) -> tuple[Any, Any, Any]:
+    """``x.to(...)``'s first argument as torch's and NumPy users pass it: a backend (a name, a Backend, the
+    library's module), else a device (``"cuda"``, ``"cpu:0"``, ``x.device``, ``torch.device``) or a dtype
+    (``xb.float32``, ``torch.float32``, ``np.float32``), read as ``device=`` or ``dtype=``. Only called when
+    ``backend`` is not a plain backend name."""
+    if type(backend) is str:
+        if backend in _KNOWN_NAMES or backend.partition(":")[0].strip().lower() not in _DEVICE_TYPES:
+            return backend, device, dtype
+        what = "device"
+    elif isinstance(backend, (Device, Backend, types.ModuleType)):
+        what = "device" if isinstance(backend, Device) else "backend"
+    elif D._spelled(backend, strict=False) not in (None, D._OTHER):
+        what = "dtype"
+    elif isinstance(getattr(backend, "type", None), str) or isinstance(getattr(backend, "id", None), int):
+        what = "device"  # torch.device, cupy.cuda.Device
+    else:
+        what = "backend"  # backend_name's typed error says what a backend is
+    if what == "backend":
+        return backend, device, dtype
+    given = device if what == "device" else dtype
+    if given is not None:
+        raise ArgumentTypeError(f"x.to({backend!r}, ...) reads its first argument as the {what}, and {what}= was "
+                                f"given too. Fix: pass the {what} once, e.g. x.to({what}={given!r})")  # fmt: skip
+    if what == "device":
+        return None, backend, dtype
+    return None, device, D.dtype(backend)
 
 
 def _grad_guard(a: Array, where: str) -> None:
@@ -114,6 +144,8 @@ def _wrap_any(obj: Any) -> Array:
 
 
 def _move(a: Array, backend: Any, device: Any, dtype: DType | None, copy: bool | None) -> tuple[Array, bool]:
+    if backend is not None and (type(backend) is not str or backend not in _KNOWN_NAMES):
+        backend, device, dtype = _target(backend, device, dtype)
     if backend is not None and device is None and dtype is None and copy is None:
         hop = _HOPS.get((a._be, backend, a._dev))
         if hop is None:
@@ -308,17 +340,23 @@ def shares_memory(a: Any, b: Any) -> bool:
     return _overlap(a._be, a._data, a._dev, b._be, b._data, b._dev)
 
 
-def to_numpy(a: Any, *, copy: bool | None = None, detach: bool = False) -> np.ndarray:
-    """The values as a NumPy array: shares memory on the CPU where possible, copies device data.
+def to_numpy(a: Any, *, copy: bool | None = True, detach: bool = False) -> np.ndarray:
+    """The values as a NumPy array: by default an independent copy, on every backend and device (``x.numpy()``).
 
-    ``copy=True`` always returns an independent array; ``copy=False`` raises :class:`CopyError` where
-    a copy is unavoidable (device data, torch conjugate/negative views). A torch Array that requires
-    grad raises :class:`GradientError`; ``detach=True`` returns its values as a **read-only** view
-    (NumPy writes would bypass autograd's version counter and corrupt gradients silently).
+    One rule gives the same values everywhere: a later in-place update of ``x`` never shows in the result, whether
+    ``x`` lives in NumPy, on a GPU or in a Dask graph (torch's ``.numpy()`` aliases on the CPU and copies on CUDA;
+    issue 32). Zero-copy is explicit: ``copy=None`` shares memory on the CPU where possible (a copy elsewhere),
+    ``copy=False`` shares or raises :class:`CopyError` (device data, torch conjugate/negative views); on the CPU
+    ``np.asarray(x)`` shares too. A torch Array that requires grad raises :class:`GradientError`;
+    ``detach=True`` returns its values - with ``copy=None``, as a **read-only** view (NumPy writes would bypass
+    autograd's version counter and corrupt gradients silently).
 
-    >>> import xbackend as xb
-    >>> xb.to_numpy(xb.asarray([1, 2]))
-    array([1, 2])
+    >>> import numpy as np, xbackend as xb
+    >>> x = xb.asarray([1, 2])
+    >>> h, view = xb.to_numpy(x), xb.to_numpy(x, copy=None)
+    >>> x[0] = 5
+    >>> h, view
+    (array([1, 2]), array([5, 2]))
     """
     if type(a) is not Array:
         a = _wrap_any(a)
@@ -329,7 +367,7 @@ def to_numpy(a: Any, *, copy: bool | None = None, detach: bool = False) -> np.nd
         if not detach:
             raise GradientError(
                 f"the {be.name} Array on {a._dev} requires grad; converting it to NumPy would drop its autograd "
-                "graph. Fix: x.detach().numpy(), or xb.to_numpy(x, detach=True) for a read-only view"
+                "graph. Fix: x.detach().numpy(), or xb.to_numpy(x, detach=True, copy=None) for a read-only view"
             )
         x = be.detach(x)
         readonly = True

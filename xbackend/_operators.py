@@ -19,17 +19,18 @@ from ._array import (
     _SCALARS,
     Array,
     _alloc,
-    _check_partner,
     _coerce,
     _current,
     _failed,
     _Late,
     _matmul_failed,
+    _partners,
     _scalar_dtype,
 )
 import numpy as _np
 
 from ._assign import _KIND_RANK
+from ._boundary import FP_SIGNALS, quiet
 from ._errors import ArgumentTypeError, DomainError, PromotionError, ShapeError
 from ._native_errors import any_failed as _any_failed
 from ._rules import ELEMENTWISE, bool_result, resolve, same_ok
@@ -60,8 +61,10 @@ def {fname}(self, other):
                 try:
                     out._data = fn({array_args})
                 except Exception as exc:  # no cost when nothing is raised (Python 3.11 zero-cost try)
-                    failed(name, self, other, exc)
-                    raise
+                    if not isinstance(exc, FP_SIGNALS):
+                        failed(name, self, other, exc)
+                        raise
+                    out._data = quiet(name, fn, {array_args})  # np.seterr / -W error: the IEEE result
                 out._dt = {result}
                 out._dev = self._dev
                 out._be = be
@@ -119,7 +122,7 @@ def _specialise(name: str, reflected: bool, to_bool: bool, fast: frozenset[D.DTy
 
     namespace = {"Array": Array, "_alloc": _alloc, "_BOOL": _BOOL, "table": table, "scalar_table": scalar_table,
                  "learn": learn, "learn_scalar": learn_scalar, "name": name, "general": general,
-                 "failed": failed}  # fmt: skip
+                 "failed": failed, "FP_SIGNALS": FP_SIGNALS, "quiet": quiet}  # fmt: skip
     exec(_fast_binary_code(reflected, to_bool), namespace)  # noqa: S102 - a fixed template, no user input
     op: Callable[..., Any] = cast(Callable[..., Any], namespace["op"])
     op.__name__ = op.__qualname__ = ("__r" if reflected else "") + name
@@ -140,7 +143,7 @@ def binary(name: str, reflected: bool = False) -> Any:
         d1 = self._dt
         if type(other) is Array:
             if other._be is not be or other._dev is not self._dev:
-                _check_partner(self, other)
+                return general(*_partners(self, other))  # (inside xb.grad: a closure Array as a constant)
             d2 = other._dt
             x = self._data
             y = other._data
@@ -185,8 +188,10 @@ def binary(name: str, reflected: bool = False) -> Any:
         try:
             out._data = fn(y, x) if reflected else fn(x, y)
         except Exception as exc:
-            _failed(name, self, other, exc)
-            raise
+            if not isinstance(exc, FP_SIGNALS):
+                _failed(name, self, other, exc)
+                raise
+            out._data = quiet(name, fn, y, x) if reflected else quiet(name, fn, x, y)
         out._dt = _BOOL if to_bool else cd
         out._dev = self._dev
         out._be = be
@@ -209,7 +214,7 @@ def inplace(name: str) -> Any:
         d1 = self._dt
         if type(other) is Array:
             if other._be is not be or other._dev is not self._dev:
-                _check_partner(self, other)
+                other = _partners(self, other, inplace=True)[1]
             p = D.promote(d1, other._dt)
             y = other._data
         elif type(other) in _SCALARS:
@@ -238,8 +243,11 @@ def inplace(name: str) -> Any:
         try:
             self._data = be.inplace(native, name, self._data, y)
         except Exception as exc:
-            _failed(name, self, other, exc, inplace=True)
-            raise
+            if not isinstance(exc, FP_SIGNALS):
+                _failed(name, self, other, exc, inplace=True)
+                raise
+            # nothing was written (a backend whose in-place kernel writes before it signals returns it itself)
+            self._data = quiet(name, be.inplace, native, name, self._data, y)
         return self
 
     iop.__name__ = "i" + name
@@ -271,8 +279,10 @@ def unary(name: str) -> Any:
         try:
             out._data = fn(data)
         except Exception as exc:  # free while nothing is raised
-            _any_failed(name, exc)
-            raise
+            if not isinstance(exc, FP_SIGNALS):
+                _any_failed(name, exc)
+                raise
+            out._data = quiet(name, fn, data)
         out._dt = rd
         out._dev = x._dev
         out._be = be
@@ -325,9 +335,9 @@ def _matmul_general(a: Array, b: Any, reflected: bool = False) -> Array:
         b = _coerce(a, b)
         if b is NotImplemented:
             return NotImplemented
+    if b._be is not a._be or b._dev is not a._dev:
+        a, b = _partners(a, b)
     be = a._be
-    if b._be is not be or b._dev is not a._dev:
-        _check_partner(a, b)
     if reflected:
         a, b = b, a
     x = a._data
@@ -347,8 +357,10 @@ def _matmul_general(a: Array, b: Any, reflected: bool = False) -> Array:
     try:
         out._data = fn(x, y)
     except Exception as exc:
-        _matmul_error(a, b, exc)
-        raise
+        if not isinstance(exc, FP_SIGNALS):
+            _matmul_error(a, b, exc)
+            raise
+        out._data = quiet("matmul", fn, x, y)
     out._dt = cd
     out._dev = a._dev
     out._be = be

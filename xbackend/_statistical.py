@@ -33,7 +33,7 @@ from typing import Any
 
 from . import _args as A, _dtypes as D
 from ._array import Array, _alloc, _new
-from ._boundary import boundary, raise_translated
+from ._boundary import FP_SIGNALS, boundary, quiet, raise_translated
 from ._config import current
 from ._dtypes import DType
 from ._errors import ArgumentValueError, ShapeError, UnsupportedDTypeError
@@ -115,7 +115,9 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType 
             try:
                 out._data = fn(x._data)
             except Exception as exc:  # free while nothing is raised
-                raise_translated(exc, "sum")
+                if not isinstance(exc, FP_SIGNALS):
+                    raise_translated(exc, "sum")
+                out._data = quiet("sum", fn, x._data)  # an overflowing sum under np.seterr / -W error: inf
             out._dt = d
             out._dev = x._dev
             out._be = be

@@ -234,7 +234,7 @@ def _host_array(data: Any) -> tuple[np.ndarray, DType]:
     if data._dev.type != "cpu":
         raise ArgumentValueError(f"host_to_device() needs host data, got a {data.backend} Array on {data._dev}; "
                          "use x.to(device=...) to move device data")  # fmt: skip
-    return to_numpy(data), data._dt
+    return to_numpy(data, copy=None), data._dt  # no copy before the copy to the device
 
 
 def _is_native(obj: Any) -> bool:
@@ -424,7 +424,7 @@ def device_to_host(x: Any, *, blocking: bool = True) -> np.ndarray | PendingHost
         raise GradientError(f"the {be.name} Array on {a._dev} requires grad; copying it to the host would drop its "
                             "autograd graph. Fix: x.detach() first")  # fmt: skip
     if a._dev.type != "cuda" or not hasattr(be, "d2h_start"):
-        h = to_numpy(a)
+        h = to_numpy(a, copy=None)  # host data already: as it is (the CPU's device_to_host copies nothing)
         return h if blocking else PendingHost(h, None, be)
     hnp = _numpy().native_dtype(a._dt)  # typed error (bfloat16 without ml_dtypes) before the copy starts
     _drain()

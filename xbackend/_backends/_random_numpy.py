@@ -97,11 +97,11 @@ def one_call_methods_of(gen: Any, be: Any, dev: Device, general: dict[str, Any])
     g_random, g_std, g_normal, g_ints = (general[k] for k in ("random", "standard_normal", "normal", "integers"))
     num = (int, float)
 
-    def random(shape: Any = None, dtype: Any = None) -> Array:
+    def random(shape: Any = None, dtype: Any = None, *, size: Any = None) -> Array:
         if dtype is None:
             c = ctx()
             dtype = (cfg._base if c is None else c).default_float
-        if type(shape) is int:  # (NumPy itself refuses a negative size)
+        if type(shape) is int and size is None:  # (NumPy itself refuses a negative size)
             if dtype is f64:
                 a = alloc()
                 a._data = rnd(shape)
@@ -116,13 +116,13 @@ def one_call_methods_of(gen: Any, be: Any, dev: Device, general: dict[str, Any])
                 a._dev = dev
                 a._be = be
                 return a
-        return g_random(shape, dtype)
+        return g_random(shape, dtype, size)
 
-    def standard_normal(shape: Any = None, dtype: Any = None) -> Array:
+    def standard_normal(shape: Any = None, dtype: Any = None, *, size: Any = None) -> Array:
         if dtype is None:
             c = ctx()
             dtype = (cfg._base if c is None else c).default_float
-        if type(shape) is int:
+        if type(shape) is int and size is None:
             if dtype is f64:
                 a = alloc()
                 a._data = std(shape)
@@ -137,34 +137,37 @@ def one_call_methods_of(gen: Any, be: Any, dev: Device, general: dict[str, Any])
                 a._dev = dev
                 a._be = be
                 return a
-        return g_std(shape, dtype)
+        return g_std(shape, dtype, size)
 
-    def normal(loc: Any = 0.0, scale: Any = 1.0, shape: Any = None, dtype: Any = None) -> Array:
+    def normal(loc: Any = 0.0, scale: Any = 1.0, shape: Any = None, dtype: Any = None, *,
+                   size: Any = None) -> Array:
         if dtype is None:
             c = ctx()
             dtype = (cfg._base if c is None else c).default_float
-        if dtype is f64 and type(shape) is int and type(loc) in num and type(scale) in num and scale >= 0:
+        if (dtype is f64 and type(shape) is int and size is None and type(loc) in num and type(scale) in num
+                and scale >= 0):  # fmt: skip
             a = alloc()
             a._data = nrm(loc, scale, shape)
             a._dt = f64
             a._dev = dev
             a._be = be
             return a
-        return g_normal(loc, scale, shape, dtype)
+        return g_normal(loc, scale, shape, dtype, size)
 
-    def integers(low: Any, high: Any = None, shape: Any = None, dtype: Any = None, endpoint: bool = False) -> Array:
+    def integers(low: Any, high: Any = None, shape: Any = None, dtype: Any = None, endpoint: bool = False, *,
+                 size: Any = None) -> Array:
         if dtype is None:
             c = ctx()
             dtype = (cfg._base if c is None else c).default_int
-        if (dtype is i64 and type(shape) is int and type(low) is int and type(high) is int and not endpoint
-                and -(1 << 63) <= low < high <= 1 << 63):  # fmt: skip
+        if (dtype is i64 and type(shape) is int and size is None and type(low) is int and type(high) is int
+                and not endpoint and -(1 << 63) <= low < high <= 1 << 63):  # fmt: skip
             a = alloc()
             a._data = ints(low, high, shape)
             a._dt = i64
             a._dev = dev
             a._be = be
             return a
-        return g_ints(low, high, shape, dtype, endpoint)
+        return g_ints(low, high, shape, dtype, endpoint, size)
 
     random.__doc__ = "Uniform floats in [0, 1) from NumPy's own generator (see Generator.random)."
     standard_normal.__doc__ = "Standard normal floats from NumPy's own generator (see Generator.standard_normal)."

@@ -307,13 +307,13 @@ class Native(_NativeBase):
         num = (int, float)
         on_cpu = tdev.type == "cpu"
 
-        def random(shape: Any = None, dtype: Any = None) -> Array:
+        def random(shape: Any = None, dtype: Any = None, *, size: Any = None) -> Array:
             if dtype is None:
                 c = ctx()
                 dtype = (cfg._base if c is None else c).default_float
             t = floats.get(dtype)
-            if t is None or type(shape) is not int or shape < 0:
-                return g_random(shape, dtype)
+            if t is None or type(shape) is not int or shape < 0 or size is not None:
+                return g_random(shape, dtype, size)
             a = alloc()
             a._data = rand(shape, generator=tg, dtype=t) if on_cpu else rand(shape, generator=tg, dtype=t, device=tdev)
             a._dt = dtype
@@ -321,13 +321,13 @@ class Native(_NativeBase):
             a._be = xbe
             return a
 
-        def standard_normal(shape: Any = None, dtype: Any = None) -> Array:
+        def standard_normal(shape: Any = None, dtype: Any = None, *, size: Any = None) -> Array:
             if dtype is None:
                 c = ctx()
                 dtype = (cfg._base if c is None else c).default_float
             t = floats.get(dtype)
-            if t is None or type(shape) is not int or shape < 0:
-                return g_std(shape, dtype)
+            if t is None or type(shape) is not int or shape < 0 or size is not None:
+                return g_std(shape, dtype, size)
             a = alloc()
             a._data = randn(shape, dtype=t, **kw)
             a._dt = dtype
@@ -335,14 +335,15 @@ class Native(_NativeBase):
             a._be = xbe
             return a
 
-        def normal(loc: Any = 0.0, scale: Any = 1.0, shape: Any = None, dtype: Any = None) -> Array:
+        def normal(loc: Any = 0.0, scale: Any = 1.0, shape: Any = None, dtype: Any = None, *,
+                   size: Any = None) -> Array:
             if dtype is None:
                 c = ctx()
                 dtype = (cfg._base if c is None else c).default_float
             t = floats.get(dtype)
             if (t is None or type(shape) is not int or shape < 0 or type(loc) not in num or type(scale) not in num
-                    or not scale >= 0):  # fmt: skip
-                return g_normal(loc, scale, shape, dtype)
+                    or not scale >= 0 or size is not None):  # fmt: skip
+                return g_normal(loc, scale, shape, dtype, size)
             a = alloc()
             a._data = tnormal(float(loc), float(scale), (shape,), dtype=t, **kw)
             a._dt = dtype
@@ -351,19 +352,19 @@ class Native(_NativeBase):
             return a
 
         def integers(low: Any, high: Any = None, shape: Any = None, dtype: Any = None,
-                     endpoint: bool = False) -> Array:  # fmt: skip
+                     endpoint: bool = False, *, size: Any = None) -> Array:  # fmt: skip
             if dtype is None:
                 c = ctx()
                 dtype = (cfg._base if c is None else c).default_int
-            if (dtype is i64 and type(shape) is int and shape >= 0 and type(low) is int and type(high) is int
-                    and not endpoint and -(1 << 63) <= low < high < 1 << 63):  # fmt: skip
+            if (dtype is i64 and type(shape) is int and size is None and shape >= 0 and type(low) is int
+                    and type(high) is int and not endpoint and -(1 << 63) <= low < high < 1 << 63):  # fmt: skip
                 a = alloc()
                 a._data = randint(low, high, (shape,), dtype=t_i64, **kw)
                 a._dt = i64
                 a._dev = dev
                 a._be = xbe
                 return a
-            return g_ints(low, high, shape, dtype, endpoint)
+            return g_ints(low, high, shape, dtype, endpoint, size)
 
         return {"random": random, "standard_normal": standard_normal, "normal": normal, "integers": integers}
 

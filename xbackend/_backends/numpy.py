@@ -560,7 +560,10 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyLinalgMixin, Backend):
         if (name == "floor_divide" or name == "remainder") and x.dtype.kind in "iu":
             with np.errstate(divide="ignore", invalid="ignore"):  # x //= 0 is 0 quietly, as x // 0
                 return op(x, y)
-        return op(x, y)
+        try:
+            return op(x, y)
+        except (FloatingPointError, RuntimeWarning):  # np.seterr / -W error: NumPy signals after it wrote the
+            return x  # whole IEEE result into x (a retry would apply the operation twice)
 
     def format(self, x: Any) -> str:
         return np.array2string(self.to_host(x), separator=", ", threshold=50)

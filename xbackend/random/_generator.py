@@ -23,7 +23,7 @@ from .._creation import _target, asarray
 from .._devices import Device, bind
 from .._dtypes import DType
 from .._elementwise import isnan
-from .._errors import AxisError, ScalarOverflowError, UnsupportedDTypeError
+from .._errors import ArgumentTypeError, ArgumentValueError, AxisError, ScalarOverflowError, UnsupportedDTypeError
 from .._indexing import take, take_along_axis
 from .._manipulation import broadcast_shapes, reshape
 from .._misc import astype
@@ -61,16 +61,42 @@ def default_rng(seed: Any = None, *, backend: str | None = None, device: Any = N
     """
     if isinstance(seed, Generator):
         if backend is not None or device is not None or stream != "portable" or chunks is not None:
-            raise TypeError("default_rng(generator) returns that generator unchanged, so it takes no other "
-                            "arguments. Fix: use generator.spawn(1)[0] with a new place, or pass a seed")  # fmt: skip
+            raise ArgumentTypeError("default_rng(generator) returns that generator unchanged, so it takes no "
+                                    "other arguments. Fix: use generator.spawn(1)[0] with a new place, or pass a "
+                                    "seed")  # fmt: skip
         return seed
     if stream not in _STREAMS:
-        raise ValueError(f"stream must be 'portable' or 'native', got {stream!r}")
+        raise ArgumentValueError(f"stream must be 'portable' or 'native', got {stream!r}")
     if isinstance(seed, (np.random.Generator, np.random.BitGenerator)):
-        raise TypeError(f"default_rng() takes a seed, not a NumPy {type(seed).__name__}. Fix: pass an int seed or "
-                        "a numpy.random.SeedSequence")  # fmt: skip
-    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+        raise ArgumentTypeError(f"default_rng() takes a seed, not a NumPy {type(seed).__name__}. Fix: pass an int "
+                                "seed or a numpy.random.SeedSequence")  # fmt: skip
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(_checked_seed(seed))
     return Generator._make(ss, backend, device, stream, chunks, None)
+
+
+def _checked_seed(seed: Any) -> Any:
+    """A seed NumPy's ``SeedSequence`` takes (None, a non-negative int, a sequence of them), or xbackend's typed
+    error with the fix - never NumPy's ``SeedSequence`` text."""
+    if seed is None:
+        return None
+    if isinstance(seed, (list, tuple)) or (isinstance(seed, np.ndarray) and seed.ndim == 1):
+        return [_checked_seed_int(s, seed) for s in seed]
+    return _checked_seed_int(seed, seed)
+
+
+def _checked_seed_int(s: Any, whole: Any) -> int:
+    if isinstance(s, Array):
+        raise ArgumentTypeError(f"default_rng() takes a Python int as its seed, got a {s.ndim}-d {s.dtype} Array. "
+                                "Fix: convert it, e.g. xb.random.default_rng(int(seed))")  # fmt: skip
+    if isinstance(s, (bool, np.bool_)) or not hasattr(s, "__index__"):
+        fix = "xb.random.default_rng(int(seed))" if isinstance(s, (float, np.floating)) else "xb.random.default_rng(42)"
+        raise ArgumentTypeError(f"a seed is a non-negative int (or a sequence of them), got {type(s).__name__} "
+                                f"{whole!r:.60}. Fix: pass an int, e.g. {fix}")  # fmt: skip
+    v = operator.index(s)
+    if v < 0:
+        raise ArgumentValueError(f"a seed is a non-negative int, got {v}. Fix: pass one, e.g. xb.random."
+                                 "default_rng(abs(seed)) (or default_rng(None) for fresh entropy)")  # fmt: skip
+    return v
 
 
 def _restore(ss: Any, backend: Any, device: Any, stream: str, chunks: Any, state: Any) -> "Generator":
@@ -91,9 +117,9 @@ class Generator:
     """Random numbers on one backend and device (or wherever ``xb.using`` says), from a portable or a
     native stream. Build it with :func:`default_rng`.
 
-    Every method takes ``shape`` (an int or a tuple; None: one 0-d Array) and, where it makes floats or
-    ints, ``dtype`` (default: xbackend's default float or int). Results are Arrays on the generator's
-    backend and device; Array parameters must live there too.
+    Every method takes ``shape`` (an int or a tuple; None: one 0-d Array; NumPy's keyword ``size=`` is the same
+    argument) and, where it makes floats or ints, ``dtype`` (default: xbackend's default float or int). Results
+    are Arrays on the generator's backend and device; Array parameters must live there too.
 
     >>> import xbackend as xb
     >>> rng = xb.random.default_rng(0)
@@ -114,7 +140,7 @@ class Generator:
     _place: tuple[Backend, Device] | None  # resolved once when given (and for native streams)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("Generator() cannot be called directly; use xb.random.default_rng(seed)")
+        raise ArgumentTypeError("Generator() cannot be called directly; use xb.random.default_rng(seed)")
 
     @classmethod
     def _make(cls, ss: np.random.SeedSequence, backend: Any, device: Any, stream: str, chunks: Any,
@@ -123,8 +149,8 @@ class Generator:
         if backend is not None or device is not None or stream == "native":
             place = _target(backend, device)
             if chunks is not None and not _lazy(place[0]):
-                raise ValueError(f"chunks= applies to chunked (Dask) backends, not to {place[0].name}. "
-                                 "Fix: drop chunks=, or use backend='dask'")  # fmt: skip
+                raise ArgumentValueError(f"chunks= applies to chunked (Dask) backends, not to {place[0].name}. "
+                                         "Fix: drop chunks=, or use backend='dask'")  # fmt: skip
         native_cls = native_class_for(place[0]) if stream == "native" and place is not None else None
         if native_cls is not None and place is not None:
             engine = native_cls(place[0], place[1], ss, chunks)
@@ -200,9 +226,9 @@ class Generator:
         """An independent portable generator in this one's state whose results go to ``backend``/``device``: it
         draws the same numbers there (what ``xbackend.testing.across_backends`` hands each target)."""
         if not isinstance(self._engine, Portable):
-            raise TypeError("a native-stream generator draws different numbers on each backend, so it cannot be "
-                            "placed on another one. Fix: use a portable generator, "
-                            "xb.random.default_rng(seed)")  # fmt: skip
+            raise ArgumentTypeError("a native-stream generator draws different numbers on each backend, so it cannot "
+                                    "be placed on another one. Fix: use a portable generator, "
+                                    "xb.random.default_rng(seed)")  # fmt: skip
         return _restore(_copy_ss(self._ss), backend, device, "portable", None, self._engine.state())
 
     def spawn(self, n: int) -> list["Generator"]:
@@ -219,7 +245,7 @@ class Generator:
                 for s in self._ss.spawn(n)]  # fmt: skip
 
     # -- floats -------------------------------------------------------------------------------------
-    def random(self, shape: Any = None, dtype: DType | None = None) -> Array:
+    def random(self, shape: Any = None, dtype: DType | None = None, *, size: Any = None) -> Array:
         """Uniform floats in ``[0, 1)``: on the portable stream ``(w >> 11) * 2**-53`` for float64 (``w`` a
         64-bit word) and ``(w >> 8) * 2**-24`` for float32 (a 32-bit word), bit-identical everywhere.
 
@@ -230,13 +256,14 @@ class Generator:
         >>> u.tolist() == np.random.Generator(np.random.Philox(3)).random(2, dtype=np.float32).tolist()
         True
         """
-        return self._random(shape, dtype)
+        return self._random(shape, dtype, size)
 
-    def _random(self, shape: Any, dtype: Any) -> Array:
+    def _random(self, shape: Any, dtype: Any, size: Any = None) -> Array:
         be, dev = self._where()
-        return self._engine.uniform(_shape_of(shape), _float_dtype(dtype, be), be, dev)
+        return self._engine.uniform(_shape_of(_sized(shape, size)), _float_dtype(dtype, be), be, dev)
 
-    def uniform(self, low: Any = 0.0, high: Any = 1.0, shape: Any = None, dtype: DType | None = None) -> Array:
+    def uniform(self, low: Any = 0.0, high: Any = 1.0, shape: Any = None, dtype: DType | None = None, *,
+                size: Any = None) -> Array:  # fmt: skip
         """Uniform floats in ``[low, high)``: ``low + (high - low) * random()`` (rounding can make ``high``
         itself appear, as in NumPy). ``low``/``high`` may be Arrays (broadcast with ``shape``).
 
@@ -247,10 +274,10 @@ class Generator:
         """
         be, dev = self._where(low, high)
         dt = _float_dtype(dtype, be)
-        u = self._engine.uniform(_param_shape(shape, low, high), dt, be, dev)
+        u = self._engine.uniform(_param_shape(_sized(shape, size), low, high), dt, be, dev)
         return _as(u * (high - low) + low if not _arrays(low, high) else low + (high - low) * u, dt)
 
-    def standard_normal(self, shape: Any = None, dtype: DType | None = None) -> Array:
+    def standard_normal(self, shape: Any = None, dtype: DType | None = None, *, size: Any = None) -> Array:
         """Standard normal floats (portable stream: Box-Muller in float64, then cast).
 
         >>> import xbackend as xb
@@ -258,13 +285,14 @@ class Generator:
         >>> abs(float(xb.mean(z))) < 0.05, abs(float(xb.std(z)) - 1) < 0.05
         (True, True)
         """
-        return self._standard_normal(shape, dtype)
+        return self._standard_normal(shape, dtype, size)
 
-    def _standard_normal(self, shape: Any, dtype: Any) -> Array:
+    def _standard_normal(self, shape: Any, dtype: Any, size: Any = None) -> Array:
         be, dev = self._where()
-        return self._engine.normal(_shape_of(shape), _float_dtype(dtype, be), be, dev)
+        return self._engine.normal(_shape_of(_sized(shape, size)), _float_dtype(dtype, be), be, dev)
 
-    def normal(self, loc: Any = 0.0, scale: Any = 1.0, shape: Any = None, dtype: DType | None = None) -> Array:
+    def normal(self, loc: Any = 0.0, scale: Any = 1.0, shape: Any = None, dtype: DType | None = None, *,
+               size: Any = None) -> Array:  # fmt: skip
         """Normal floats with mean ``loc`` and standard deviation ``scale`` (Arrays broadcast with ``shape``);
         on the portable stream ``loc + scale * z`` is computed in float64 and rounded once.
 
@@ -272,10 +300,11 @@ class Generator:
         >>> xb.random.default_rng(5).normal(10.0, 0.1, 3, dtype=xb.float32).dtype
         xb.float32
         """
-        return self._normal(loc, scale, shape, dtype)
+        return self._normal(loc, scale, shape, dtype, size)
 
-    def _normal(self, loc: Any, scale: Any, shape: Any, dtype: Any) -> Array:
+    def _normal(self, loc: Any, scale: Any, shape: Any, dtype: Any, size: Any = None) -> Array:
         _check_scale(scale)
+        shape = _sized(shape, size)
         be, dev = self._where(loc, scale)
         dt = _float_dtype(dtype, be)
         work = _work_dtype(self, dt)
@@ -284,7 +313,8 @@ class Generator:
             z = z * scale + loc if not _arrays(loc, scale) else loc + scale * z
         return _as(z, dt)
 
-    def exponential(self, scale: Any = 1.0, shape: Any = None, dtype: DType | None = None) -> Array:
+    def exponential(self, scale: Any = 1.0, shape: Any = None, dtype: DType | None = None, *,
+                    size: Any = None) -> Array:  # fmt: skip
         """Exponential floats with mean ``scale`` (portable stream: ``-log1p(-u)`` in float64).
 
         >>> import xbackend as xb
@@ -294,14 +324,14 @@ class Generator:
         _check_scale(scale)
         be, dev = self._where(scale)
         dt = _float_dtype(dtype, be)
-        e = self._engine.exponential(_param_shape(shape, scale), _work_dtype(self, dt), be, dev)
+        e = self._engine.exponential(_param_shape(_sized(shape, size), scale), _work_dtype(self, dt), be, dev)
         if not _scalar_is(scale, 1):
             e = e * scale if not _arrays(scale) else scale * e
         return _as(e, dt)
 
     # -- integers and booleans ----------------------------------------------------------------------
     def integers(self, low: int, high: int | None = None, shape: Any = None, dtype: DType | None = None,
-                 endpoint: bool = False) -> Array:  # fmt: skip
+                 endpoint: bool = False, *, size: Any = None) -> Array:  # fmt: skip
         """Integers in ``[low, high)`` (``[low, high]`` with ``endpoint=True``; ``integers(n)`` means
         ``[0, n)``), of any integer dtype, without modulo bias: Lemire's multiply-shift on a 32-bit word for
         ranges up to 2**32, a bit mask on a 64-bit word above, each with rejection; the same numbers on
@@ -311,9 +341,10 @@ class Generator:
         >>> xb.random.default_rng(0).integers(1, 7, 8, dtype=xb.int8).tolist()   # dice
         [1, 1, 6, 2, 3, 3, 4, 1]
         """
-        return self._integers(low, high, shape, dtype, endpoint)
+        return self._integers(low, high, shape, dtype, endpoint, size)
 
-    def _integers(self, low: Any, high: Any, shape: Any, dtype: Any, endpoint: bool) -> Array:
+    def _integers(self, low: Any, high: Any, shape: Any, dtype: Any, endpoint: bool, size: Any = None) -> Array:
+        shape = _sized(shape, size)
         be, dev = self._where()
         dt = D.dtype(dtype) if dtype is not None else _config.current().default_int
         if dt.kind not in "iu":
@@ -322,19 +353,19 @@ class Generator:
         if high is None:
             low, high = 0, low
         if not (_is_int(low) and _is_int(high)):
-            raise TypeError(f"integers() takes Python ints for low and high, got {type(low).__name__} and "
-                            f"{type(high).__name__}. Fix: pass int(low), int(high)")  # fmt: skip
+            raise ArgumentTypeError(f"integers() takes Python ints for low and high, got {type(low).__name__} and "
+                                    f"{type(high).__name__}. Fix: pass int(low), int(high)")  # fmt: skip
         lo, hi = operator.index(low), operator.index(high) - (0 if endpoint else 1)
         if lo > hi:
-            raise ValueError(f"integers(): low >= high ({low} >= {high}{' + 1' if endpoint else ''}); the range is "
-                             "empty. Fix: pass low < high (or endpoint=True for [low, high])")  # fmt: skip
+            raise ArgumentValueError(f"integers(): low >= high ({low} >= {high}{' + 1' if endpoint else ''}); the "
+                                     "range is empty. Fix: pass low < high (or endpoint=True for [low, high])")
         dlo, dhi = D._INT_RANGE[dt]
         if lo < dlo or hi > dhi:
             raise ScalarOverflowError(f"integers(): [{lo}, {hi}] is outside {dt}'s range {dlo}..{dhi}. Fix: pass "
                                       "bounds inside it, or a wider dtype (xb.int64)")  # fmt: skip
         return self._engine.integers(lo, hi - lo + 1, _shape_of(shape), dt, be, dev)
 
-    def bernoulli(self, p: Any = 0.5, shape: Any = None) -> Array:
+    def bernoulli(self, p: Any = 0.5, shape: Any = None, *, size: Any = None) -> Array:
         """Booleans that are True with probability ``p`` (a float or an Array broadcast with ``shape``):
         ``random() < p`` on float64 uniforms (bit-identical on the portable stream). Dropout masks:
         ``x * rng.bernoulli(1 - rate, x.shape) / (1 - rate)``.
@@ -344,9 +375,9 @@ class Generator:
         [True, True, False, True, False, True]
         """
         if not _arrays(p) and not 0.0 <= float(p) <= 1.0:
-            raise ValueError(f"bernoulli(): p must be in [0, 1], got {p}")
+            raise ArgumentValueError(f"bernoulli(): p must be in [0, 1], got {p}")
         be, dev = self._where(p)
-        return self._engine.uniform(_param_shape(shape, p), D.float64, be, dev) < p
+        return self._engine.uniform(_param_shape(_sized(shape, size), p), D.float64, be, dev) < p
 
     # -- permutations and sampling ------------------------------------------------------------------
     def _perm(self, n: int, be: Backend, dev: Device) -> Array:
@@ -370,7 +401,7 @@ class Generator:
             return _as(self._perm(operator.index(x), be, dev), _config.current().default_int)
         x = _on(x, self)
         if x.ndim == 0:
-            raise ValueError("permutation() of a 0-d Array: pass an int n for a permutation of range(n)")
+            raise ArgumentValueError("permutation() of a 0-d Array: pass an int n for a permutation of range(n)")
         ax = _axis(axis, x.ndim)
         return take(x, self._perm(_size(x, ax), x._be, x._dev), axis=ax)
 
@@ -393,7 +424,8 @@ class Generator:
         k = self._engine.keys(tuple(x.shape), x._be, x._dev, ax)
         return take_along_axis(x, argsort(k, axis=ax, stable=True), axis=ax)
 
-    def choice(self, a: Any, shape: Any = None, replace: bool = True, p: Any = None, axis: int = 0) -> Array:
+    def choice(self, a: Any, shape: Any = None, replace: bool = True, p: Any = None, axis: int = 0, *,
+               size: Any = None) -> Array:  # fmt: skip
         """Samples from ``arange(a)`` (an int) or from ``a``'s entries along ``axis``: with replacement
         (uniform ``integers``, or the inverse CDF of ``p``), or without (the first entries of a permutation,
         or with ``p``: the smallest exponential keys ``E / p``, Efraimidis-Spirakis).
@@ -406,7 +438,7 @@ class Generator:
         [20, 20, 30, 20]
         """
 
-        out_shape = _shape_of(shape)
+        out_shape = _shape_of(_sized(shape, size))
         k = math.prod(out_shape)
         if _is_int(a):
             n = operator.index(a)
@@ -415,14 +447,15 @@ class Generator:
         else:
             pool = _on(a, self)
             if pool.ndim == 0:
-                raise ValueError("choice() needs an int or an Array with at least one dimension")
+                raise ArgumentValueError("choice() needs an int or an Array with at least one dimension")
             ax = _axis(axis, pool.ndim)
             n = _size(pool, ax)
             be, dev = pool._be, pool._dev
         if n <= 0 and k:
-            raise ValueError("choice(): cannot take a sample from an empty population")
+            raise ArgumentValueError("choice(): cannot take a sample from an empty population")
         if not replace and k > n:
-            raise ValueError(f"choice(): cannot take {k} samples from {n} without replacement. Fix: replace=True")
+            raise ArgumentValueError(f"choice(): cannot take {k} samples from {n} without replacement. "
+                                     "Fix: replace=True")
         idx = self._indices(n, k, replace, p, be, dev)
         if pool is None:
             return reshape(_as(idx, _config.current().default_int), out_shape)
@@ -438,15 +471,16 @@ class Generator:
             return self._perm(n, be, dev)[:k]
         w = asarray(p, dtype=D.float64, device=bind(dev, be.name))
         if tuple(w.shape) != (n,):
-            raise ValueError(f"choice(): p must have shape ({n},), got {tuple(w.shape)}")
+            raise ArgumentValueError(f"choice(): p must have shape ({n},), got {tuple(w.shape)}")
         if bool(any_((w < 0) | isnan(w))) or abs(float(sum_(w)) - 1.0) > 1e-8:
-            raise ValueError("choice(): p must hold non-negative probabilities that sum to 1")
+            raise ArgumentValueError("choice(): p must hold non-negative probabilities that sum to 1")
         if replace:
             cdf = cumulative_sum(w)
             cdf = cdf / cdf[-1]
             return searchsorted(cdf, self._engine.uniform((k,), D.float64, be, dev), side="right")
         if int(sum_(w > 0)) < k:
-            raise ValueError(f"choice(): fewer than {k} entries of p are non-zero; cannot take {k} distinct samples")
+            raise ArgumentValueError(f"choice(): fewer than {k} entries of p are non-zero; cannot take {k} distinct "
+                                     "samples")
         e = self._engine.exponential((n,), D.float64, be, dev)
         positive = w > 0
         return argsort(where(positive, e / where(positive, w, 1.0), math.inf), stable=True)[:k]
@@ -484,6 +518,16 @@ def _lazy(be: Backend) -> bool:
     return source_for(be).lazy
 
 
+def _sized(shape: Any, size: Any) -> Any:
+    """``shape``, or NumPy's spelling of it, ``size=`` (not both)."""
+    if size is None:
+        return shape
+    if shape is not None:
+        raise ArgumentTypeError(f"got shape={shape!r} and size={size!r}: they are one argument (size= is NumPy's "
+                                "name for shape=). Fix: pass only one of them")  # fmt: skip
+    return size
+
+
 def _shape_of(shape: Any) -> tuple[int, ...]:
     return () if shape is None else A.shape(shape, "random")
 
@@ -498,7 +542,7 @@ def _scalar_is(v: Any, x: float) -> bool:
 
 def _check_scale(scale: Any) -> None:
     if isinstance(scale, (int, float)) and not scale >= 0:
-        raise ValueError(f"scale must be non-negative, got {scale}")
+        raise ArgumentValueError(f"scale must be non-negative, got {scale}")
 
 
 def _param_shape(shape: Any, *params: Any) -> tuple[int, ...]:
@@ -532,8 +576,8 @@ def _as(x: Array, dt: DType) -> Array:
 def _size(x: Array, axis: int) -> int:
     n = x.shape[axis]
     if n is None:
-        raise ValueError("the size of that axis is not known yet (a Dask Array after a boolean mask). Fix: "
-                         "xb.persist(x) (or x.compute()) first")  # fmt: skip
+        raise ArgumentValueError("the size of that axis is not known yet (a Dask Array after a boolean mask). Fix: "
+                                 "xb.persist(x) (or x.compute()) first")  # fmt: skip
     return n
 
 

