@@ -144,6 +144,12 @@ def _wrap_any(obj: Any) -> Array:
 
 
 def _move(a: Array, backend: Any, device: Any, dtype: DType | None, copy: bool | None) -> tuple[Array, bool]:
+    if type(backend) is str and device is None and dtype is None and copy is None:
+        hop = _HOPS.get((a._be, backend, a._dev))  # a hop seen before: its name was a backend's
+        if hop:
+            y = hop(a)
+            if y is not None:
+                return y, False
     if backend is not None and (type(backend) is not str or backend not in _KNOWN_NAMES):
         backend, device, dtype = _target(backend, device, dtype)
     if backend is not None and device is None and dtype is None and copy is None:
