@@ -36,6 +36,10 @@ OUTDIR="${1:-benchmarks/results}"
 mkdir -p "$OUTDIR"
 export PYTHONPATH=".${PYTHONPATH:+:$PYTHONPATH}"
 export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-gpu}"  # bounded, deterministic property tests (tests/conftest.py)
+# JAX (when installed) starts on the CPU and allocates on demand: on the GPU it would take 75 % of the memory the
+# torch and CuPy checks need (issue 28). The pytest steps get the same from tests/conftest.py; a value set by the
+# caller wins.
+export JAX_PLATFORMS="${JAX_PLATFORMS:-cpu}" XLA_PYTHON_CLIENT_PREALLOCATE="${XLA_PYTHON_CLIENT_PREALLOCATE:-false}"
 PY="${PYTHON:-$(command -v python || command -v python3)}"
 SUMMARY="$OUTDIR/summary.txt"
 : > "$SUMMARY"

@@ -14,6 +14,13 @@ os.environ.setdefault("SCIPY_ARRAY_API", "1")
 # JAX (a target when installed) runs the suite with 64-bit dtypes, xbackend's defaults; without x64 the jax
 # backend refuses them with the fix (tests/test_generic.py checks that in a subprocess). Read at JAX's import.
 os.environ.setdefault("JAX_ENABLE_X64", "1")
+# On a GPU machine every test process (each xdist worker) would start JAX on the GPU, and JAX grabs 75 % of the
+# GPU's memory there at its first array: the second worker fails (CUDA_ERROR_OUT_OF_MEMORY, an INTERNALERROR of the
+# whole run; issue 28), and torch and CuPy would be left with the rest. The suite runs JAX on the CPU (its target is
+# jax-cpu; JAX_PLATFORMS=cuda chooses the GPU), and JAX allocates on demand wherever it runs. Both are read when
+# JAX starts, so they are set here, before anything can import it (tests/test_lazy_import.py checks, in a subprocess).
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
 from hypothesis import HealthCheck, settings
 
