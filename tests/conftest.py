@@ -53,12 +53,44 @@ settings.register_profile("lazy", parent=_PROFILE, max_examples=max(5, _PROFILE.
 LAZY_BACKENDS = ("dask", "jax")
 
 
+# CuPy on NumPy (tests/fakecupy.py): the CuPy backend's own code on the CPU, with CuPy's observed kernel behaviour
+# (issue 28). Opt-in as a target (--xb-backends cupy_on_numpy); the parity, oracle and conformance tests add it
+# themselves (pytest_generate_tests below, tests/test_parity_cupy_on_numpy.py).
+from xbackend._dispatch import register_backend  # noqa: E402
+from xbackend.testing import _targets  # noqa: E402
+
+register_backend("cupy_on_numpy", "fakecupy:CupyOnNumpyBackend", modules=("fakecupy",))
+_targets.OPT_IN = (*_targets.OPT_IN, "cupy_on_numpy")
+
+
 # The plugin is registered by its pytest11 entry point once xbackend is installed; run from the tree
 # (PYTHONPATH=., as on the GPU machine) it is loaded here instead - early enough for its options.
 if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD") or not any(
     ep.value == "xbackend.testing._plugin" for ep in entry_points(group="pytest11")
 ):
     pytest_plugins = ["xbackend.testing._plugin"]
+
+
+#: the test modules that run on CuPy on NumPy too: the oracle tests (tests against NumPy, the standard's special cases)
+#: and the conformance tests - about 10 s of CPU in all (issue 28); the parity generator has its own module
+CUPY_ON_NUMPY_MODULES = frozenset({"test_elementwise", "test_conformance", "test_creation", "test_array"})
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_generate_tests(metafunc):
+    """``xb_target`` of the modules in CUPY_ON_NUMPY_MODULES: every selected target and cupy_on_numpy-cpu (unless
+    targets were chosen by name: --xb-backends / XBACKEND_TEST_BACKENDS decide alone)."""
+    module = getattr(metafunc.module, "__name__", "").rpartition(".")[2]
+    if module not in CUPY_ON_NUMPY_MODULES or "xb_target" not in metafunc.fixturenames:
+        return
+    from xbackend.testing import _plugin
+
+    if _plugin._directly_parametrized(metafunc) & set(_plugin._NAMES) or _plugin._spec(metafunc.config):
+        return
+    from fakecupy import TARGET
+
+    params = [p for p in _plugin._params(metafunc.config) if p.values[0] is not None]
+    metafunc.parametrize("xb_target", [*params, pytest.param(TARGET, id=TARGET.id)], indirect=True)
 
 
 def pytest_collection_modifyitems(config, items):

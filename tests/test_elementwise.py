@@ -25,7 +25,9 @@ from xbackend._rules import ELEMENTWISE
 from xbackend.testing import assert_close, available_targets
 import xbackend.testing.strategies as xst
 
-TARGETS = available_targets()
+from fakecupy import with_cupy_on_numpy  # noqa: E402 (tests/fakecupy.py)
+
+TARGETS = with_cupy_on_numpy(available_targets())  # CuPy on NumPy too: CupyBackend's code on the CPU (issue 28)
 NAMES = sorted(n for n in ELEMENTWISE if n != "matmul")
 UNARY = [n for n in NAMES if ELEMENTWISE[n][0] == 1]
 BINARY = [n for n in NAMES if ELEMENTWISE[n][0] == 2]
@@ -785,8 +787,10 @@ def test_int_min_floor_divide_minus_one_in_subprocess(xb_target):
     import sys
 
     dts = [D.int8, D.int32, D.int64]
+    from fakecupy import CHILD_SETUP
+
     code = (
-        "import numpy as np, warnings, xbackend as xb; warnings.simplefilter('ignore')\n"
+        CHILD_SETUP + "import numpy as np, warnings, xbackend as xb; warnings.simplefilter('ignore')\n"
         f"for name in {[d.name for d in dts]!r}:\n"
         "    x = xb.asarray(np.array([np.iinfo(name).min, 7], dtype=name), "
         f"backend='{xb_target.backend}', device='{xb_target.device}')\n"
