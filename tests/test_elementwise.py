@@ -729,25 +729,41 @@ def test_wide_unsigned_maximum_minimum_across_the_sign_bit(xb_target, dt):
     assert xb.clip(x, int(mid - 1), int(mid)).tolist() == np.clip(a, mid - 1, mid).tolist()
 
 
+def _tie_rule(fn, a, b):
+    """docs/behaviour.md's maximum/minimum on Python floats: NaN wins, a tie (equal values: -0.0 vs +0.0) gives the
+    second argument, else the larger / smaller."""
+    if math.isnan(a) or math.isnan(b):
+        return nan
+    return b if a == b else fn(a, b)
+
+
 def test_zero_sign_in_maximum_minimum_clip(xb_target):
-    """docs/behaviour.md: on a tie (-0.0 vs +0.0) maximum/minimum give the second argument and clip the
-    bound, as NumPy does, on every backend (torch natively gives the first argument)."""
-    for dt in (D.float32, D.float64):
-        a = xb_target.asarray(np.array([-0.0, 0.0, -0.0, 1.0, -1.0], dtype=dt.name))
-        b = xb_target.asarray(np.array([0.0, -0.0, -0.0, nan, -0.0], dtype=dt.name))
-        for fn in (xb.maximum, xb.minimum):
-            for left, right in ((a, b), (b, a)):
-                got = fn(left, right)
-                ref = getattr(np, fn.__name__)(left.numpy(), right.numpy())
-                assert_close(got, ref, check_sign_of_zero=True, msg=fn.__name__)
-            # a Python scalar partner follows the same rule
-            assert_close(fn(a, 0.0), getattr(np, fn.__name__)(a.numpy(), 0.0), check_sign_of_zero=True)
-        x = xb_target.asarray(np.array([-0.0, 0.0, 0.5], dtype=dt.name))
+    """docs/behaviour.md: on a tie (-0.0 vs +0.0) maximum/minimum give the second argument and clip the bound, on
+    every backend and dtype: one formula everywhere (issue 28: CUDA's max orders -0.0 below +0.0 on torch-CUDA and
+    CuPy; NumPy's own float16 loop gives the first argument, its float32/64 SIMD loops the second; torch the first).
+    The reference is the rule itself, in Python floats. CuPy's behaviour shows on cupy_on_numpy (tests/fakecupy.py);
+    torch-CUDA's kernel cannot show on a CPU: the rule is the same code there (torch's _plain_kernel)."""
+    left = [-0.0, 0.0, -0.0, 1.0, -1.0, 0.0, nan, -0.0]
+    right = [0.0, -0.0, -0.0, nan, -0.0, 0.0, 1.0, 2.0]
+    for dt in filter(xb_target.holds, (D.float16, D.float32, D.float64)):
         nd = np.dtype(dt.name)
-        assert_close(xb.clip(x, 0.0, 1.0), np.array([0.0, 0.0, 0.5], nd), check_sign_of_zero=True)
-        assert_close(xb.clip(x, -1.0, -0.0), np.array([-0.0, -0.0, -0.0], nd), check_sign_of_zero=True)
-        assert_close(xb.clip(x, xb_target.asarray(np.array([0.0, -0.0, 0.0], nd))),
-                     np.array([0.0, -0.0, 0.5], nd), check_sign_of_zero=True)  # fmt: skip
+        a, b = (xb_target.asarray(np.array(v, dtype=nd)) for v in (left, right))
+        for fn, py in ((xb.maximum, max), (xb.minimum, min)):
+            for (x, y), (xs, ys) in (((a, b), (left, right)), ((b, a), (right, left))):
+                want = np.array([_tie_rule(py, p, q) for p, q in zip(xs, ys)], dtype=nd)
+                assert_close(fn(x, y), want, check_sign_of_zero=True, msg=f"{fn.__name__} {dt}")
+            for s in (0.0, -0.0):  # a Python scalar partner follows the same rule, on either side
+                assert_close(fn(a, s), np.array([_tie_rule(py, p, s) for p in left], dtype=nd), check_sign_of_zero=True,
+                             msg=f"{fn.__name__}(x, {s}) {dt}")  # fmt: skip
+                assert_close(fn(s, a), np.array([_tie_rule(py, s, p) for p in left], dtype=nd), check_sign_of_zero=True,
+                             msg=f"{fn.__name__}({s}, x) {dt}")  # fmt: skip
+        x = xb_target.asarray(np.array([-0.0, 0.0, 0.5, nan], dtype=nd))
+        assert_close(xb.clip(x, 0.0, 1.0), np.array([0.0, 0.0, 0.5, nan], nd), check_sign_of_zero=True)
+        assert_close(xb.clip(x, -0.0, 1.0), np.array([-0.0, -0.0, 0.5, nan], nd), check_sign_of_zero=True)
+        assert_close(xb.clip(x, -1.0, -0.0), np.array([-0.0, -0.0, -0.0, nan], nd), check_sign_of_zero=True)
+        assert_close(xb.clip(x, None, 0.0), np.array([0.0, 0.0, 0.0, nan], nd), check_sign_of_zero=True)
+        assert_close(xb.clip(x, xb_target.asarray(np.array([0.0, -0.0, 0.0, 0.0], nd))),
+                     np.array([0.0, -0.0, 0.5, nan], nd), check_sign_of_zero=True)  # fmt: skip
 
 
 @pytest.mark.parametrize("dt", [D.bool, *D.INTEGER], ids=lambda d: d.name)

@@ -21,6 +21,7 @@ from .._devices import CPU, Device
 from .._dtypes import DType
 from .._errors import UnknownDeviceError
 from .._rules import ELEMENTWISE
+from . import _np_rules as R
 from ._keys import check_bounds
 from ._linspace import complex_parts, real_linspace
 from .._saturate import inner_bounds
@@ -42,6 +43,10 @@ PLAIN = (
     "logical_not logical_or logical_xor maximum minimum multiply negative nextafter not_equal positive pow "
     "reciprocal remainder round sign signbit sin sinh sqrt square subtract tan tanh trunc real imag"
 ).split()
+
+
+#: in-place operators whose kernels NumpyBackend patches for every dtype (NumpyBackend.patched)
+_PATCHED_INPLACE = frozenset({"pow", "bitwise_right_shift", "bitwise_left_shift"})
 
 
 def _ml_dtypes_bfloat16() -> Any:
@@ -412,15 +417,21 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyLinalgMixin, Backend):
 
         return fpow
 
-    def _k_nextafter(self, dt: DType) -> Callable[..., Any]:
-        xp = self.xp
-        if dt is not D.float16:
-            return xp.nextafter
+    def _k_nextafter(self, dt: DType) -> Callable[..., Any]:  # float16: on the bits (_np_rules; NumPy's returns x
+        return R.nextafter16(self.xp) if dt is D.float16 else self.xp.nextafter  # for x == y, CuPy's NaN at inf)
 
-        def nextafter16(x: Any, y: Any) -> Any:  # NumPy's float16 returns x, not y, when x == y (+0 vs -0)
-            return xp.where(xp.equal(x, y), xp.asarray(y, dtype=xp.float16), xp.nextafter(x, y))
+    # one formula on every backend where libraries' kernels disagree (_np_rules.py; torch's backend: the same rules)
+    def _k_maximum(self, dt: DType) -> Callable[..., Any]:
+        return R.tie_second(self.xp, self.xp.maximum) if dt.kind == "f" else self.xp.maximum
 
-        return nextafter16
+    def _k_minimum(self, dt: DType) -> Callable[..., Any]:
+        return R.tie_second(self.xp, self.xp.minimum) if dt.kind == "f" else self.xp.minimum
+
+    def _k_bitwise_right_shift(self, dt: DType) -> Callable[..., Any]:
+        return R.shift_right(self.xp, self.xp.right_shift)
+
+    def _k_bitwise_left_shift(self, dt: DType) -> Callable[..., Any]:
+        return R.shift_left(self.xp, self.xp.left_shift)
 
     def _k_real(self, dt: DType) -> Callable[..., Any]:
         return self.xp.real if dt.kind == "c" else self.xp.positive
@@ -441,13 +452,15 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyLinalgMixin, Backend):
 
     def _k_clip(self, dt: DType) -> Callable[..., Any]:
         xp = self.xp
+        if dt.kind == "f":
+            return R.clip_floats(xp)  # a tie gives the bound, a NaN bound NaN: torch's formula (_np_rules)
 
         def clip(x: Any, lo: Any, hi: Any) -> Any:
             out = x
             if lo is not None:
-                out = xp.maximum(out, lo) if dt.kind != "f" else xp.where(xp.isnan(out), out, xp.maximum(out, lo))
+                out = xp.maximum(out, lo)
             if hi is not None:
-                out = xp.minimum(out, hi) if dt.kind != "f" else xp.where(xp.isnan(out), out, xp.minimum(out, hi))
+                out = xp.minimum(out, hi)
             return out if out is not x else x.copy()
 
         return clip
@@ -554,13 +567,23 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyLinalgMixin, Backend):
         return self.xp.transpose(x, axes)
 
     def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
-        if name == "pow" or (name == "floor_divide" and x.dtype.kind == "f"):  # through the patched kernels
-            x[...] = self.kernel(name, self.from_np[x.dtype])(x, y)  # (x ** 0.5, int ** -1, inf // y)
+        dt = self.from_np[x.dtype]
+        if self.patched(name, dt):  # through the patched kernel (x ** 0.5, int ** -1, inf // y, x >>= 64)
+            r = self.kernel(name, dt)(x, y)
+            if r.shape != x.shape:  # (x[...] = r would drop r's leading 1s: refused, as the library's x op= y does)
+                raise ValueError(f"non-broadcastable output operand with shape {x.shape} doesn't match the "
+                                 f"broadcast shape {r.shape}")  # fmt: skip
+            x[...] = r
             return x
         if (name == "floor_divide" or name == "remainder") and x.dtype.kind in "iu":
             with np.errstate(divide="ignore", invalid="ignore"):  # x //= 0 is 0 quietly, as x // 0
                 return op(x, y)
         return op(x, y)
+
+    def patched(self, name: str, dt: DType) -> bool:
+        """Whether this backend's kernel ``name`` for ``dt`` is more than the library's own, so that an in-place
+        operator must go through it (``x op= y`` is ``x[...] = kernel(x, y)`` then)."""
+        return name in _PATCHED_INPLACE or (name == "floor_divide" and dt.kind == "f")
 
     def format(self, x: Any) -> str:
         return np.array2string(self.to_host(x), separator=", ", threshold=50)

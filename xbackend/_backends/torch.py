@@ -367,8 +367,18 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
                     y = torch.full((), y, dtype=nd, device=x.device)
                 return f(x, y)
 
-            if name == "maximum" or name == "minimum":  # a tie (-0.0 vs +0.0) gives the second argument, as
-                return lambda x, y: two_tensors(y, x)  # NumPy does; torch gives the first (docs/behaviour.md)
+            if (name == "maximum" or name == "minimum") and dt.kind == "f":
+                # a tie (-0.0 vs +0.0) gives the second argument (docs/behaviour.md), by formula: torch's own tie
+                # depends on the dtype and device (CPU float64 and CUDA give +0.0 either way), NumPy's likewise
+                # (xbackend/_backends/_np_rules.py: the same rule on NumPy and CuPy)
+                def tie_second(x: Any, y: Any) -> Any:
+                    if not isinstance(x, torch.Tensor):
+                        x = torch.full((), x, dtype=nd, device=y.device)
+                    elif not isinstance(y, torch.Tensor):
+                        y = torch.full((), y, dtype=nd, device=x.device)
+                    return torch.where(x == y, y, f(x, y))
+
+                return tie_second
             return two_tensors
         return f
 
