@@ -41,6 +41,7 @@ class CupyBackend(NumpyBackend):
     name = "cupy"
     module = "cupy"
     index_checks = True  # CuPy wraps out-of-bounds integer indices around; xbackend raises IndexError (issue 3)
+    native_reshape = False  # CuPy's reshape takes a bool shape entry as an int: ``reshaper`` lets only ints through
     fixed_default_device = False  # the current CUDA device can change
     native_basic_indexing = False  # out-of-bounds checks go through check_index
 
@@ -57,6 +58,18 @@ class CupyBackend(NumpyBackend):
         """The CuPy module every computation goes through (``self.cp``; ``self.xp`` is it in ``SignSafeNamespace``).
         tests/fakecupy.py swaps in NumPy with CuPy's observed kernel behaviour, so CI runs this module's code."""
         return _import_cupy()
+
+    def reshaper(self) -> Any:
+        """``x.reshape(shape)`` for shapes of Python ints; anything else (``True``: CuPy reshaped by it, issue 28) is
+        left to ``xb.reshape``'s checks, which refuse it as on every backend."""
+
+        def reshape(x: Any, shape: tuple[Any, ...]) -> Any:
+            for s in shape:
+                if type(s) is not int:
+                    raise TypeError(f"shape entry {s!r} is not an int")
+            return x.reshape(shape)
+
+        return reshape
 
     def _supports_ml_bfloat16(self) -> bool:
         # CuPy 14 stores ml_dtypes.bfloat16, but several routines (tril, where with scalars, ...) return
