@@ -615,7 +615,14 @@ COMPLEX_SPECIAL = {  # (a, b) -> (re, im); None: that component is unspecified
     "log1p": [((-1.0, 0.0), (-inf, 0.0)), ((1.0, inf), (inf, pi / 2)), ((inf, nan), (inf, nan)),
               ((nan, inf), (inf, nan)), ((-inf, 1.0), (inf, pi)), ((nan, 1.0), (nan, nan))],
     "acosh": [((0.0, 0.0), (0.0, pi / 2)), ((1.0, inf), (inf, pi / 2)), ((-inf, 1.0), (inf, pi)),
-              ((inf, nan), (inf, nan)), ((nan, inf), (inf, nan))],
+              ((inf, nan), (inf, nan)), ((nan, inf), (inf, nan)),
+              ((0.0, nan), (nan, pi / 2)), ((-0.0, nan), (nan, pi / 2))],  # (torch-CUDA: nan+nanj; issue 28)
+    # the standard's cases; where it leaves a sign unspecified, xbackend's choice (NumPy's, and conj-symmetric)
+    "expm1": [((0.0, 0.0), (0.0, 0.0)), ((-0.0, 0.0), (0.0, 0.0)), ((1.0, inf), (nan, nan)), ((1.0, nan), (nan, nan)),
+              ((inf, 0.0), (inf, 0.0)), ((-inf, 1.0), (-1.0, 0.0)), ((-inf, -2.0), (-1.0, -0.0)),
+              ((-inf, inf), (-1.0, 0.0)), ((-inf, -inf), (-1.0, -0.0)), ((inf, inf), (inf, nan)),
+              ((-inf, nan), (-1.0, 0.0)), ((inf, nan), (inf, nan)), ((nan, 0.0), (nan, 0.0)),
+              ((nan, 1.0), (nan, nan)), ((nan, nan), (nan, nan))],  # (array-api-tests, NumPy, torch: issue 28)
     "sinh": [((0.0, 0.0), (0.0, 0.0)), ((inf, 0.0), (inf, 0.0)), ((nan, 0.0), (nan, 0.0))],
     "cosh": [((0.0, 0.0), (1.0, 0.0)), ((inf, 0.0), (inf, 0.0)), ((nan, 0.0), (nan, 0.0))],
     "tanh": [((0.0, 0.0), (0.0, 0.0)), ((inf, 1.0), (1.0, 0.0)), ((nan, 0.0), (nan, 0.0))],

@@ -334,14 +334,17 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyLinalgMixin, Backend):
         def cexpm1(x: Any) -> Any:
             # The standard's special cases NumPy misses: on the real axis (b = +-0) expm1 is the real expm1
             # with imaginary part b (NumPy: -0+0j at -0+0j, inf+nanj at inf+0j); at a = -inf it is exactly
-            # -1 + 0*cis(b) (NumPy's complex64 gives -0.99999988)
+            # -1 + 0*cis(b) (NumPy's complex64 gives -0.99999988), -1 +-0j for b = +-inf (+0j for NaN); at a = +inf
+            # with b infinite or NaN it is inf + NaN j (NumPy: NaN + NaN j; array-api-tests, issue 28)
             with np.errstate(all="ignore"):
                 r = xp.expm1(x)
                 a, b = x.real, x.imag
-                axis, minf = b == 0, a == -np.inf
+                axis, minf, pinf = b == 0, a == -np.inf, (a == np.inf) & ~xp.isfinite(b)
+                zero_b = xp.where(xp.isnan(b), xp.zeros_like(b), xp.copysign(xp.zeros_like(b), b))
                 out = xp.empty_like(r)
-                out.real = xp.where(axis, xp.expm1(a) + 0.0, xp.where(minf, -1.0, r.real))
-                out.imag = xp.where(axis, b, xp.where(minf, xp.copysign(xp.zeros_like(b), xp.sin(b)), r.imag))
+                out.real = xp.where(axis, xp.expm1(a) + 0.0, xp.where(minf, -1.0, xp.where(pinf, np.inf, r.real)))
+                out.imag = xp.where(axis, b, xp.where(minf, xp.where(xp.isfinite(b), xp.copysign(
+                    xp.zeros_like(b), xp.sin(b)), zero_b), xp.where(pinf, np.nan, r.imag)))  # fmt: skip
             return out
 
         return cexpm1

@@ -45,7 +45,7 @@ from ._linspace import complex_parts, real_linspace
 from .._saturate import inner_bounds
 from . import _torch_linalg
 from ._torch_linalg import TorchLinalgMixin
-from . import _torch_special
+from . import _torch_complex, _torch_special
 from ._torch_special import TorchSpecialCasesMixin
 from . import _torch_fast
 from ._torch_fast import TorchFastPathsMixin
@@ -75,7 +75,7 @@ def _import_torch() -> Any:
         _tf_stack_len = getattr(_torch._C, "_len_torch_function_stack", _tf_stack_len)
         # the moved emulations' global, too
         _torch_uint.torch = _torch_index.torch = _torch_linalg.torch = _torch_special.torch = _torch_fast.torch = _torch
-        _torch_cuda.torch = _torch_grad.torch = _torch
+        _torch_cuda.torch = _torch_grad.torch = _torch_complex.torch = _torch
     return torch
 
 
