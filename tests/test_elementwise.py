@@ -773,6 +773,20 @@ def test_zero_sign_in_maximum_minimum_clip(xb_target):
                      np.array([0.0, -0.0, 0.5, nan], nd), check_sign_of_zero=True)  # fmt: skip
 
 
+def test_clip_broadcasts_x_with_its_bounds(xb_target):
+    """The standard: x, min and max broadcast together (array-api-tests draws bounds of more dimensions than x, issue
+    28: xbackend refused them); NumPy's np.clip is the reference, bad shapes a ShapeError."""
+    x = np.array([0.0, 1.0, 2.0])
+    lo = np.array([[0.5, 0.5, 0.5], [-1.0, 1.5, 2.5]])
+    for a, l, h in ((x, lo, 1.5), (x[:1], lo, None), (np.zeros((0,), np.float32), np.zeros((0, 0), np.float32), None),
+                    (x, np.float64(0.5), lo)):  # fmt: skip
+        got = xb.clip(xb_target.asarray(a), xb_target.asarray(l) if isinstance(l, np.ndarray) else l,
+                      xb_target.asarray(h) if isinstance(h, np.ndarray) else h)  # fmt: skip
+        assert_close(got, np.clip(a, l, h))
+    with pytest.raises(xb.ShapeError, match="does not broadcast"):
+        xb.clip(xb_target.asarray(x), xb_target.asarray(np.zeros(2)))
+
+
 @pytest.mark.parametrize("dt", [D.bool, *D.INTEGER], ids=lambda d: d.name)
 def test_int_or_bool_array_with_python_complex(xb_target, dt):
     """A complex Python scalar with an int/bool Array: the default complex dtype (complex128, or complex64
