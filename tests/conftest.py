@@ -72,8 +72,9 @@ if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD") or not any(
 
 
 #: the test modules that run on CuPy on NumPy too: the oracle tests (tests against NumPy, the standard's special cases)
-#: and the conformance tests - about 10 s of CPU in all (issue 28); the parity generator has its own module
-CUPY_ON_NUMPY_MODULES = frozenset({"test_elementwise", "test_conformance", "test_creation", "test_array"})
+#: the conformance tests, indexing and manipulation (issue 28); the parity generator has its own module
+CUPY_ON_NUMPY_MODULES = frozenset({"test_elementwise", "test_conformance", "test_creation", "test_array", "test_indexing",
+                                   "test_manipulation"})
 
 
 @pytest.hookimpl(tryfirst=True)
