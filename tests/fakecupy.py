@@ -1,7 +1,7 @@
 """CuPy on NumPy: the CuPy backend's own code (xbackend/_backends/cupy.py, _cupy_fixes.py) run on the CPU (issue 28).
 
 Design constraint: CI has no GPU, and most of what broke on the 2026-12-04 H200 run broke in code CI never ran. Here
-:class:`CupyOnNumpyBackend` *is* ``CupyBackend`` - every method but the five device ones below is CupyBackend's own -
+:class:`CupyOnNumpyBackend` *is* ``CupyBackend`` - every method but the device ones below (it runs on the host) is its own -
 with its library (``self.cp``, which ``self.xp`` wraps) swapped for :data:`FAKE_CUPY`: NumPy, whose arrays are
 :class:`FakeCupyArray` (an ndarray with CuPy's ``.get()``, ``.device`` and ``.data.ptr``), with the kernel behaviours
 in which CuPy was *observed* to differ from NumPy put back (:data:`QUIRKS`). A fix in cupy.py or _cupy_fixes.py is
@@ -374,7 +374,8 @@ FAKE_CUPY = _FakeCupy()
 
 class CupyOnNumpyBackend(CupyBackend):
     """``CupyBackend`` on :data:`FAKE_CUPY`, on the host: its own methods everywhere but the device ones (CuPy's device
-    is ``cuda:N``; this one runs on the CPU, so its target is ``cupy_on_numpy-cpu`` and carries no ``gpu`` marker)."""
+    is ``cuda:N``; this one runs on the CPU, so its target is ``cupy_on_numpy-cpu`` and carries no ``gpu`` marker; it
+    synchronises nothing, and NumPy may read its data)."""
 
     name = NAME
     module = "fakecupy"
@@ -401,6 +402,12 @@ class CupyOnNumpyBackend(CupyBackend):
 
             raise UnknownDeviceError(f"{NAME} runs on the host only, not {dev}. Fix: use device='cpu'")
         return dev
+
+    def gpu_devices_in_use(self) -> list[Any]:
+        return []  # the host: xb.synchronize() and xb.timer() have no GPU of this backend to wait for
+
+    def synchronize(self, dev: Any) -> None:
+        return None
 
     def export_for_numpy(self, x: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         """``np.asarray(Array)``: this data is on the host (CuPy's refuses, as its data is on a GPU)."""
