@@ -12,6 +12,8 @@ CPU test of the rule is a test of every device (tests/fakecupy.py shows CuPy's k
 - shifts: a count outside ``[0, bits)`` gives 0 (``>>`` of a negative signed value: -1), NumPy's rule. C leaves it
   undefined; CUDA's ``shr`` keeps a 64-bit count's low 32 bits (CuPy: ``x >> 2**63`` was ``x``).
 - float16 ``nextafter`` by bits: CuPy's returns NaN for a non-finite ``x``; NumPy's returns ``x`` for ``x == y``.
+- ``floor_divide``'s standard special cases and complex ``log1p`` where ``|1 + z|`` overflows (the generic backend
+  uses them too).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["tie_second", "clip_floats", "shift_right", "shift_left", "nextafter16"]
+__all__ = ["tie_second", "clip_floats", "shift_right", "shift_left", "nextafter16", "standard_floor_divide",
+           "complex_log1p"]
 
 _SCALARS = (bool, int, float, complex)
 
@@ -143,3 +146,36 @@ def nextafter16(xp: Any) -> Callable[[Any, Any], Any]:
         return xp.where(xp.isnan(x) | xp.isnan(y), xp.asarray(np.nan, dtype=xp.float16), out)
 
     return fn
+
+
+def standard_floor_divide(xp: Any, x: Any, y: Any, native: Callable[..., Any]) -> Any:
+    """Real floating ``x // y`` with the standard's special cases, over any NumPy-like namespace ``xp``.
+
+    The standard's special cases are those of ``floor(x / y)``; NumPy follows Python instead where an
+    operand is infinite (``inf // 2`` is NaN, ``2 // -inf`` is -1). ``floor(x / y)`` is infinite or zero
+    exactly in those cases (and at zeros, where it is the standard's signed zero); elsewhere ``native``'s
+    remainder-corrected quotient stays (``floor(x / y)`` can be off by one after rounding). CuPy's backend
+    passes its own NumPy-rule quotient as ``native``.
+
+    >>> standard_floor_divide(np, np.array([np.inf, 2.0, 7.0]), np.array([2.0, -np.inf, 2.0]), np.floor_divide).tolist()
+    [inf, -0.0, 3.0]
+    """
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        q = xp.floor(xp.divide(x, y))
+        return xp.where(xp.isinf(q) | (q == 0), q, native(x, y))
+
+
+def complex_log1p(xp: Any, z: Any) -> Any:
+    """``log1p`` of complex ``z`` where ``|1 + z|`` overflows too, over any standard namespace ``xp``.
+
+    NumPy's complex ``log1p`` gives ``inf`` for ``-1.8e308 - 1.8e308j`` (torch, and the true value: 710.13); there
+    ``1 + z`` is exact enough and ``log`` scales the magnitude. The generic backend uses it too (array-api-strict
+    computes with NumPy).
+
+    >>> complex_log1p(np, np.array([-1.7976931348623157e308 - 1.7976931348623157e308j, 1j])).real.round(6).tolist()
+    [710.129286, 0.346574]
+    """
+    with np.errstate(over="ignore"):  # the overflow fixed below; NumPy's other warnings (log1p(-1)) stay
+        r = xp.log1p(z)
+    with np.errstate(all="ignore"):  # the fix-up's are not the user's
+        return xp.where(xp.isinf(xp.real(r)) & xp.isfinite(z), xp.log(1 + z), r)
