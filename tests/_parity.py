@@ -118,7 +118,8 @@ def dtypes_in(spec: Any) -> set[Any]:
 
 
 # --- outcomes ---------------------------------------------------------------------------------------
-_NAMES = sorted({*(_BACKENDS), "numpy", "torch", "array_api_strict", "array-api-strict", "dask", "cupy", "jax"},
+_NAMES = sorted({*(_BACKENDS), "numpy", "torch", "array_api_strict", "array-api-strict", "dask", "cupy", "jax",
+                 "cupy_on_numpy"},
                 key=len, reverse=True)  # fmt: skip
 _NORMALISE = [
     (re.compile(r"Device\('[\w\-]+', '([^']*)'\)"), r"Device('<be>', '\1')"),

@@ -14,6 +14,13 @@ os.environ.setdefault("SCIPY_ARRAY_API", "1")
 # JAX (a target when installed) runs the suite with 64-bit dtypes, xbackend's defaults; without x64 the jax
 # backend refuses them with the fix (tests/test_generic.py checks that in a subprocess). Read at JAX's import.
 os.environ.setdefault("JAX_ENABLE_X64", "1")
+# On a GPU machine every test process (each xdist worker) would start JAX on the GPU, and JAX grabs 75 % of the
+# GPU's memory there at its first array: the second worker fails (CUDA_ERROR_OUT_OF_MEMORY, an INTERNALERROR of the
+# whole run; issue 28), and torch and CuPy would be left with the rest. The suite runs JAX on the CPU (its target is
+# jax-cpu; JAX_PLATFORMS=cuda chooses the GPU), and JAX allocates on demand wherever it runs. Both are read when
+# JAX starts, so they are set here, before anything can import it (tests/test_lazy_import.py checks, in a subprocess).
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
 from hypothesis import HealthCheck, settings
 
@@ -45,6 +52,16 @@ _PROFILE = settings.default
 settings.register_profile("lazy", parent=_PROFILE, max_examples=max(5, _PROFILE.max_examples // 4))
 # JAX compiles every operation per shape and dtype on first sight (~10x a NumPy example too): the same profile.
 LAZY_BACKENDS = ("dask", "jax")
+
+
+# CuPy on NumPy (tests/fakecupy.py): the CuPy backend's own code on the CPU, with CuPy's observed kernel behaviour
+# (issue 28). Opt-in as a target (--xb-backends cupy_on_numpy); the parity, oracle and conformance tests add it
+# themselves (pytest_generate_tests below, tests/test_parity_cupy_on_numpy.py).
+from xbackend._dispatch import register_backend  # noqa: E402
+from xbackend.testing import _targets  # noqa: E402
+
+register_backend("cupy_on_numpy", "fakecupy:CupyOnNumpyBackend", modules=("fakecupy",))
+_targets.OPT_IN = (*_targets.OPT_IN, "cupy_on_numpy")
 
 
 # The plugin is registered by its pytest11 entry point once xbackend is installed; run from the tree
@@ -91,6 +108,29 @@ def pytest_collection_modifyitems(session, config, items):
     if left:
         config.hook.pytest_deselected(items=left)
         items[:] = kept
+
+
+#: the test modules that run on CuPy on NumPy too: the oracle tests (tests against NumPy, the standard's special cases)
+#: the conformance tests, indexing and manipulation (issue 28); the parity generator has its own module
+CUPY_ON_NUMPY_MODULES = frozenset({"test_elementwise", "test_conformance", "test_creation", "test_array", "test_indexing",
+                                   "test_manipulation"})
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_generate_tests(metafunc):
+    """``xb_target`` of the modules in CUPY_ON_NUMPY_MODULES: every selected target and cupy_on_numpy-cpu (unless
+    targets were chosen by name: --xb-backends / XBACKEND_TEST_BACKENDS decide alone)."""
+    module = getattr(metafunc.module, "__name__", "").rpartition(".")[2]
+    if module not in CUPY_ON_NUMPY_MODULES or "xb_target" not in metafunc.fixturenames:
+        return
+    from xbackend.testing import _plugin
+
+    if _plugin._directly_parametrized(metafunc) & set(_plugin._NAMES) or _plugin._spec(metafunc.config):
+        return
+    from fakecupy import TARGET
+
+    params = [p for p in _plugin._params(metafunc.config) if p.values[0] is not None]
+    metafunc.parametrize("xb_target", [*params, pytest.param(TARGET, id=TARGET.id)], indirect=True)
 
 
 def _known_failures(config, items):

@@ -28,6 +28,9 @@ So the model keeps the behaviours that make GPU code go wrong, and nothing else:
 ``synchronize``, ``timing_event``, ``astype``) on top, with a ``torch`` flavour (``record_stream`` in the
 allocator; kernels follow their operand's device) and a ``cupy`` flavour (``record_stream`` is the guarded
 view of ``_cupy_fixes.FreeAfter``; a kernel launched on another device than its operands' raises).
+
+:class:`TorchAsCuda` is the model for torch's own CUDA branches: CPU tensors that say ``is_cuda``, with every call
+a CUDA tensor would synchronise the host on recorded (issue 28; tests/test_sync_free.py).
 """
 
 from __future__ import annotations
@@ -604,3 +607,88 @@ def run_in_thread(fn: Callable[[], Any]) -> Any:
     t.start()
     t.join()
     return out[0]
+
+
+# -- torch tensors that act as CUDA tensors, for the host-synchronisation checks ---------------------------------
+#: Tensor methods and torch functions after which the host has waited for a CUDA device: their result is on the host
+#: (``item``, ``bool(t)``, ``tolist``, ``.cpu()``, ...) or its size depends on the data (``nonzero``, ``unique``,
+#: ``masked_select``, ``repeat_interleave`` without ``output_size``)
+SYNCING = frozenset(
+    "item tolist __bool__ __int__ __float__ __index__ __complex__ __len__ __format__ __repr__ cpu numpy nonzero "
+    "argwhere masked_select unique unique_consecutive repeat_interleave equal allclose _local_scalar_dense".split()
+)  # fmt: skip
+
+
+class TorchAsCuda:
+    """torch CPU tensors that take xbackend's CUDA branches, with every host synchronisation a CUDA tensor would make
+    recorded (issue 28): ``is_cuda`` is True for every tensor, and a torch function mode records each syncing call
+    (:data:`SYNCING`; a host value copied to a device by ``torch.tensor``/``torch.as_tensor``, which is
+    ``memcpy_and_sync``; ``.to("cpu")``; a boolean mask in ``x[mask]``/``x[mask] = v``, a ``nonzero`` inside) with
+    the xbackend line that made it. ``syncs`` lists them; on a GPU ``torch.cuda.set_sync_debug_mode("error")`` is
+    the real check (tests/test_sync_free.py runs both).
+
+    What it cannot see: a sync inside a torch kernel that the CPU build does not make (none known for the calls
+    xbackend makes), and values that differ on CUDA (the values are the CPU kernels')."""
+
+    def __init__(self) -> None:
+        import torch
+        from torch.overrides import TorchFunctionMode
+
+        self.torch = torch
+        self.syncs: list[str] = []
+        rec = self
+
+        class _Mode(TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
+                kwargs = kwargs or {}
+                why = rec._why(func, args, kwargs)
+                if why is not None:
+                    rec.syncs.append(f"{why} at {_xbackend_line()}")
+                return func(*args, **kwargs)
+
+        self._mode = _Mode()
+        self._old: Any = None
+
+    def _why(self, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
+        torch = self.torch
+        name = getattr(func, "__name__", str(func))
+        if name in SYNCING:
+            return f"{name}()"
+        if name in ("tensor", "as_tensor") and kwargs.get("device") is not None and not isinstance(
+            args[0] if args else None, torch.Tensor
+        ):
+            return f"torch.{name}(host value, device=...) (memcpy_and_sync)"
+        if name == "to" and any(str(a) == "cpu" or getattr(a, "type", None) == "cpu"
+                                for a in (*args[1:], kwargs.get("device"))):  # fmt: skip
+            return ".to('cpu')"
+        if name in ("__getitem__", "__setitem__", "index_put_", "index_put") and len(args) > 1:
+            key = args[1] if type(args[1]) is tuple else (args[1],)
+            if any(isinstance(k, torch.Tensor) and k.dtype == torch.bool and k.ndim > 0 for k in key):
+                return f"{name} with a boolean mask (nonzero)"
+        return None
+
+    def __enter__(self) -> "TorchAsCuda":
+        torch = self.torch
+        self._old = torch.Tensor.__dict__.get("is_cuda")  # (None: inherited from torch._C.TensorBase)
+        torch.Tensor.is_cuda = property(lambda t: True)  # type: ignore[method-assign, assignment]
+        self._mode.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._mode.__exit__(*exc)
+        if self._old is None:
+            del self.torch.Tensor.is_cuda
+        else:
+            self.torch.Tensor.is_cuda = self._old  # type: ignore[method-assign]
+
+
+def _xbackend_line() -> str:
+    """The innermost frame in xbackend's own code (not its tests): where a recorded call was made."""
+    import traceback
+
+    frames = [f for f in traceback.extract_stack()[:-1] if "/xbackend/" in f.filename.replace("\\", "/")
+              and "/tests/" not in f.filename.replace("\\", "/")]  # fmt: skip
+    if not frames:
+        return "?"
+    f = frames[-1]
+    return f"{f.filename.replace(chr(92), '/').split('/xbackend/')[-1]}:{f.lineno}"

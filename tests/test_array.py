@@ -14,7 +14,9 @@ from hypothesis.extra import numpy as hnp
 import xbackend as xb
 from xbackend.testing import assert_close, available_targets
 
-TARGETS = available_targets()
+from fakecupy import with_cupy_on_numpy  # noqa: E402 (tests/fakecupy.py)
+
+TARGETS = with_cupy_on_numpy(available_targets())  # CuPy on NumPy too: CupyBackend's code on the CPU (issue 28)
 
 
 

@@ -25,7 +25,9 @@ from xbackend._rules import ELEMENTWISE
 from xbackend.testing import assert_close, available_targets
 import xbackend.testing.strategies as xst
 
-TARGETS = available_targets()
+from fakecupy import with_cupy_on_numpy  # noqa: E402 (tests/fakecupy.py)
+
+TARGETS = with_cupy_on_numpy(available_targets())  # CuPy on NumPy too: CupyBackend's code on the CPU (issue 28)
 NAMES = sorted(n for n in ELEMENTWISE if n != "matmul")
 UNARY = [n for n in NAMES if ELEMENTWISE[n][0] == 1]
 BINARY = [n for n in NAMES if ELEMENTWISE[n][0] == 2]
@@ -613,7 +615,14 @@ COMPLEX_SPECIAL = {  # (a, b) -> (re, im); None: that component is unspecified
     "log1p": [((-1.0, 0.0), (-inf, 0.0)), ((1.0, inf), (inf, pi / 2)), ((inf, nan), (inf, nan)),
               ((nan, inf), (inf, nan)), ((-inf, 1.0), (inf, pi)), ((nan, 1.0), (nan, nan))],
     "acosh": [((0.0, 0.0), (0.0, pi / 2)), ((1.0, inf), (inf, pi / 2)), ((-inf, 1.0), (inf, pi)),
-              ((inf, nan), (inf, nan)), ((nan, inf), (inf, nan))],
+              ((inf, nan), (inf, nan)), ((nan, inf), (inf, nan)),
+              ((0.0, nan), (nan, pi / 2)), ((-0.0, nan), (nan, pi / 2))],  # (torch-CUDA: nan+nanj; issue 28)
+    # the standard's cases; where it leaves a sign unspecified, xbackend's choice (NumPy's, and conj-symmetric)
+    "expm1": [((0.0, 0.0), (0.0, 0.0)), ((-0.0, 0.0), (0.0, 0.0)), ((1.0, inf), (nan, nan)), ((1.0, nan), (nan, nan)),
+              ((inf, 0.0), (inf, 0.0)), ((-inf, 1.0), (-1.0, 0.0)), ((-inf, -2.0), (-1.0, -0.0)),
+              ((-inf, inf), (-1.0, 0.0)), ((-inf, -inf), (-1.0, -0.0)), ((inf, inf), (inf, nan)),
+              ((-inf, nan), (-1.0, 0.0)), ((inf, nan), (inf, nan)), ((nan, 0.0), (nan, 0.0)),
+              ((nan, 1.0), (nan, nan)), ((nan, nan), (nan, nan))],  # (array-api-tests, NumPy, torch: issue 28)
     "sinh": [((0.0, 0.0), (0.0, 0.0)), ((inf, 0.0), (inf, 0.0)), ((nan, 0.0), (nan, 0.0))],
     "cosh": [((0.0, 0.0), (1.0, 0.0)), ((inf, 0.0), (inf, 0.0)), ((nan, 0.0), (nan, 0.0))],
     "tanh": [((0.0, 0.0), (0.0, 0.0)), ((inf, 1.0), (1.0, 0.0)), ((nan, 0.0), (nan, 0.0))],
@@ -727,25 +736,55 @@ def test_wide_unsigned_maximum_minimum_across_the_sign_bit(xb_target, dt):
     assert xb.clip(x, int(mid - 1), int(mid)).tolist() == np.clip(a, mid - 1, mid).tolist()
 
 
+def _tie_rule(fn, a, b):
+    """docs/behaviour.md's maximum/minimum on Python floats: NaN wins, a tie (equal values: -0.0 vs +0.0) gives the
+    second argument, else the larger / smaller."""
+    if math.isnan(a) or math.isnan(b):
+        return nan
+    return b if a == b else fn(a, b)
+
+
 def test_zero_sign_in_maximum_minimum_clip(xb_target):
-    """docs/behaviour.md: on a tie (-0.0 vs +0.0) maximum/minimum give the second argument and clip the
-    bound, as NumPy does, on every backend (torch natively gives the first argument)."""
-    for dt in (D.float32, D.float64):
-        a = xb_target.asarray(np.array([-0.0, 0.0, -0.0, 1.0, -1.0], dtype=dt.name))
-        b = xb_target.asarray(np.array([0.0, -0.0, -0.0, nan, -0.0], dtype=dt.name))
-        for fn in (xb.maximum, xb.minimum):
-            for left, right in ((a, b), (b, a)):
-                got = fn(left, right)
-                ref = getattr(np, fn.__name__)(left.numpy(), right.numpy())
-                assert_close(got, ref, check_sign_of_zero=True, msg=fn.__name__)
-            # a Python scalar partner follows the same rule
-            assert_close(fn(a, 0.0), getattr(np, fn.__name__)(a.numpy(), 0.0), check_sign_of_zero=True)
-        x = xb_target.asarray(np.array([-0.0, 0.0, 0.5], dtype=dt.name))
+    """docs/behaviour.md: on a tie (-0.0 vs +0.0) maximum/minimum give the second argument and clip the bound, on
+    every backend and dtype: one formula everywhere (issue 28: CUDA's max orders -0.0 below +0.0 on torch-CUDA and
+    CuPy; NumPy's own float16 loop gives the first argument, its float32/64 SIMD loops the second; torch the first).
+    The reference is the rule itself, in Python floats. CuPy's behaviour shows on cupy_on_numpy (tests/fakecupy.py);
+    torch-CUDA's kernel cannot show on a CPU: the rule is the same code there (torch's _plain_kernel)."""
+    left = [-0.0, 0.0, -0.0, 1.0, -1.0, 0.0, nan, -0.0]
+    right = [0.0, -0.0, -0.0, nan, -0.0, 0.0, 1.0, 2.0]
+    for dt in filter(xb_target.holds, (D.float16, D.float32, D.float64)):
         nd = np.dtype(dt.name)
-        assert_close(xb.clip(x, 0.0, 1.0), np.array([0.0, 0.0, 0.5], nd), check_sign_of_zero=True)
-        assert_close(xb.clip(x, -1.0, -0.0), np.array([-0.0, -0.0, -0.0], nd), check_sign_of_zero=True)
-        assert_close(xb.clip(x, xb_target.asarray(np.array([0.0, -0.0, 0.0], nd))),
-                     np.array([0.0, -0.0, 0.5], nd), check_sign_of_zero=True)  # fmt: skip
+        a, b = (xb_target.asarray(np.array(v, dtype=nd)) for v in (left, right))
+        for fn, py in ((xb.maximum, max), (xb.minimum, min)):
+            for (x, y), (xs, ys) in (((a, b), (left, right)), ((b, a), (right, left))):
+                want = np.array([_tie_rule(py, p, q) for p, q in zip(xs, ys)], dtype=nd)
+                assert_close(fn(x, y), want, check_sign_of_zero=True, msg=f"{fn.__name__} {dt}")
+            for s in (0.0, -0.0):  # a Python scalar partner follows the same rule, on either side
+                assert_close(fn(a, s), np.array([_tie_rule(py, p, s) for p in left], dtype=nd), check_sign_of_zero=True,
+                             msg=f"{fn.__name__}(x, {s}) {dt}")  # fmt: skip
+                assert_close(fn(s, a), np.array([_tie_rule(py, s, p) for p in left], dtype=nd), check_sign_of_zero=True,
+                             msg=f"{fn.__name__}({s}, x) {dt}")  # fmt: skip
+        x = xb_target.asarray(np.array([-0.0, 0.0, 0.5, nan], dtype=nd))
+        assert_close(xb.clip(x, 0.0, 1.0), np.array([0.0, 0.0, 0.5, nan], nd), check_sign_of_zero=True)
+        assert_close(xb.clip(x, -0.0, 1.0), np.array([-0.0, -0.0, 0.5, nan], nd), check_sign_of_zero=True)
+        assert_close(xb.clip(x, -1.0, -0.0), np.array([-0.0, -0.0, -0.0, nan], nd), check_sign_of_zero=True)
+        assert_close(xb.clip(x, None, 0.0), np.array([0.0, 0.0, 0.0, nan], nd), check_sign_of_zero=True)
+        assert_close(xb.clip(x, xb_target.asarray(np.array([0.0, -0.0, 0.0, 0.0], nd))),
+                     np.array([0.0, -0.0, 0.5, nan], nd), check_sign_of_zero=True)  # fmt: skip
+
+
+def test_clip_broadcasts_x_with_its_bounds(xb_target):
+    """The standard: x, min and max broadcast together (array-api-tests draws bounds of more dimensions than x, issue
+    28: xbackend refused them); NumPy's np.clip is the reference, bad shapes a ShapeError."""
+    x = np.array([0.0, 1.0, 2.0])
+    lo = np.array([[0.5, 0.5, 0.5], [-1.0, 1.5, 2.5]])
+    for a, l, h in ((x, lo, 1.5), (x[:1], lo, None), (np.zeros((0,), np.float32), np.zeros((0, 0), np.float32), None),
+                    (x, np.float64(0.5), lo)):  # fmt: skip
+        got = xb.clip(xb_target.asarray(a), xb_target.asarray(l) if isinstance(l, np.ndarray) else l,
+                      xb_target.asarray(h) if isinstance(h, np.ndarray) else h)  # fmt: skip
+        assert_close(got, np.clip(a, l, h))
+    with pytest.raises(xb.ShapeError, match="does not broadcast"):
+        xb.clip(xb_target.asarray(x), xb_target.asarray(np.zeros(2)))
 
 
 @pytest.mark.parametrize("dt", [D.bool, *D.INTEGER], ids=lambda d: d.name)
@@ -785,8 +824,10 @@ def test_int_min_floor_divide_minus_one_in_subprocess(xb_target):
     import sys
 
     dts = [D.int8, D.int32, D.int64]
+    from fakecupy import CHILD_SETUP
+
     code = (
-        "import numpy as np, warnings, xbackend as xb; warnings.simplefilter('ignore')\n"
+        CHILD_SETUP + "import numpy as np, warnings, xbackend as xb; warnings.simplefilter('ignore')\n"
         f"for name in {[d.name for d in dts]!r}:\n"
         "    x = xb.asarray(np.array([np.iinfo(name).min, 7], dtype=name), "
         f"backend='{xb_target.backend}', device='{xb_target.device}')\n"

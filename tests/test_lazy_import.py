@@ -46,3 +46,39 @@ def test_dask_loads_on_first_use_and_distributed_never():
 
         pytest.skip("dask not installed")
     assert out.stdout.strip() == "True False", out.stderr
+
+
+FAKE_JAX = """
+import json, os
+with open(os.environ["XB_FAKE_JAX_LOG"], "a") as f:  # what JAX would read when it starts
+    f.write(json.dumps({k: os.environ.get(k) for k in ("JAX_PLATFORMS", "XLA_PYTHON_CLIENT_PREALLOCATE",
+                                                        "JAX_ENABLE_X64")}) + "\\n")
+raise ImportError("a stand-in for jax: it records the environment at its import and stops there")
+"""
+
+
+def test_the_suite_keeps_jax_off_the_gpu_before_jax_can_import(tmp_path):
+    """Issue 28: on a GPU machine the README's command (xdist workers) stopped with an INTERNALERROR, each worker's JAX
+    preallocating 75 % of the GPU. tests/conftest.py sets JAX_PLATFORMS=cpu and XLA_PYTHON_CLIENT_PREALLOCATE=false
+    (both read when JAX starts) before anything imports JAX. Shown here with a stand-in ``jax`` package first on the
+    path, in an xdist worker of a pytest run from a user's environment (none of these variables set): every import of
+    it sees both. (Without a GPU this cannot show the out-of-memory itself.)"""
+    import json
+    import os
+
+    (tmp_path / "jax").mkdir()
+    (tmp_path / "jax" / "__init__.py").write_text(FAKE_JAX)
+    log = tmp_path / "env.jsonl"
+    env = {k: v for k, v in os.environ.items() if k not in ("JAX_PLATFORMS", "XLA_PYTHON_CLIENT_PREALLOCATE",
+                                                              "JAX_ENABLE_X64", "XBACKEND_TEST_BACKENDS")}
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), root, env.get("PYTHONPATH", "")])
+    env["XB_FAKE_JAX_LOG"] = str(log)
+    out = subprocess.run([sys.executable, "-m", "pytest", "-n", "1", "-q", "--co", "-p", "no:cacheprovider",
+                          "tests/test_cli.py::test_portable_training_matches_plain_numpy"],
+                         capture_output=True, text=True, timeout=300, env=env, cwd=root)  # fmt: skip
+    assert out.returncode == 0, out.stdout + out.stderr
+    seen = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    assert seen, "the run never imported jax: the targets were not probed\n" + out.stdout
+    assert all(s == {"JAX_PLATFORMS": "cpu", "XLA_PYTHON_CLIENT_PREALLOCATE": "false", "JAX_ENABLE_X64": "1"}
+               for s in seen), seen

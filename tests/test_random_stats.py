@@ -29,6 +29,14 @@ def _h(x):
     return (xb.astype(x, xb.float32) if x.dtype is xb.bfloat16 else x).numpy().astype(np.float64)
 
 
+def _ks(x, dist):
+    """The Kolmogorov-Smirnov p-value of ``x`` against the frozen SciPy distribution ``dist``. Never a name with
+    ``args=``: SciPy 1.18.0 sends ``kstest(x, "norm", args=(loc, scale))`` to ``ndtr(x, loc, scale)``, a TypeError
+    (scipy/scipy#25448, fixed in scipy/scipy#26048): the native-stream test failed so on the 2026-12-04 GPU machine
+    (issue 28 item 4; SciPy 1.17 here cannot show it)."""
+    return stats.kstest(x, dist.cdf).pvalue
+
+
 def _chi2(counts, probs):
     counts = np.asarray(counts, dtype=np.float64)
     expected = np.asarray(probs, dtype=np.float64) * counts.sum()
@@ -40,9 +48,9 @@ def _chi2(counts, probs):
 def test_uniform_is_uniform(dt):
     u = _h(_portable(1).random(N, dtype=dt))
     assert u.min() >= 0 and u.max() < 1
-    assert stats.kstest(u, "uniform").pvalue > P_MIN
+    assert _ks(u, stats.uniform()) > P_MIN
     v = _h(_portable(2).uniform(-3.0, 5.0, N, dtype=dt))
-    assert stats.kstest(v, "uniform", args=(-3.0, 8.0)).pvalue > P_MIN
+    assert _ks(v, stats.uniform(-3.0, 8.0)) > P_MIN
 
 
 @pytest.mark.parametrize("dt, levels", [(xb.float16, 2**11), (xb.bfloat16, 2**8)])
@@ -56,12 +64,12 @@ def test_half_precision_uniforms_hit_every_level_equally(dt, levels):
 @pytest.mark.parametrize("dt", [xb.float16, xb.bfloat16, xb.float32, xb.float64])
 def test_normal_is_normal_and_pairs_are_independent(dt):
     z = _h(_portable(4).standard_normal(N, dtype=dt))
-    assert stats.kstest(z, "norm").pvalue > P_MIN
+    assert _ks(z, stats.norm()) > P_MIN
     x = _h(_portable(5).normal(3.0, 2.0, N, dtype=dt))
-    assert stats.kstest(x, "norm", args=(3.0, 2.0)).pvalue > P_MIN
+    assert _ks(x, stats.norm(3.0, 2.0)) > P_MIN
     if dt in (xb.float32, xb.float64):  # the two variates of a Box-Muller pair: z0**2 + z1**2 ~ chi2(2)
         r2 = z[0::2] ** 2 + z[1::2] ** 2
-        assert stats.kstest(r2, "chi2", args=(2,)).pvalue > P_MIN
+        assert _ks(r2, stats.chi2(2)) > P_MIN
         assert abs(stats.pearsonr(z[0::2], z[1::2]).statistic) < 4 / math.sqrt(N / 2)
 
 
@@ -69,7 +77,7 @@ def test_normal_is_normal_and_pairs_are_independent(dt):
 def test_exponential_is_exponential(dt):
     e = _h(_portable(6).exponential(2.5, N, dtype=dt))
     assert e.min() >= 0
-    assert stats.kstest(e, "expon", args=(0, 2.5)).pvalue > P_MIN
+    assert _ks(e, stats.expon(0, 2.5)) > P_MIN
 
 
 # -- integers and booleans -------------------------------------------------------------------------------
@@ -170,9 +178,9 @@ def test_native_streams_have_the_same_distributions(target):
     rng = xb.random.default_rng(17, backend=target.backend, device=target.device, stream="native")
     assert rng.stream == "native"
     for dt in (xb.float32, xb.float64):
-        assert stats.kstest(_h(rng.random(N, dtype=dt)), "uniform").pvalue > P_MIN
-        assert stats.kstest(_h(rng.normal(1.0, 2.0, N, dtype=dt)), "norm", args=(1.0, 2.0)).pvalue > P_MIN
-        assert stats.kstest(_h(rng.exponential(0.5, N, dtype=dt)), "expon", args=(0, 0.5)).pvalue > P_MIN
+        assert _ks(_h(rng.random(N, dtype=dt)), stats.uniform()) > P_MIN
+        assert _ks(_h(rng.normal(1.0, 2.0, N, dtype=dt)), stats.norm(1.0, 2.0)) > P_MIN
+        assert _ks(_h(rng.exponential(0.5, N, dtype=dt)), stats.expon(0, 0.5)) > P_MIN
     x = rng.integers(-3, 4, N, dtype=xb.int16).numpy().astype(np.int64) + 3
     assert _chi2(np.bincount(x, minlength=7), np.full(7, 1 / 7)) > P_MIN
     rows = rng.permuted(xb.broadcast_to(xb.arange(4, device=rng.device), (2400, 4)), axis=1).numpy()

@@ -50,3 +50,30 @@ def test_every_edge_saturates_for_every_pair():
                 if t.holds(src) and t.holds(dst):
                     got = xb.astype(xb.asarray(held, dtype=src, backend=t.backend, device=t.device), dst)
                     assert got.tolist() == want, (t, src, dst)
+
+
+_PRECISION = {"float16": (11, 65504), "bfloat16": (8, 2**127 * (2 - 2**-7)), "float32": (24, 2**127 * (2 - 2**-23)),
+              "float64": (53, 2**1023 * (2 - 2**-52))}  # (significand bits, largest finite value), exact  # fmt: skip
+
+
+def _largest_at_most(n: int, bits: int, top: int) -> int:
+    """The largest value of a binary float with ``bits`` significand bits and largest finite ``top`` that is <= n >= 1."""
+    if n >= top:
+        return top
+    ulp = 1 << max(n.bit_length() - bits, 0)
+    return n // ulp * ulp
+
+
+def test_inner_bounds_are_the_floats_just_inside_every_integer_range():
+    """``inner_bounds``: the largest (smallest) value of the float dtype inside the integer range, by Python's exact
+    integers. Issue 28: with ml_dtypes 0.6 (the GPU machine's), bfloat16(2**64 - 1) raised TypeError and int() of a
+    bfloat16 beyond int64 overflowed, so uint64 casts from bfloat16 failed; ml_dtypes 0.7 here cannot show that
+    (checked by hand with 0.6: the same bounds)."""
+    from xbackend._saturate import inner_bounds
+
+    for src in [xb.float16, xb.bfloat16, xb.float32, xb.float64]:
+        bits, top = _PRECISION[src.name]
+        for dst in INTS:
+            lo, hi = D._INT_RANGE[dst]
+            want_lo = 0 if lo == 0 else -_largest_at_most(-lo, bits, top)
+            assert inner_bounds(src, dst) == (want_lo, _largest_at_most(hi, bits, top)), (src, dst)

@@ -151,9 +151,10 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     [[2.0, 0.0], [1.0, 1.0]]
     """
     x, data, cd, rd = _prep(x, "cholesky", square=True)
-    if x.size and not x._be.lazy:  # NaN: NumPy's LAPACK returns NaN, torch raises; no NaN matrix is known to be
-        flat = x._be.reshape(data, (-1,))  # positive-definite, so LinAlgError on every backend (inf factors alike)
-        if bool(x._be.item(x._be.reduce("any", x._be.kernel("isnan", cd)(flat), D.bool, (0,), False))):
+    if x.size and not x._be.lazy:  # NaN/inf: LAPACK returns NaN or inf factors, torch raises for NaN, cuSOLVER gives
+        flat = x._be.reshape(data, (-1,))  # NaN for [[inf]] (issue 28); no such matrix has a finite factor, so
+        finite = x._be.reduce("all", x._be.kernel("isfinite", cd)(flat), D.bool, (0,), False)  # LinAlgError
+        if not bool(x._be.item(finite)):  # on every backend (one read of the device, as LAPACK's own check)
             raise linalg_failure("cholesky")
     try:
         r = x._be.la_cholesky(data, bool(upper))

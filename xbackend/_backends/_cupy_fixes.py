@@ -232,16 +232,20 @@ def patch_nonfinite(xp: Any, z: Any, raw: Any, host_fn: Callable[[np.ndarray], n
     return out.reshape(raw.shape)
 
 
-def check_integer_power(xp: Any, y: Any) -> None:
+def check_integer_power(xp: Any, y: Any, x: Any = None) -> None:
     """Raise NumPy's ValueError when a signed integer exponent has a negative value (one synchronisation
-    for an array exponent; none for a Python int).
+    for an array exponent; none for a Python int). An empty base raises nothing: NumPy checks each element of the
+    (empty) result (issue 28: CuPy raised for ``empty ** -1``).
 
     >>> import numpy as np
     >>> check_integer_power(np, np.array([1, -2]))
     Traceback (most recent call last):
     ...
     ValueError: Integers to negative integer powers are not allowed. Fix: cast the base to a floating dtype first
+    >>> check_integer_power(np, -1, np.array([], np.int32))
     """
+    if getattr(x, "size", 1) == 0:
+        return
     if isinstance(y, (int, np.integer)):
         neg = y < 0
     elif getattr(y, "dtype", None) is not None and y.dtype.kind == "i" and y.size:

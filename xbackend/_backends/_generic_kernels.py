@@ -196,7 +196,8 @@ def _csign(xp: Any) -> Callable[..., Any]:
 
 def _cexpm1(xp: Any) -> Callable[..., Any]:
     """The standard's cases NumPy-based libraries miss: on the real axis (``b = +-0``) the real ``expm1``
-    with imaginary part ``b``; at ``a = -inf`` exactly ``-1 + 0*cis(b)``."""
+    with imaginary part ``b``; at ``a = -inf`` exactly ``-1 + 0*cis(b)`` (``-1 +-0j`` for ``b = +-inf``, ``+0j`` for
+    NaN); at ``a = +inf`` with ``b`` infinite or NaN, ``inf + NaN j`` (the NumPy backend's rule)."""
 
     def cexpm1(x: Any) -> Any:
         with np.errstate(all="ignore"):
@@ -204,7 +205,11 @@ def _cexpm1(xp: Any) -> Callable[..., Any]:
             a, b = xp.real(x), xp.imag(x)
             axis = b == 0
             on_axis = _complex_from_real(xp, xp.expm1(a) + 0.0, xp.signbit(b), x.dtype)
-            minf = _complex_from_real(xp, xp.full_like(a, -1.0), xp.signbit(xp.sin(b)), x.dtype)
-            return xp.where(axis, on_axis, xp.where(a == -float("inf"), minf, r))
+            fin = xp.isfinite(b)
+            neg = xp.where(fin, xp.signbit(xp.sin(b)), xp.signbit(b) & ~xp.isnan(b))
+            minf = _complex_from_real(xp, xp.full_like(a, -1.0), neg, x.dtype)
+            pinf = (a == float("inf")) & ~fin
+            inf_nan = xp.asarray(complex(float("inf"), float("nan")), dtype=x.dtype)
+            return xp.where(axis, on_axis, xp.where(a == -float("inf"), minf, xp.where(pinf, inf_nan, r)))
 
     return cexpm1

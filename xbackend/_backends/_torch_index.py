@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .._backend import Backend
-from ._keys import check_bounds, key_dims
+from ._keys import check_bounds_at_once, key_dims
 from ._torch_grad import leaf_write_error
 
 torch: Any = None  # the torch module: bound by torch.py's _import_torch() before any backend runs
@@ -30,6 +30,8 @@ class TorchIndexMixin(Backend):
         if type(key) is tuple:
             if not any(isinstance(k, Tensor) for k in key):
                 return key
+            if x.is_cuda:  # CUDA kernels assert (and poison the context) instead of raising IndexError: check first
+                self._check_index(x, key)
             # torch applies a Python int next to index tensors as a basic index first; NumPy treats it as
             # a 0-d advanced index, which moves the result axes when the indices are not adjacent. As
             # 1-element int64 tensors the ints broadcast exactly like NumPy's 0-d ones.
@@ -40,6 +42,8 @@ class TorchIndexMixin(Backend):
                 for k in key
             )  # fmt: skip
         if isinstance(key, Tensor):
+            if x.is_cuda:
+                self._check_index(x, key)
             return self._index_tensor(key)
         return key
 
@@ -48,13 +52,19 @@ class TorchIndexMixin(Backend):
         dt = k.dtype
         if dt == torch.int64 or dt == torch.bool:
             return k
-        if dt == torch.uint64 and k.numel() and bool((k.view(torch.int64) < 0).any()):
-            raise IndexError("index out of bounds (uint64 index above 2**63)")
+        if dt == torch.uint64:  # above 2**63 it would read as a negative index; on CUDA _check_index refused it
+            if not k.is_cuda and k.numel() and bool((k.view(torch.int64) < 0).any()):
+                raise IndexError("index out of bounds (uint64 index above 2**63)")
+            return k.view(torch.int64)
         return k.to(torch.int64)
 
     def _check_index(self, x: Any, key: Any) -> None:
+        """IndexError for an index outside its axis, before a CUDA kernel sees it: Python ints next to index tensors
+        on the host, every index tensor in one device read (one synchronisation per indexing call, documented in
+        docs/behaviour.md; tests/test_sync_free.py counts it)."""
         Tensor = self._tensor
-        check_bounds(tuple(x.shape), key, lambda k: isinstance(k, Tensor), lambda k: k.dtype == torch.bool)
+        check_bounds_at_once(tuple(x.shape), key, lambda k: isinstance(k, Tensor), lambda k: k.dtype == torch.bool,
+                             _outside, _read_flags)  # fmt: skip
 
     def _negative_steps(self, x: Any, key: Any) -> tuple[list[int], Any] | None:
         items = key if type(key) is tuple else (key,)
@@ -90,9 +100,7 @@ class TorchIndexMixin(Backend):
         t = type(key)
         if t is int or (t is slice and (key.step is None or key.step > 0)):
             return x[key]  # the hot path: a view, bounds checked on the host by torch
-        if x.is_cuda:
-            self._check_index(x, key)  # CUDA kernels assert (and poison the context) instead of raising
-        sep = self._empty_ellipsis_separator(x, key)
+        sep = self._empty_ellipsis_separator(x, key)  # (on CUDA, normalize_key checked the bounds)
         if sep is not None:
             x, key, after = sep
             r = self.getitem(x, key)
@@ -127,8 +135,6 @@ class TorchIndexMixin(Backend):
         return x.unsqueeze(pos), before + (slice(None),) + rest, after
 
     def setitem(self, x: Any, key: Any, value: Any) -> None:
-        if x.is_cuda:
-            self._check_index(x, key)
         sep = self._empty_ellipsis_separator(x, key)
         if sep is not None:
             x, key, after = sep
@@ -156,3 +162,19 @@ class TorchIndexMixin(Backend):
             raise
         if neg is not None:
             base.copy_(target.flip(neg[0]))
+
+
+def _outside(k: Any, n: int) -> Any:
+    """Where index tensor ``k`` is outside ``[-n, n)`` (uint64 above 2**63 included: its int64 view is negative, and
+    an unsigned index has no negative form)."""
+    if k.dtype == torch.uint64:
+        v = k.view(torch.int64)
+        return (v < 0) | (v >= n)
+    if k.dtype != torch.int64:
+        k = k.to(torch.int64)
+    return (k < -n) | (k >= n)
+
+
+def _read_flags(flags: list[Any]) -> list[bool]:
+    """Device bools to Python bools in one read (one synchronisation)."""
+    return torch.stack(flags).tolist() if len(flags) > 1 else [bool(flags[0])]

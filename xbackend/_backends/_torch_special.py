@@ -15,6 +15,7 @@ from typing import Any, Callable
 from .. import _dtypes as D
 from .._backend import Backend
 from .._dtypes import DType
+from . import _torch_complex as C
 from ._torch_linalg import _int_matmul
 from .numpy import negative_integer_power
 
@@ -94,21 +95,30 @@ class TorchSpecialCasesMixin(Backend):
 
         return cacos
 
-    def _k_log1p(self, dt: DType) -> Callable[..., Any]:
-        if dt.kind != "c":
-            return torch.log1p
-        # torch's complex log1p gives NaN+NaNj for infinite inputs with a NaN part; there log1p(x) is log(x)
-        return lambda x: torch.where(torch.isinf(x), torch.log(x), torch.log1p(x))
+    def _k_log1p(self, dt: DType) -> Callable[..., Any]:  # complex: log|z| at infinities, |1 + z| overflowing
+        return C.clog1p if dt.kind == "c" else torch.log1p  # (_torch_complex.py)
 
-    def _k_sqrt(self, dt: DType) -> Callable[..., Any]:
-        if dt.kind != "c":
-            return torch.sqrt
+    def _k_sqrt(self, dt: DType) -> Callable[..., Any]:  # complex: Kahan's scheme on torch's root (_torch_complex.py)
+        return C.csqrt if dt.kind == "c" else torch.sqrt
 
-        def csqrt(x: Any) -> Any:  # the principal root's real part is +0, never -0 (torch-CUDA: sqrt(-0+0j))
-            r = torch.sqrt(x)
-            return torch.where(r.real == 0, torch.complex(torch.zeros_like(r.real), r.imag), r)
+    # complex: NumPy's values at non-finite input, by table on every device (_torch_complex.py; torch-CUDA's differ)
+    def _k_sin(self, dt: DType) -> Callable[..., Any]:
+        return C.nonfinite_table("sin", dt, torch.sin) if dt.kind == "c" else torch.sin
 
-        return csqrt
+    def _k_sinh(self, dt: DType) -> Callable[..., Any]:
+        return C.nonfinite_table("sinh", dt, torch.sinh) if dt.kind == "c" else torch.sinh
+
+    def _k_tan(self, dt: DType) -> Callable[..., Any]:
+        return C.nonfinite_table("tan", dt, torch.tan) if dt.kind == "c" else torch.tan
+
+    def _k_asin(self, dt: DType) -> Callable[..., Any]:
+        return C.nonfinite_table("asin", dt, torch.asin) if dt.kind == "c" else torch.asin
+
+    def _k_asinh(self, dt: DType) -> Callable[..., Any]:
+        return C.nonfinite_table("asinh", dt, torch.asinh) if dt.kind == "c" else torch.asinh
+
+    def _k_acosh(self, dt: DType) -> Callable[..., Any]:
+        return C.nonfinite_table("acosh", dt, torch.acosh) if dt.kind == "c" else torch.acosh
 
     def _k_expm1(self, dt: DType) -> Callable[..., Any]:
         if dt.kind != "c":
@@ -117,12 +127,16 @@ class TorchSpecialCasesMixin(Backend):
         def cexpm1(x: Any) -> Any:  # the standard's special cases torch misses (see the NumPy backend)
             r = torch.expm1(x)
             a, b = x.real, x.imag
-            axis, minf = b == 0, a == -float("inf")
-            re = torch.where(axis, torch.expm1(a) + 0.0, torch.where(minf, -1.0, r.real))
-            im = torch.where(axis, b, torch.where(minf, torch.copysign(torch.zeros_like(b), torch.sin(b)), r.imag))
+            inf = float("inf")
+            axis, minf, pinf = b == 0, a == -inf, (a == inf) & ~torch.isfinite(b)
+            zero = torch.zeros_like(b)
+            zero_b = torch.where(torch.isnan(b), zero, torch.copysign(zero, b))
+            re = torch.where(axis, torch.expm1(a) + 0.0, torch.where(minf, -1.0, torch.where(pinf, inf, r.real)))
+            im = torch.where(axis, b, torch.where(minf, torch.where(torch.isfinite(b), torch.copysign(zero, torch.sin(b)),
+                                                                    zero_b), torch.where(pinf, float("nan"), r.imag)))
             return torch.complex(re, im)
 
-        return cexpm1
+        return C.nonfinite_table("expm1", dt, cexpm1)
 
     def _k_tanh(self, dt: DType) -> Callable[..., Any]:
         if dt.kind != "c":
@@ -137,7 +151,7 @@ class TorchSpecialCasesMixin(Backend):
             im = torch.where(zero, float("nan"), torch.where(inf, torch.copysign(torch.zeros_like(b), b), r.imag))
             return torch.complex(re, im)
 
-        return ctanh
+        return C.nonfinite_table("tanh", dt, ctanh)
 
     def _k_add(self, dt: DType) -> Callable[..., Any]:
         return self._complex_componentwise(dt, operator.add) if dt.kind == "c" else operator.add

@@ -140,8 +140,8 @@ class ChunkCall:
         fn = getattr(be, self.method)
         if _iterative(self.method, self.args) and chunks[0].size and not bool(be.xp.isfinite(chunks[0]).all()):
             raise linalg_failure(self.method[3:])  # the check the eager backends make at the call (linalg.ITERATIVE)
-        if self.method == "la_cholesky" and chunks[0].size and bool(be.xp.isnan(chunks[0]).any()):
-            raise linalg_failure("cholesky")  # (linalg.cholesky: no NaN matrix is known to be positive-definite)
+        if self.method == "la_cholesky" and chunks[0].size and not bool(be.xp.isfinite(chunks[0]).all()):
+            raise linalg_failure("cholesky")  # (linalg.cholesky: no matrix holding NaN or inf has a finite factor)
         try:
             r = fn(*chunks[: self.nargs], *self.args, *chunks[self.nargs :])
         except be.linalg_errors as exc:

@@ -21,6 +21,8 @@ from .._devices import CPU, Device
 from .._dtypes import DType
 from .._errors import UnknownDeviceError
 from .._rules import ELEMENTWISE
+from . import _np_rules as R
+from ._np_rules import complex_log1p, standard_floor_divide  # noqa: F401 (this module's names before)
 from ._keys import check_bounds
 from ._linspace import complex_parts, real_linspace
 from .._saturate import inner_bounds
@@ -44,6 +46,10 @@ PLAIN = (
 ).split()
 
 
+#: in-place operators whose kernels NumpyBackend patches for every dtype (NumpyBackend.patched)
+_PATCHED_INPLACE = frozenset({"pow", "bitwise_right_shift", "bitwise_left_shift"})
+
+
 def _ml_dtypes_bfloat16() -> Any:
     try:
         import ml_dtypes
@@ -58,39 +64,6 @@ def negative_integer_power() -> Exception:
 
     return DomainError("integers to negative integer powers are not defined (the result is not an integer). "
                        "Fix: cast to a float dtype first, e.g. x.astype(xb.float64) ** y")
-
-
-def standard_floor_divide(xp: Any, x: Any, y: Any, native: Callable[..., Any]) -> Any:
-    """Real floating ``x // y`` with the standard's special cases, over any NumPy-like namespace ``xp``.
-
-    The standard's special cases are those of ``floor(x / y)``; NumPy follows Python instead where an
-    operand is infinite (``inf // 2`` is NaN, ``2 // -inf`` is -1). ``floor(x / y)`` is infinite or zero
-    exactly in those cases (and at zeros, where it is the standard's signed zero); elsewhere ``native``'s
-    remainder-corrected quotient stays (``floor(x / y)`` can be off by one after rounding). CuPy's backend
-    passes its own NumPy-rule quotient as ``native``.
-
-    >>> standard_floor_divide(np, np.array([np.inf, 2.0, 7.0]), np.array([2.0, -np.inf, 2.0]), np.floor_divide).tolist()
-    [inf, -0.0, 3.0]
-    """
-    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        q = xp.floor(xp.divide(x, y))
-        return xp.where(xp.isinf(q) | (q == 0), q, native(x, y))
-
-
-def complex_log1p(xp: Any, z: Any) -> Any:
-    """``log1p`` of complex ``z`` where ``|1 + z|`` overflows too, over any standard namespace ``xp``.
-
-    NumPy's complex ``log1p`` gives ``inf`` for ``-1.8e308 - 1.8e308j`` (torch, and the true value: 710.13); there
-    ``1 + z`` is exact enough and ``log`` scales the magnitude. The generic backend uses it too (array-api-strict
-    computes with NumPy).
-
-    >>> complex_log1p(np, np.array([-1.7976931348623157e308 - 1.7976931348623157e308j, 1j])).real.round(6).tolist()
-    [710.129286, 0.346574]
-    """
-    with np.errstate(over="ignore"):  # the overflow fixed below; NumPy's other warnings (log1p(-1)) stay
-        r = xp.log1p(z)
-    with np.errstate(all="ignore"):  # the fix-up's are not the user's
-        return xp.where(xp.isinf(xp.real(r)) & xp.isfinite(z), xp.log(1 + z), r)
 
 
 def arrays_out(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
@@ -329,14 +302,17 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyLinalgMixin, Backend):
         def cexpm1(x: Any) -> Any:
             # The standard's special cases NumPy misses: on the real axis (b = +-0) expm1 is the real expm1
             # with imaginary part b (NumPy: -0+0j at -0+0j, inf+nanj at inf+0j); at a = -inf it is exactly
-            # -1 + 0*cis(b) (NumPy's complex64 gives -0.99999988)
+            # -1 + 0*cis(b) (NumPy's complex64 gives -0.99999988), -1 +-0j for b = +-inf (+0j for NaN); at a = +inf
+            # with b infinite or NaN it is inf + NaN j (NumPy: NaN + NaN j; array-api-tests, issue 28)
             with np.errstate(all="ignore"):
                 r = xp.expm1(x)
                 a, b = x.real, x.imag
-                axis, minf = b == 0, a == -np.inf
+                axis, minf, pinf = b == 0, a == -np.inf, (a == np.inf) & ~xp.isfinite(b)
+                zero_b = xp.where(xp.isnan(b), xp.zeros_like(b), xp.copysign(xp.zeros_like(b), b))
                 out = xp.empty_like(r)
-                out.real = xp.where(axis, xp.expm1(a) + 0.0, xp.where(minf, -1.0, r.real))
-                out.imag = xp.where(axis, b, xp.where(minf, xp.copysign(xp.zeros_like(b), xp.sin(b)), r.imag))
+                out.real = xp.where(axis, xp.expm1(a) + 0.0, xp.where(minf, -1.0, xp.where(pinf, np.inf, r.real)))
+                out.imag = xp.where(axis, b, xp.where(minf, xp.where(xp.isfinite(b), xp.copysign(
+                    xp.zeros_like(b), xp.sin(b)), zero_b), xp.where(pinf, np.nan, r.imag)))  # fmt: skip
             return out
 
         return cexpm1
@@ -412,15 +388,21 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyLinalgMixin, Backend):
 
         return fpow
 
-    def _k_nextafter(self, dt: DType) -> Callable[..., Any]:
-        xp = self.xp
-        if dt is not D.float16:
-            return xp.nextafter
+    def _k_nextafter(self, dt: DType) -> Callable[..., Any]:  # float16: on the bits (_np_rules; NumPy's returns x
+        return R.nextafter16(self.xp) if dt is D.float16 else self.xp.nextafter  # for x == y, CuPy's NaN at inf)
 
-        def nextafter16(x: Any, y: Any) -> Any:  # NumPy's float16 returns x, not y, when x == y (+0 vs -0)
-            return xp.where(xp.equal(x, y), xp.asarray(y, dtype=xp.float16), xp.nextafter(x, y))
+    # one formula on every backend where libraries' kernels disagree (_np_rules.py; torch's backend: the same rules)
+    def _k_maximum(self, dt: DType) -> Callable[..., Any]:
+        return R.tie_second(self.xp, self.xp.maximum) if dt.kind == "f" else self.xp.maximum
 
-        return nextafter16
+    def _k_minimum(self, dt: DType) -> Callable[..., Any]:
+        return R.tie_second(self.xp, self.xp.minimum) if dt.kind == "f" else self.xp.minimum
+
+    def _k_bitwise_right_shift(self, dt: DType) -> Callable[..., Any]:
+        return R.shift_right(self.xp, self.xp.right_shift)
+
+    def _k_bitwise_left_shift(self, dt: DType) -> Callable[..., Any]:
+        return R.shift_left(self.xp, self.xp.left_shift)
 
     def _k_real(self, dt: DType) -> Callable[..., Any]:
         return self.xp.real if dt.kind == "c" else self.xp.positive
@@ -441,13 +423,15 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyLinalgMixin, Backend):
 
     def _k_clip(self, dt: DType) -> Callable[..., Any]:
         xp = self.xp
+        if dt.kind == "f":
+            return R.clip_floats(xp)  # a tie gives the bound, a NaN bound NaN: torch's formula (_np_rules)
 
         def clip(x: Any, lo: Any, hi: Any) -> Any:
             out = x
             if lo is not None:
-                out = xp.maximum(out, lo) if dt.kind != "f" else xp.where(xp.isnan(out), out, xp.maximum(out, lo))
+                out = xp.maximum(out, lo)
             if hi is not None:
-                out = xp.minimum(out, hi) if dt.kind != "f" else xp.where(xp.isnan(out), out, xp.minimum(out, hi))
+                out = xp.minimum(out, hi)
             return out if out is not x else x.copy()
 
         return clip
@@ -554,8 +538,13 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyLinalgMixin, Backend):
         return self.xp.transpose(x, axes)
 
     def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
-        if name == "pow" or (name == "floor_divide" and x.dtype.kind == "f"):  # through the patched kernels
-            x[...] = self.kernel(name, self.from_np[x.dtype])(x, y)  # (x ** 0.5, int ** -1, inf // y)
+        dt = self.from_np[x.dtype]
+        if self.patched(name, dt):  # through the patched kernel (x ** 0.5, int ** -1, inf // y, x >>= 64)
+            r = self.kernel(name, dt)(x, y)
+            if r.shape != x.shape:  # (x[...] = r would drop r's leading 1s: refused, as the library's x op= y does)
+                raise ValueError(f"non-broadcastable output operand with shape {x.shape} doesn't match the "
+                                 f"broadcast shape {r.shape}")  # fmt: skip
+            x[...] = r
             return x
         if (name == "floor_divide" or name == "remainder") and x.dtype.kind in "iu":
             with np.errstate(divide="ignore", invalid="ignore"):  # x //= 0 is 0 quietly, as x // 0
@@ -564,6 +553,11 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyLinalgMixin, Backend):
             return op(x, y)
         except (FloatingPointError, RuntimeWarning):  # np.seterr / -W error: NumPy signals after it wrote the
             return x  # whole IEEE result into x (a retry would apply the operation twice)
+
+    def patched(self, name: str, dt: DType) -> bool:
+        """Whether this backend's kernel ``name`` for ``dt`` is more than the library's own, so that an in-place
+        operator must go through it (``x op= y`` is ``x[...] = kernel(x, y)`` then)."""
+        return name in _PATCHED_INPLACE or (name == "floor_divide" and dt.kind == "f")
 
     def format(self, x: Any) -> str:
         return np.array2string(self.to_host(x), separator=", ", threshold=50)

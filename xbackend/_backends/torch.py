@@ -45,7 +45,7 @@ from ._linspace import complex_parts, real_linspace
 from .._saturate import inner_bounds
 from . import _torch_linalg
 from ._torch_linalg import TorchLinalgMixin
-from . import _torch_special
+from . import _torch_complex, _torch_special
 from ._torch_special import TorchSpecialCasesMixin
 from . import _torch_fast
 from ._torch_fast import TorchFastPathsMixin
@@ -75,7 +75,7 @@ def _import_torch() -> Any:
         _tf_stack_len = getattr(_torch._C, "_len_torch_function_stack", _tf_stack_len)
         # the moved emulations' global, too
         _torch_uint.torch = _torch_index.torch = _torch_linalg.torch = _torch_special.torch = _torch_fast.torch = _torch
-        _torch_cuda.torch = _torch_grad.torch = _torch
+        _torch_cuda.torch = _torch_grad.torch = _torch_complex.torch = _torch
     return torch
 
 
@@ -367,8 +367,18 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
                     y = torch.full((), y, dtype=nd, device=x.device)
                 return f(x, y)
 
-            if name == "maximum" or name == "minimum":  # a tie (-0.0 vs +0.0) gives the second argument, as
-                return lambda x, y: two_tensors(y, x)  # NumPy does; torch gives the first (docs/behaviour.md)
+            if (name == "maximum" or name == "minimum") and dt.kind == "f":
+                # a tie (-0.0 vs +0.0) gives the second argument (docs/behaviour.md), by formula: torch's own tie
+                # depends on the dtype and device (CPU float64 and CUDA give +0.0 either way), NumPy's likewise
+                # (xbackend/_backends/_np_rules.py: the same rule on NumPy and CuPy)
+                def tie_second(x: Any, y: Any) -> Any:
+                    if not isinstance(x, torch.Tensor):
+                        x = torch.full((), x, dtype=nd, device=y.device)
+                    elif not isinstance(y, torch.Tensor):
+                        y = torch.full((), y, dtype=nd, device=x.device)
+                    return torch.where(x == y, y, f(x, y))
+
+                return tie_second
             return two_tensors
         return f
 

@@ -1,0 +1,181 @@
+"""Kernels written once over a NumPy-like namespace ``xp``, where libraries' own kernels disagree (issue 28).
+
+Design constraint: one formula on every backend instead of a library's kernel plus a device-only patch. NumPy and
+CuPy (``NumpyBackend`` with ``xp`` = ``numpy`` / ``cupy``) run these functions; torch's backend writes the same
+formulas in torch (its ``_plain_kernel`` and ``_k_`` methods). The rule, not the library, decides the result, so a
+CPU test of the rule is a test of every device (tests/fakecupy.py shows CuPy's kernels would have failed it).
+
+- ``maximum``/``minimum`` of floats: a tie (``-0.0`` vs ``+0.0``) gives the second argument (docs/behaviour.md).
+  NumPy's float16 loop gives the first, its SIMD float32/64 loops the second, CUDA's ``max`` orders ``-0.0`` below
+  ``+0.0`` (torch-CUDA and CuPy on the H200, 2026-12-04).
+- ``clip`` of floats: a tie gives the bound, a NaN bound gives NaN: ``where(x <= lo, lo, x)``, as on torch.
+- shifts: a count outside ``[0, bits)`` gives 0 (``>>`` of a negative signed value: -1), NumPy's rule. C leaves it
+  undefined; CUDA's ``shr`` keeps a 64-bit count's low 32 bits (CuPy: ``x >> 2**63`` was ``x``).
+- float16 ``nextafter`` by bits: CuPy's returns NaN for a non-finite ``x``; NumPy's returns ``x`` for ``x == y``.
+- ``floor_divide``'s standard special cases and complex ``log1p`` where ``|1 + z|`` overflows (the generic backend
+  uses them too).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = ["tie_second", "clip_floats", "shift_right", "shift_left", "nextafter16", "standard_floor_divide",
+           "complex_log1p"]
+
+_SCALARS = (bool, int, float, complex)
+
+
+def tie_second(xp: Any, native: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """``native`` (``xp.maximum`` or ``xp.minimum``) with a tie giving the second argument; NaN stays NaN (equal
+    never holds for NaN, so ``native``'s NaN is kept).
+
+    >>> f = tie_second(np, np.maximum)
+    >>> np.signbit(f(np.array([-0.0, 0.0], np.float16), np.array([0.0, -0.0], np.float16))).tolist()
+    [False, True]
+    """
+
+    def fn(x: Any, y: Any) -> Any:
+        r = native(x, y)
+        return xp.where(x == y, xp.asarray(y, dtype=r.dtype) if type(y) in _SCALARS else y, r)
+
+    return fn
+
+
+def clip_floats(xp: Any) -> Callable[[Any, Any, Any], Any]:
+    """``clip`` of a floating array: ``x <= lo`` gives ``lo`` (the bound on a tie), ``x >= hi`` gives ``hi``, a NaN bound
+    gives NaN, NaN in ``x`` stays NaN; bounds are None, Python scalars or arrays of ``x``'s dtype.
+
+    >>> np.signbit(clip_floats(np)(np.array([0.0, -0.0, 2.0]), -0.0, 1.0)).tolist()
+    [True, True, False]
+    """
+
+    def bound(out: Any, b: Any, hit: Callable[[Any, Any], Any]) -> Any:
+        if type(b) in _SCALARS:
+            if b != b:  # NaN
+                return xp.full_like(out, b)
+            b = xp.asarray(b, dtype=out.dtype)
+            return xp.where(hit(out, b), b, out)
+        out = xp.where(hit(out, b), b, out)
+        return xp.where(xp.isnan(b), b, out)
+
+    def clip(x: Any, lo: Any, hi: Any) -> Any:
+        out = x
+        if lo is not None:
+            out = bound(out, lo, lambda a, b: a <= b)
+        if hi is not None:
+            out = bound(out, hi, lambda a, b: a >= b)
+        return out if out is not x else x.copy()
+
+    return clip
+
+
+def _count(xp: Any, y: Any, dtype: Any) -> tuple[Any, Any]:
+    """(``y`` as a count array, where it is outside ``[0, bits)``) for shifting an integer array of ``dtype``."""
+    bits = 8 * np.dtype(dtype).itemsize
+    if type(y) is int:  # a Python int (xbackend checked it fits the dtype): decided on the host
+        return y, y < 0 or y >= bits
+    big = y >= bits if np.dtype(y.dtype).kind == "u" else (y < 0) | (y >= bits)
+    return y, big
+
+
+def shift_right(xp: Any, native: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """``x >> y`` for integer arrays with NumPy's rule for counts outside ``[0, bits)``: 0, or -1 for a negative
+    signed ``x``; either operand may be a Python int.
+
+    >>> shift_right(np, np.right_shift)(np.array([8, 2**63 + 5], np.uint64), np.array([2**63, 1], np.uint64)).tolist()
+    [0, 4611686018427387906]
+    """
+
+    def fn(x: Any, y: Any) -> Any:
+        dt = y.dtype if type(x) is int else x.dtype
+        bits = 8 * np.dtype(dt).itemsize
+        y, big = _count(xp, y, dt)
+        if big is False:
+            return native(x, y)
+        if big is True:  # every count too large: the sign fill (x >> (bits - 1) is 0 or -1 for each x)
+            return native(x, bits - 1) if np.dtype(dt).kind == "i" else xp.zeros_like(native(x, 0))
+        r = native(x, xp.where(big, bits - 1, y))  # a valid count everywhere; then the fill where it was not
+        return r if np.dtype(dt).kind == "i" else xp.where(big, xp.zeros_like(r), r)
+
+    return fn
+
+
+def shift_left(xp: Any, native: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """``x << y`` for integer arrays: 0 for counts outside ``[0, bits)``, NumPy's rule.
+
+    >>> shift_left(np, np.left_shift)(np.array([1, 1], np.uint64), np.array([2**63, 3], np.uint64)).tolist()
+    [0, 8]
+    """
+
+    def fn(x: Any, y: Any) -> Any:
+        dt = y.dtype if type(x) is int else x.dtype
+        y, big = _count(xp, y, dt)
+        if big is False:
+            return native(x, y)
+        if big is True:
+            return xp.zeros_like(native(x, 0))
+        r = native(x, xp.where(big, 0, y))
+        return xp.where(big, xp.zeros_like(r), r)
+
+    return fn
+
+
+def nextafter16(xp: Any) -> Callable[[Any, Any], Any]:
+    """float16 ``nextafter`` on the bit patterns: the next float16 after ``x`` towards ``y``; ``y`` when ``x == y``
+    (``+0`` vs ``-0`` included), NaN when either is NaN, the largest finite value after an infinity.
+
+    >>> r = nextafter16(np)(np.array([np.inf, 0.0, 1.0, -0.0], np.float16), np.array([0.0, -1.0, 2.0, 0.0], np.float16))
+    >>> r.tolist() == [65504.0, -2.0**-24, 1 + 2.0**-10, 0.0], bool(np.signbit(r[3]))
+    (True, False)
+    """
+
+    def fn(x: Any, y: Any) -> Any:
+        x = xp.asarray(x, dtype=xp.float16)
+        y = xp.asarray(y, dtype=xp.float16)
+        x, y = xp.broadcast_arrays(x, y)
+        bx = x.view(xp.uint16).astype(xp.int32)
+        by = y.view(xp.uint16).astype(xp.int32)
+        up = (y > x) == (x >= 0)  # away from zero when moving up from a positive x or down from a negative one
+        step = xp.where(up, bx + 1, bx - 1)
+        step = xp.where(x == 0, (by & 0x8000) | 1, step)  # from a zero: the smallest subnormal with y's sign
+        out = step.astype(xp.uint16).view(xp.float16)
+        out = xp.where(x == y, y, out)
+        return xp.where(xp.isnan(x) | xp.isnan(y), xp.asarray(np.nan, dtype=xp.float16), out)
+
+    return fn
+
+
+def standard_floor_divide(xp: Any, x: Any, y: Any, native: Callable[..., Any]) -> Any:
+    """Real floating ``x // y`` with the standard's special cases, over any NumPy-like namespace ``xp``.
+
+    The standard's special cases are those of ``floor(x / y)``; NumPy follows Python instead where an
+    operand is infinite (``inf // 2`` is NaN, ``2 // -inf`` is -1). ``floor(x / y)`` is infinite or zero
+    exactly in those cases (and at zeros, where it is the standard's signed zero); elsewhere ``native``'s
+    remainder-corrected quotient stays (``floor(x / y)`` can be off by one after rounding). CuPy's backend
+    passes its own NumPy-rule quotient as ``native``.
+
+    >>> standard_floor_divide(np, np.array([np.inf, 2.0, 7.0]), np.array([2.0, -np.inf, 2.0]), np.floor_divide).tolist()
+    [inf, -0.0, 3.0]
+    """
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        q = xp.floor(xp.divide(x, y))
+        return xp.where(xp.isinf(q) | (q == 0), q, native(x, y))
+
+
+def complex_log1p(xp: Any, z: Any) -> Any:
+    """``log1p`` of complex ``z`` where ``|1 + z|`` overflows too, over any standard namespace ``xp``.
+
+    NumPy's complex ``log1p`` gives ``inf`` for ``-1.8e308 - 1.8e308j`` (torch, and the true value: 710.13); there
+    ``1 + z`` is exact enough and ``log`` scales the magnitude. The generic backend uses it too (array-api-strict
+    computes with NumPy).
+
+    >>> complex_log1p(np, np.array([-1.7976931348623157e308 - 1.7976931348623157e308j, 1j])).real.round(6).tolist()
+    [710.129286, 0.346574]
+    """
+    with np.errstate(over="ignore"):  # the overflow fixed below; NumPy's other warnings (log1p(-1)) stay
+        r = xp.log1p(z)
+    with np.errstate(all="ignore"):  # the fix-up's are not the user's
+        return xp.where(xp.isinf(xp.real(r)) & xp.isfinite(z), xp.log(1 + z), r)
