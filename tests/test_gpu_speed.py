@@ -254,12 +254,12 @@ def test_an_xb_grad_step_launches_what_raw_torch_does_and_never_waits(monkeypatc
     """One step of the demo's model: xb.grad on torch issues the kernels raw torch autograd issues plus one (the
     0-d tensor of logaddexp's 0.0), on NumPy the same ones but the update, which NumPy makes (the moves are
     views, no kernels), and on torch no
-    call that would wait for a GPU (the sync recorder of tests/test_sync_free.py). On the H200 the step was
+    call that would wait for a GPU (tests/fakecuda.py's TorchAsCuda: the CUDA branches, every sync recorded). On the H200 the step was
     1.34x (torch) and 2.44x (CuPy) raw torch: an extra kernel, copy or sync per step would show here first."""
     torch = pytest.importorskip("torch")
     from torch.utils._python_dispatch import TorchDispatchMode
 
-    from test_sync_free import SyncRecorder
+    from fakecuda import TorchAsCuda
     from xbackend._training import log_loss
 
     class Kernels(TorchDispatchMode):
@@ -298,7 +298,7 @@ def test_an_xb_grad_step_launches_what_raw_torch_does_and_never_waits(monkeypatc
     counts = {}
     for name, step in {"raw": raw_step, "xb torch": on_torch, "xb numpy": on_numpy}.items():
         step()
-        with Kernels() as k, SyncRecorder() as s:
+        with Kernels() as k, TorchAsCuda() as s:
             step()
         if name != "xb numpy":  # (NumPy's way back is .numpy() of CPU tensors: a view, no wait; CuPy's is DLPack)
             assert s.syncs == [], (name, s.syncs)
