@@ -20,16 +20,15 @@ from ._array import (
     Array,
     _alloc,
     _check_partner,
-    _coerce,
     _current,
     _failed,
-    _Late,
     _matmul_failed,
-    _scalar_dtype,
 )
 import numpy as _np
 
 from ._assign import _KIND_RANK
+from ._coerce import asarray as _asarray, fit_scalar as _fit_scalar, operator_operand as _coerce
+from ._coerce import scalar_dtype as _scalar_dtype
 from ._errors import ArgumentTypeError, DomainError, PromotionError, ShapeError
 from ._native_errors import any_failed as _any_failed
 from ._rules import ELEMENTWISE, bool_result, resolve, same_ok
@@ -158,7 +157,7 @@ def binary(name: str, reflected: bool = False) -> Any:
                     y = be.astype(y, cd)
         elif (t := type(other)) is float and d1 in fast_fc:  # float Array (op) Python float: the common case
             x = self._data
-            y = other if d1.itemsize >= 8 and d1.kind == "f" or d1.itemsize >= 16 else _Late.fit_scalar(other, d1)
+            y = other if d1.itemsize >= 8 and d1.kind == "f" or d1.itemsize >= 16 else _fit_scalar(other, d1)
             cd = d1
         elif t is float or t is int or t is bool or t is complex:
             p = _scalar_dtype(self, other)
@@ -171,7 +170,7 @@ def binary(name: str, reflected: bool = False) -> Any:
                 if d1 is not cd:
                     x = be.astype(x, cd)
             if (t is int or t is float) and cd.kind in "fc":
-                y = _Late.fit_scalar(y, cd)  # 10**30 or 1e300 with a float32 Array: rounded on the host, as NumPy does
+                y = _fit_scalar(y, cd)  # 10**30 or 1e300 with a float32 Array: rounded on the host, as NumPy does
         else:
             other = _coerce(self, other)
             return NotImplemented if other is NotImplemented else general(self, other)
@@ -216,7 +215,7 @@ def inplace(name: str) -> Any:
             p = _scalar_dtype(self, other)
             y = other if type(other) is not bool or d1 is _BOOL else int(other)  # bools with numbers: 0/1
             if (type(other) is int or type(other) is float) and d1.kind in "fc":
-                y = _Late.fit_scalar(y, d1)
+                y = _fit_scalar(y, d1)
         else:
             other = _coerce(self, other)
             return NotImplemented if other is NotImplemented else iop(self, other)
@@ -253,7 +252,7 @@ def unary(name: str) -> Any:
 
     def op(x: Any, /) -> Array:
         if type(x) is not Array:  # xb.exp(native array or Python data): the public function is this one
-            x = _Late.asarray(x)
+            x = _asarray(x)
         d = x._dt
         be = x._be
         data = x._data

@@ -23,10 +23,10 @@ from typing import Any, Literal, cast
 import numpy as np
 
 from . import _args as A, _config, _dtypes as D
-from ._array import Array, _new, _scalar_dtype
-from ._coerce import first_array, is_native, placed, py_scalar, scalar_array, to_array
+from ._array import Array, _new
+from ._coerce import first_array, is_native, placed, py_scalar, scalar_array, scalar_dtype as _scalar_dtype, to_array
 from ._errors import ArgumentTypeError, ShapeError, UnsupportedDTypeError
-from ._manipulation import _arr, _axes, _axis, broadcast_shapes
+from ._manipulation import _axes, _axis, broadcast_shapes
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
@@ -49,7 +49,7 @@ def _real(x: Array, name: str) -> None:
 
 
 def _arg(name: str, x: Any, axis: int | None, keepdims: bool) -> Array:
-    x = _arr(x, name)
+    x = x if type(x) is Array else to_array(x)
     _real(x, name)
     keepdims = A.flag(keepdims, name, "keepdims")
     fn = getattr(x._be, name)
@@ -95,7 +95,7 @@ def count_nonzero(x: Array, /, *, axis: int | tuple[int, ...] | None = None, kee
     >>> xb.count_nonzero(xb.asarray([[0, 1], [2, 3]]), axis=0).tolist()
     [1, 2]
     """
-    x = _arr(x, "count_nonzero")
+    x = x if type(x) is Array else to_array(x)
     axes = _axes(axis, x.ndim, "count_nonzero")
     keepdims = A.flag(keepdims, "count_nonzero", "keepdims")
     return _index(x, x._be.count_nonzero(x._data, axes, keepdims))
@@ -111,7 +111,7 @@ def nonzero(x: Array, /) -> tuple[Array, ...]:
     >>> i.tolist()
     [1, 3]
     """
-    x = _arr(x, "nonzero")
+    x = x if type(x) is Array else to_array(x)
     if x.ndim == 0:
         raise ShapeError("nonzero() of a 0-d Array is not defined. Fix: xb.nonzero(xb.reshape(x, (1,))), or bool(x)")
     return tuple(_index(x, i) for i in x._be.nonzero(x._data))
@@ -130,7 +130,7 @@ def searchsorted(x1: Array, x2: Array | int | float, /, *, side: Literal["left",
     >>> xb.searchsorted(xb.asarray([1, 2, 2, 4]), 2, side="right").item()
     3
     """
-    x1 = _arr(x1, "searchsorted")
+    x1 = x1 if type(x1) is Array else to_array(x1)
     if x1.ndim != 1:
         raise ShapeError(f"searchsorted(): x1 must be 1-d, got {x1.ndim}-d. Fix: search a 1-d sorted Array")
     side = A.choice(side, ("left", "right"), "searchsorted", "side")

@@ -37,7 +37,8 @@ from ._boundary import boundary, raise_translated
 from ._config import current
 from ._dtypes import DType
 from ._errors import ArgumentValueError, ShapeError, UnsupportedDTypeError
-from ._utility import as_array, normalize_axis, normalize_axes, reduce_native, reduced_shape
+from ._coerce import to_array
+from ._utility import normalize_axis, normalize_axes, reduce_native, reduced_shape
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
 
@@ -126,7 +127,7 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType 
 @boundary
 def _sum(x: Any, axis: Any, dtype: Any, keepdims: Any) -> Array:
     """``sum`` off its fast path (behind the boundary: its errors are translated like every public call's)."""
-    x = as_array(x, "sum")
+    x = x if type(x) is Array else to_array(x)
     cd = _accumulator("sum", x._dt, dtype)
     return _reduce("sum", x, axis, keepdims, cd, cd)
 
@@ -141,13 +142,13 @@ def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType
     >>> xb.prod(xb.asarray([], dtype=xb.uint8)).dtype
     xb.uint64
     """
-    x = as_array(x, "prod")
+    x = x if type(x) is Array else to_array(x)
     cd = _accumulator("prod", x._dt, dtype)
     return _reduce("prod", x, axis, keepdims, cd, cd)
 
 
 def _extremum(fname: str, x: Any, axis: Any, keepdims: bool) -> Array:
-    x = as_array(x, fname)
+    x = x if type(x) is Array else to_array(x)
     if x._dt.kind == "c":
         raise UnsupportedDTypeError(f"{fname}() of a complex Array ({x._dt}) is not defined (complex numbers have no "
                                     f"order). Fix: reduce a real key, e.g. xb.{fname}(xb.abs(x))")  # fmt: skip
@@ -201,7 +202,7 @@ def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bo
     >>> xb.mean(xb.asarray([[1.0, 2.0], [3.0, 5.0]], dtype=xb.float32), axis=1).tolist()
     [1.5, 4.0]
     """
-    x = as_array(x, "mean")
+    x = x if type(x) is Array else to_array(x)
     cd = _float_dtype(x._dt)
     axes = normalize_axes(axis, x.ndim, "mean")
     keepdims = A.flag(keepdims, "mean", "keepdims")
@@ -211,7 +212,7 @@ def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bo
 
 
 def _moment(fname: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Array:
-    x = as_array(x, fname)
+    x = x if type(x) is Array else to_array(x)
     correction = A.real_number(correction, fname, "correction")
     if not correction >= 0:
         raise ArgumentValueError(f"{fname}(): correction must be a non-negative number, got {correction!r}")
@@ -256,7 +257,7 @@ def std(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction: i
 
 
 def _cumulative(fname: str, x: Any, axis: int | None, dtype: Any, include_initial: bool) -> Array:
-    x = as_array(x, fname)
+    x = x if type(x) is Array else to_array(x)
     if x.ndim == 0:
         raise ShapeError(f"{fname}() needs an Array with at least one dimension, got a 0-d Array. Fix: "
                          f"xb.{fname}(xb.reshape(x, (1,)))")  # fmt: skip

@@ -1,25 +1,31 @@
 """Python data and host buffers on their way into an Array: xbackend's dtypes for what NumPy inferred, exact ints
-beyond int64, range checks that never wrap, typed buffers, and lists of arrays stacked where those arrays live.
+beyond int64, range checks that never wrap, typed buffers, and whether nested lists hold arrays.
 
-Design constraint: host-side checks only (NumPy on the host data ``asarray`` got); what the data becomes on a backend
-is ``asarray``'s business (``xbackend/_creation.py``), which calls these.
+Design constraint: host-side checks only, at C speed: a list is looked at by builtins that loop in C
+(``set(map(type, level))`` over each level of lists, and over the numbers at the bottom ``sum``, whose result is a
+Python number only when every element is one); NumPy does the conversion. What the data becomes on a backend is
+``asarray``'s business (``xbackend/_coerce/_asarray.py``), which calls these.
 """
 
 from __future__ import annotations
 
 import array
+from itertools import chain
 from typing import Any
 
 import numpy as np
 
-from . import _config, _dtypes as D
-from ._array import Array, _check_partner, _Late, _new
-from ._coerce import is_native, weak, wrap_native
-from ._dtypes import DType
-from ._errors import DomainError, ScalarOverflowError, UnsupportedDTypeError
+from .. import _config, _dtypes as D
+from .._array import Array
+from .._dispatch import backend_for_type
+from .._dtypes import DType
+from .._errors import DomainError, ScalarOverflowError, UnsupportedDTypeError
 
 __all__ = ["host_dtype", "check_range", "exact_ints", "first_leaf", "foreign", "BUFFERS", "ragged", "NARROWER",
-           "check_float_to_int", "holds_arrays", "from_arrays"]
+           "check_float_to_int", "holds_arrays", "host_data", "weak_dtype", "HOST_SEQUENCES"]
+
+#: the types of Python data (no backend): they take the place of the call's Arrays
+HOST_SEQUENCES = (list, tuple, memoryview, bytearray)
 
 
 def host_dtype(a: np.ndarray, cfg: _config.Config) -> DType:
@@ -112,40 +118,77 @@ def check_float_to_int(host: np.ndarray, dt: DType) -> None:
                                   "Fix: clip first, or pass a dtype that holds it")  # fmt: skip
 
 
-def holds_arrays(obj: Any) -> bool:
-    for o in obj:
-        if type(o) is Array or (type(o) is list or type(o) is tuple) and holds_arrays(o) or is_native(o):
-            return True
+_NUMBERS = frozenset({int, float, bool, complex})
+_SUMS = frozenset({int, float, complex})  # what ``sum`` of Python numbers is
+_SEQS = frozenset({list, tuple})
+
+
+def holds_arrays(obj: list[Any] | tuple[Any, ...]) -> bool:
+    """Whether nested lists and tuples ``obj`` hold an Array or a native array anywhere (NumPy scalars are Python
+    data). Level by level at C speed: ``set(map(type, level))`` over the lists, ``sum`` over the numbers at the
+    bottom (``sum`` of Python numbers is one; with an array among them it is an array or raises - then the exact
+    scan decides)."""
+    level: Any = obj
+    while level:
+        head = type(level[0])
+        if head in _NUMBERS:  # the bottom, most likely all numbers: one C loop
+            try:
+                if type(sum(level)) in _SUMS:
+                    return False
+            except Exception:  # noqa: BLE001 - not all numbers: the exact scan below
+                pass
+        elif head is list or head is tuple:
+            types = set(map(type, level))
+            if types <= _SEQS:
+                row = level[0]
+                if row and type(row[0]) in _NUMBERS:  # rows of numbers: one C loop over them all
+                    try:
+                        if type(sum(map(sum, level))) in _SUMS:
+                            return False
+                    except Exception:  # noqa: BLE001 - not all numbers: the exact scan below
+                        pass
+                level = list(chain.from_iterable(level))
+                continue
+        types = set(map(type, level))
+        if types <= _NUMBERS:
+            return False
+        seqs = False
+        for t in types:
+            if t is list or t is tuple:
+                seqs = True
+            elif t is Array or (t not in _NUMBERS and backend_for_type(t) is not None):
+                return True
+        if not seqs:
+            return False
+        level = list(chain.from_iterable(i for i in level if type(i) is list or type(i) is tuple))
     return False
 
 
-def from_arrays(obj: Any) -> Array:
-    """A (nested) sequence holding Arrays or native arrays, stacked on *their* backend and device: nothing goes
-    through the host, and arrays of two places are refused with the fix (never converted silently)."""
-    from ._manipulation import stack
-
-    def build(o: Any) -> Any:
-        if type(o) is Array:
-            return o
-        if is_native(o):
-            return wrap_native(o)
-        if type(o) is list or type(o) is tuple:
-            parts = [build(i) for i in o]
-            anchor = next((p for p in parts if type(p) is Array), None)
-            if anchor is None:
-                return list(o)  # Python data alone: its parent gives it a place
-            for p in parts:
-                if type(p) is Array and (p._be is not anchor._be or p._dev is not anchor._dev):
-                    _check_partner(anchor, p)
-            dt = anchor._dt
-            for p in parts:
-                if type(p) is Array and p._dt is not dt:
-                    dt = D.promote(dt, p._dt)
-            like = _new(anchor._data, dt, anchor._dev, anchor._be)
-            return stack([p if type(p) is Array else weak(p, like) for p in parts])
-        return o
-
-    out = build(obj)
-    return out if type(out) is Array else _Late.asarray(out)
+def host_data(v: Any) -> np.ndarray | None:
+    """Python data (a list, tuple or buffer, nested) as a NumPy array, or None if ``v`` is not Python data."""
+    if not isinstance(v, HOST_SEQUENCES) or ((type(v) is list or type(v) is tuple) and holds_arrays(v)):
+        return None
+    try:
+        h = np.asarray(v)
+    except (ValueError, TypeError):
+        return None
+    return h if h.dtype.kind in "biufc" else None
 
 
+def weak_dtype(like: DType, h: np.ndarray) -> DType:
+    """The dtype Python data ``h`` takes next to an Array of dtype ``like`` (the weak-scalar rule, for arrays)."""
+    if h.size == 0:
+        return like
+    cfg = _config.current()
+    k = h.dtype.kind
+    if k == "b":
+        return D.scalar_result(like, True, cfg.default_float, cfg.default_int)
+    if k in "iu":
+        lo, hi = int(h.min()), int(h.max())
+        D.scalar_result(like, lo, cfg.default_float, cfg.default_int)  # range checks (ScalarOverflowError)
+        return D.scalar_result(like, hi, cfg.default_float, cfg.default_int)
+    if k == "f":
+        return D.scalar_result(like, 0.5, cfg.default_float, cfg.default_int)
+    if k == "c":
+        return D.scalar_result(like, 0.5j, cfg.default_float, cfg.default_int)
+    raise UnsupportedDTypeError(f"Unsupported dtype {h.dtype}: cannot make an Array from it; an Array holds numbers and bools")

@@ -1,0 +1,57 @@
+"""Native arrays (``numpy.ndarray``, ``torch.Tensor``, ``cupy.ndarray``, ...) on their way in: recognised by exact
+type (one cached dict lookup), wrapped without a copy as Arrays of their own backend and device.
+
+Design constraint: the one place a native array becomes an Array (``wrap_native``); NumPy scalars are Python data,
+not arrays (``backend_for_type`` knows no scalar type). Whether the Array may meet the call's other Arrays is the
+caller's question (``xbackend/_coerce/_operands.py``): a move is never implicit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as _np
+
+from .._array import Array, _new
+from .._dispatch import backend_for_type
+from .._errors import ArgumentTypeError
+
+__all__ = ["is_native", "wrap_native", "first_array"]
+
+
+def is_native(v: Any) -> bool:
+    """Whether ``v`` is an array of a known backend's library (NumPy scalars are Python data, not arrays)."""
+    return backend_for_type(type(v)) is not None
+
+
+def wrap_native(v: Any) -> Array:
+    """A native array as an Array of its own backend and device (no copy); a NumPy scalar as a 0-d NumPy Array.
+    Anything else raises :class:`~xbackend.ArgumentTypeError` naming ``xb.asarray``."""
+    be = backend_for_type(type(v))
+    if be is None:
+        if not isinstance(v, _np.generic):
+            raise ArgumentTypeError(f"expected an xbackend Array or a native array, got {type(v).__name__}; use "
+                                    "xb.asarray()")  # fmt: skip
+        v = _np.asarray(v)
+        be = backend_for_type(_np.ndarray)
+    v = be.adopt(v)  # type: ignore[union-attr]
+    return _new(v, be.dtype_of(v), be.device_of(v), be)  # type: ignore[union-attr]
+
+
+def first_array(*values: Any) -> Array | None:
+    """The first Array among ``values`` (looking one level into lists and tuples), else the first native array
+    of a known backend (wrapped), else None: the Array whose place Python data takes."""
+    native = None
+    for v in values:
+        t = type(v)
+        if t is Array:
+            return v
+        if t is list or t is tuple:
+            for i in v:
+                if type(i) is Array:
+                    return i
+                if native is None and backend_for_type(type(i)) is not None:
+                    native = i
+        elif native is None and backend_for_type(t) is not None:
+            native = v
+    return None if native is None else wrap_native(native)
