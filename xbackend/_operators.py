@@ -23,12 +23,13 @@ from ._array import (
     _current,
     _failed,
     _matmul_failed,
+    _new,
 )
 import numpy as _np
 
 from ._assign import _KIND_RANK
 from ._coerce import asarray as _asarray, fit_scalar as _fit_scalar, operator_operand as _coerce
-from ._coerce import scalar_dtype as _scalar_dtype
+from ._coerce import scalar_dtype as _scalar_dtype, weak_native as _weak_native
 from ._errors import ArgumentTypeError, DomainError, PromotionError, ShapeError
 from ._native_errors import any_failed as _any_failed
 from ._rules import ELEMENTWISE, bool_result, resolve, same_ok
@@ -42,8 +43,10 @@ __all__ = ["binary", "inplace", "matmul", "unary"]
 # operation's general path. Specialising saves ~0.1 µs per call over branching on ``reflected``/``to_bool``.
 # ``table[backend][dtype]`` holds the backend's kernel for two native arrays (``Backend.forward_kernel``),
 # or None where the dtype is not in the pass-through set (the general path); ``scalar_table`` the same for a
-# native array and a Python float. Both fill on first use, so one dict lookup per call replaces the
-# kernel lookup and the dtype test.
+# native array and a Python float; ``int_table`` for a Python int or bool: (kernel, lo, hi, int conversion,
+# bool conversion), the ints in lo..hi being those the general path passes unchanged or as ``float(v)`` (exact,
+# and what rounding them to the dtype gives: ``_int_spec``). All fill on first use, so one dict lookup per call
+# replaces the kernel lookup and the dtype test.
 _FAST_BINARY = """
 def {fname}(self, other):
     if type(other) is Array:
@@ -82,6 +85,25 @@ def {fname}(self, other):
             out._dev = self._dev
             out._be = be
             return out
+    elif type(other) is int or type(other) is bool:
+        be = self._be
+        d = self._dt
+        try:
+            fn, lo, hi, cint, cbool = int_table[be][d]
+        except KeyError:
+            fn, lo, hi, cint, cbool = learn_int(be, d)
+        if fn is not None and lo <= other <= hi:
+            c = cint if type(other) is int else cbool
+            if c is not False:
+                out = _alloc()
+                try:
+                    out._data = fn({int_args})
+                except Exception:  # the general path raises the typed error
+                    return general(self, other)
+                out._dt = {result}
+                out._dev = self._dev
+                out._be = be
+                return out
     return general(self, other)
 """
 
@@ -93,6 +115,8 @@ def _fast_binary_code(reflected: bool, to_bool: bool) -> Any:
         fname="op",
         array_args="other._data, self._data" if reflected else "self._data, other._data",
         scalar_args="other, self._data" if reflected else "self._data, other",
+        int_args=("(other if c is None else c(other)), self._data" if reflected else
+                  "self._data, (other if c is None else c(other))"),
         result="_BOOL" if to_bool else "d",
     )
     return compile(src, f"<xbackend fast binary path reflected={reflected} to_bool={to_bool}>", "exec")
@@ -104,6 +128,7 @@ def _specialise(name: str, reflected: bool, to_bool: bool, fast: frozenset[D.DTy
     dtype, ``fast_fc`` ones with a Python float; ``failed(name, self, other, exc)`` raises the typed error."""
     table: dict[Any, dict[D.DType, Any]] = {}
     scalar_table: dict[Any, dict[D.DType, Any]] = {}
+    int_table: dict[Any, dict[D.DType, Any]] = {}
 
     def learn(be: Any, d: D.DType) -> Any:
         fn = be.forward_kernel(name, d) if d in fast else None
@@ -116,14 +141,44 @@ def _specialise(name: str, reflected: bool, to_bool: bool, fast: frozenset[D.DTy
         scalar_table.setdefault(be, {})[d] = fn
         return fn
 
+    def learn_int(be: Any, d: D.DType) -> Any:
+        spec = _int_spec(d, fast)
+        if spec[0]:
+            spec = ((be.kernel(name, d) if reflected else be.forward_kernel(name, d)), *spec[1:])
+        int_table.setdefault(be, {})[d] = spec
+        return spec
+
     namespace = {"Array": Array, "_alloc": _alloc, "_BOOL": _BOOL, "table": table, "scalar_table": scalar_table,
-                 "learn": learn, "learn_scalar": learn_scalar, "name": name, "general": general,
-                 "failed": failed}  # fmt: skip
+                 "int_table": int_table, "learn": learn, "learn_scalar": learn_scalar, "learn_int": learn_int,
+                 "name": name, "general": general, "failed": failed}  # fmt: skip
     exec(_fast_binary_code(reflected, to_bool), namespace)  # noqa: S102 - a fixed template, no user input
     op: Callable[..., Any] = cast(Callable[..., Any], namespace["op"])
     op.__name__ = op.__qualname__ = ("__r" if reflected else "") + name
     op.__module__ = __name__
     return op
+
+
+#: ints a float dtype holds exactly (|v| up to 2**mantissa bits): for them rounding float(v) to the dtype changes
+#: nothing, so the fast path passes float(v), which is what the general path passes (``fit_scalar``)
+_EXACT_INTS = {D.float16: 1 << 11, D.float32: 1 << 24, D.float64: 1 << 53, D.bfloat16: 1 << 53,
+               D.complex128: 1 << 53}  # fmt: skip
+
+
+def _int_spec(d: D.DType, fast: frozenset[D.DType]) -> tuple[Any, int, int, Any, Any]:
+    """``(usable, lo, hi, int conversion, bool conversion)`` of the operators' int/bool fast path for dtype ``d``:
+    what the general path does for Python ints in lo..hi and bools (a conversion None: passed as they are;
+    False: not taken). complex64 is left to the general path (it passes ints as complex numbers)."""
+    if d not in fast:
+        return None, 1, 0, False, False
+    if d.kind in "iu":
+        lo, hi = D._INT_RANGE[d]
+        return True, lo, hi, None, int
+    if d.kind == "b":
+        return True, 0, 1, False, None
+    n = _EXACT_INTS.get(d)
+    if n is None:
+        return None, 1, 0, False, False
+    return True, -n, n, float, int
 
 
 def binary(name: str, reflected: bool = False) -> Any:
@@ -137,12 +192,16 @@ def binary(name: str, reflected: bool = False) -> Any:
     def general(self: Array, other: Any) -> Array:
         be = self._be
         d1 = self._dt
-        if type(other) is Array:
-            if other._be is not be or other._dev is not self._dev:
-                _check_partner(self, other)
-            d2 = other._dt
+        t = type(other)
+        if t is Array or ((t is list or t is tuple) and (host := _weak_native(other, self)) is not None):
+            if t is Array:
+                if other._be is not be or other._dev is not self._dev:
+                    _check_partner(self, other)
+                d2 = other._dt
+                y = other._data
+            else:  # Python data: at self's place, weakly typed, converted once (no Array of its own)
+                y, d2 = host
             x = self._data
-            y = other._data
             if d1 is d2 and d1 in fast:
                 cd = d1
             else:
@@ -155,7 +214,7 @@ def binary(name: str, reflected: bool = False) -> Any:
                     x = be.astype(x, cd)
                 if d2 is not cd:
                     y = be.astype(y, cd)
-        elif (t := type(other)) is float and d1 in fast_fc:  # float Array (op) Python float: the common case
+        elif t is float and d1 in fast_fc:  # float Array (op) Python float: the common case
             x = self._data
             y = other if d1.itemsize >= 8 and d1.kind == "f" or d1.itemsize >= 16 else _fit_scalar(other, d1)
             cd = d1
@@ -184,7 +243,8 @@ def binary(name: str, reflected: bool = False) -> Any:
         try:
             out._data = fn(y, x) if reflected else fn(x, y)
         except Exception as exc:
-            _failed(name, self, other, exc)
+            _failed(name, self, other if type(other) is not list and type(other) is not tuple else
+                    _new(y, cd, self._dev, be), exc)  # Python data: its shape, for the message
             raise
         out._dt = _BOOL if to_bool else cd
         out._dev = self._dev
