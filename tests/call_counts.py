@@ -21,21 +21,29 @@ from pathlib import Path
 from typing import Any, Callable
 
 HERE = Path(__file__).resolve().parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
+for _p in (str(HERE), str(HERE.parent)):  # this checkout's xbackend, not an installed one
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
 
 import numpy as np  # noqa: E402
 
 import xbackend as xb  # noqa: E402
 
 BUDGETS = HERE / "call_budgets.json"
-_XB_DIR = os.path.dirname(os.path.abspath(xb.__file__)) + os.sep
+_XB_DIR = os.path.dirname(os.path.realpath(xb.__file__)) + os.sep
 _INLINED = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>"})
+_OURS: dict[Any, bool] = {}
 
 
 def _ours(code: Any) -> bool:
-    f = code.co_filename
-    return f.startswith(_XB_DIR) or f.startswith("<xbackend")
+    """Whether ``code`` is xbackend's (its file under the package, however it was imported, or code xbackend
+    compiles: the operators' fast paths, the boundary wrappers)."""
+    try:
+        return _OURS[code]
+    except KeyError:
+        f = code.co_filename
+        r = _OURS[code] = f.startswith("<xbackend") or os.path.realpath(f).startswith(_XB_DIR)
+        return r
 
 
 def count_calls(fn: Callable[[], Any]) -> int:

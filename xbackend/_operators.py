@@ -32,7 +32,7 @@ from ._coerce import asarray as _asarray, fit_scalar as _fit_scalar, operator_op
 from ._coerce import scalar_dtype as _scalar_dtype, weak_native as _weak_native
 from ._errors import ArgumentTypeError, DomainError, PromotionError, ShapeError
 from ._native_errors import any_failed as _any_failed
-from ._rules import ELEMENTWISE, bool_result, resolve, same_ok
+from ._rules import ELEMENTWISE, bool_result, resolve, same_compute, same_ok
 
 __all__ = ["binary", "inplace", "matmul", "unary"]
 
@@ -185,9 +185,12 @@ def binary(name: str, reflected: bool = False) -> Any:
     """The implementation of a two-argument elementwise operation, as a method of its first argument."""
     category = ELEMENTWISE[name][1]
     shift = name in _SHIFTS
-    fast = same_ok(category) if not shift else frozenset()  # shifts check their counts: no fast path
-    fast_fc = frozenset(d for d in fast if d.kind in "fc")
     to_bool = bool_result(category)
+    # the dtypes computed in as they are: comparisons too (their result is bool); shifts check their counts first
+    fast = (same_compute(category) if to_bool else same_ok(category)) if not shift else frozenset()
+    fast_fc = frozenset(d for d in fast if d.kind in "fc")
+    if to_bool:  # a float compared unrounded could flip the answer (torch compares half data in float32)
+        fast_fc = fast_fc & {D.float64, D.complex128}
 
     def general(self: Array, other: Any) -> Array:
         be = self._be

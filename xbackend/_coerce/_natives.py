@@ -18,6 +18,8 @@ from .._errors import ArgumentTypeError
 
 __all__ = ["is_native", "wrap_native", "first_array"]
 
+_NUMBERS = frozenset({int, float, bool, complex})
+
 
 def is_native(v: Any) -> bool:
     """Whether ``v`` is an array of a known backend's library (NumPy scalars are Python data, not arrays)."""
@@ -40,18 +42,23 @@ def wrap_native(v: Any) -> Array:
 
 def first_array(*values: Any) -> Array | None:
     """The first Array among ``values`` (looking one level into lists and tuples), else the first native array
-    of a known backend (wrapped), else None: the Array whose place Python data takes."""
+    of a known backend (wrapped), else None: the Array whose place Python data takes. A list is looked at by
+    the types it holds (one C loop), element by element only when it holds arrays."""
     native = None
     for v in values:
         t = type(v)
         if t is Array:
             return v
         if t is list or t is tuple:
-            for i in v:
-                if type(i) is Array:
-                    return i
-                if native is None and backend_for_type(type(i)) is not None:
-                    native = i
+            types = set(map(type, v))
+            if types <= _NUMBERS:
+                continue
+            if Array in types:
+                return next(i for i in v if type(i) is Array)  # type: ignore[no-any-return]
+            if native is None:
+                kinds = [k for k in types if backend_for_type(k) is not None]
+                if kinds:
+                    native = next(i for i in v if type(i) in kinds)
         elif native is None and backend_for_type(t) is not None:
             native = v
     return None if native is None else wrap_native(native)

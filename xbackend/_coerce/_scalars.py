@@ -28,6 +28,7 @@ __all__ = ["SCALARS", "py_scalar", "fit_scalar", "scalar_dtype", "scalar_array"]
 SCALARS = (bool, int, float, complex)
 _INT_RANGE = D._INT_RANGE
 _current = _config.current
+_F64, _C128, _BF16 = D.float64, D.complex128, D.bfloat16
 _PACKERS = {D.float32: struct.Struct("<f"), D.float16: struct.Struct("<e"), D.complex64: struct.Struct("<f")}
 
 
@@ -61,9 +62,9 @@ def fit_scalar(v: Any, dt: DType) -> Any:
             v = float(v)
         except OverflowError:  # beyond float64: an infinity, as rounding gives
             return math.inf if v > 0 else -math.inf
-    p = _PACKERS.get(dt)
-    if p is None:  # float64, complex128 (nothing to round) and bfloat16 (the library rounds)
+    if dt is _F64 or dt is _C128 or dt is _BF16:  # nothing to round (bfloat16: the library rounds)
         return v
+    p = _PACKERS[dt]
     if k == "c":  # complex64: each part to float32; NumPy makes a complex of a real value too
         c = complex(v)
         return complex(_round(c.real, p), _round(c.imag, p))
