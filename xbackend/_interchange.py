@@ -31,9 +31,9 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array, _Late, _new
-from ._coerce._natives import wrap_native
+from ._coerce._natives import cpu_move, wrap_native
 from ._devices import Device, device as _device, split as _split
-from ._dispatch import backend_for_type, get_backend
+from ._dispatch import _instances, backend_for_type, get_backend
 from ._dtypes import DType
 from ._errors import ArgumentTypeError, CopyError, DLPackError, GradientError, HostTransferError, XBackendError
 
@@ -77,6 +77,12 @@ def _target_device(dst: Any, a: Array, device: Any) -> Device:
 def move(a: Array, *, backend: Any = None, device: Any = None, dtype: DType | None = None,
          copy: bool | None = None) -> Array:  # fmt: skip
     """Move/cast ``a``; see :meth:`Array.to` (this is its implementation)."""
+    if device is None and dtype is None and copy is None and type(backend) is str and a._dev.type == "cpu":
+        dst = _instances.get(backend)  # to(backend="torch") on the CPU: the target's zero-copy import of host memory
+        if dst is not None and dst is not a._be:
+            y = cpu_move(a._be, a._data, a._dt, a._dev, dst)
+            if y is not None:
+                return _new(y, a._dt, a._dev, dst)
     return _move(a, backend, device, dtype, copy)[0]
 
 

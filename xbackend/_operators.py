@@ -257,6 +257,10 @@ def binary(name: str, reflected: bool = False) -> Any:
     return _specialise(name, reflected, to_bool, fast, fast_fc, general, _failed)
 
 
+_NOT_FAST = object()
+_EXACT_F64 = 1 << 53  # ints float64 holds exactly: float(v) is what the general path passes
+
+
 def inplace(name: str) -> Any:
     """``x op= y``: computes in x's dtype and writes into x. A result of a higher kind (int += float) raises; one of
     x's kind or a lower one (int32 += int64) is stored as ``x[...] = x op y`` stores it (NumPy's and torch's rule)."""
@@ -266,9 +270,35 @@ def inplace(name: str) -> Any:
                                 "bitwise_and": "iand", "bitwise_or": "ior", "bitwise_xor": "ixor",
                                 "bitwise_left_shift": "ilshift", "bitwise_right_shift": "irshift"}[name])  # fmt: skip
 
+    fast = same_ok(category) if name not in _SHIFTS else frozenset()  # computed and stored in x's dtype as it is
+    fast_int = {d: D._INT_RANGE[d] for d in fast if d.kind in "iu"}
+
     def iop(self: Array, other: Any) -> Array:
         be = self._be
         d1 = self._dt
+        if d1 in fast:  # the general path's answer without its steps: same dtype, or a scalar it passes as it is
+            t = type(other)
+            y = _NOT_FAST
+            if t is Array:
+                if other._dt is d1 and other._be is be and other._dev is self._dev:
+                    y = other._data
+            elif t is float:
+                if d1 is D.float64 or d1 is D.complex128:
+                    y = other
+            elif t is int:
+                r = fast_int.get(d1)
+                if r is not None:
+                    if r[0] <= other <= r[1]:
+                        y = other
+                elif (d1 is D.float64 or d1 is D.complex128) and -_EXACT_F64 <= other <= _EXACT_F64:
+                    y = float(other)
+            if y is not _NOT_FAST:
+                try:
+                    self._data = be.inplace(native, name, self._data, y)
+                except Exception as exc:
+                    _failed(name, self, other, exc, inplace=True)
+                    raise
+                return self
         if type(other) is Array:
             if other._be is not be or other._dev is not self._dev:
                 _check_partner(self, other)

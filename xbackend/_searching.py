@@ -175,6 +175,10 @@ def where(condition: Array, x1: Array | int | float | complex | bool, x2: Array 
     >>> r.dtype, r.tolist()
     (xb.float64, [-inf, 0.0])
     """
+    if type(condition) is Array and condition._dt is D.bool and not condition._be.unknown_shapes:
+        r = _where_fast(condition, x1, x2)
+        if r is not None:
+            return r
     if isinstance(x1, np.generic):
         x1 = py_scalar(x1)  # NumPy scalars are weak, like Python scalars
     if isinstance(x2, np.generic):
@@ -214,3 +218,33 @@ def where(condition: Array, x1: Array | int | float | complex | bool, x2: Array 
     a = scalar_array(v1, cd, be, dev) if s1 else (v1._data if v1._dt is cd else be.astype(v1._data, cd))
     b = scalar_array(v2, cd, be, dev) if s2 else (v2._data if v2._dt is cd else be.astype(v2._data, cd))
     return _new(be.where(c._data, a, b), cd, dev, be)
+
+
+def _where_fast(c: Array, x1: Any, x2: Any) -> Array | None:
+    """``where`` of a bool Array and two Arrays of one dtype at its place (or one of them a Python float next to a
+    float64 Array: the 0-d array the general path makes of it): its answer without its steps; None otherwise, or
+    when the native call fails (the general path then raises the typed error)."""
+    be, dev = c._be, c._dev
+    t1, t2 = type(x1), type(x2)
+    if t1 is Array:
+        if x1._be is not be or x1._dev is not dev:
+            return None
+        dt = x1._dt
+        if t2 is Array:
+            if x2._dt is not dt or x2._be is not be or x2._dev is not dev:
+                return None
+            b = x2._data
+        elif t2 is float and dt is D.float64:
+            b = be.full((), x2, dt, dev)
+        else:
+            return None
+        a = x1._data
+    elif t1 is float and t2 is Array and x2._dt is D.float64 and x2._be is be and x2._dev is dev:
+        dt = D.float64
+        a, b = be.full((), x1, dt, dev), x2._data
+    else:
+        return None
+    try:
+        return _new(be.where(c._data, a, b), dt, dev, be)
+    except Exception:  # noqa: BLE001 - shapes that do not broadcast & co.: the general path says it
+        return None

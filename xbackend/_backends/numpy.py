@@ -25,6 +25,28 @@ from ._keys import check_bounds
 from ._linspace import complex_parts, real_linspace
 from .._saturate import inner_bounds
 from ._numpy_fast import NumpyFastPathsMixin
+
+
+def _quiet_switch() -> tuple[Callable[..., Any], Callable[..., Any], Any]:
+    """``(set, reset, state)``: NumPy's floating-point error state as a context variable, and its "ignore
+    everything" value: ``token = set(state) ... reset(token)`` is ``with np.errstate(all="ignore")`` for ~0.1 µs
+    instead of ~1 µs (NumPy 2 keeps the state in ``numpy._core._ufunc_config._extobj_contextvar``). Where that is
+    not so, ``np.errstate`` itself."""
+    try:
+        from numpy._core._ufunc_config import _extobj_contextvar as var
+
+        with np.errstate(all="ignore"):
+            state = var.get()
+        return var.set, var.reset, state
+    except (ImportError, AttributeError):  # pragma: no cover - another NumPy: the public way
+        def enter(cm: Any) -> Any:
+            cm.__enter__()
+            return cm
+
+        return enter, (lambda cm: cm.__exit__(None, None, None)), np.errstate(all="ignore")
+
+
+_QUIET_SET, _QUIET_RESET, _QUIET = _quiet_switch()
 from ._numpy_linalg import NumpyLinalgMixin
 
 # standard name -> NumPy ufunc name, where they differ
@@ -713,6 +735,15 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyLinalgMixin, Backend):
             if name == "sum" or name == "prod":
                 return xp.asarray(fn(x, axis=axes, keepdims=keepdims, dtype=x.dtype))
             return xp.asarray(fn(x, axis=axes, keepdims=keepdims))
+        if name == "mean" and k == "f" and not half and xp is np:  # np.mean's own steps (its sum, / count): quiet
+            n = 1
+            for a in axes:
+                n *= x.shape[a]
+            token = _QUIET_SET(_QUIET)
+            try:
+                return np.asarray(np.add.reduce(x, axis=axes, keepdims=keepdims) / n)
+            finally:
+                _QUIET_RESET(token)
         with np.errstate(all="ignore"):
             acc = self._acc(x)
             if acc is not None:

@@ -19,9 +19,9 @@ from .. import _config, _dtypes as D
 from .._array import Array, _check_partner, _Late, _new
 from .._devices import split as _split
 from .._dispatch import _instances, backend_for_type, get_backend
-from .._errors import CopyError, ForeignArrayError, ShapeError, UnsupportedDTypeError, XBackendError
+from .._errors import CopyError, ForeignArrayError, ShapeError, UnsupportedDTypeError
 from . import _sequences as H
-from ._natives import wrap_native
+from ._natives import cpu_move, wrap_native
 from ._place import target
 from ._scalars import SCALARS, py_scalar, scalar_array
 
@@ -76,7 +76,19 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
         return _Late.move(obj, backend=backend, device=device, dtype=dt, copy=copy)
     src = backend_for_type(t)
     if src is not None:
-        return _native(src, obj, dt, device, copy, backend)
+        if dt is None and copy is None and device is None:  # where it is, or NumPy -> torch: zero-copy
+            obj = src.adopt(obj)
+            if backend is None or backend == src.name:
+                return _new(obj, src.dtype_of(obj), src.device_of(obj), src)
+            if type(backend) is str:
+                dst = _instances.get(backend) or get_backend(backend)
+                sdev = src.device_of(obj)
+                if dst is not src and sdev.type == "cpu":
+                    sdt = src.dtype_of(obj)
+                    y = cpu_move(src, obj, sdt, sdev, dst)
+                    if y is not None:
+                        return _new(y, sdt, sdev, dst)
+        return asarray(wrap_native(obj), dtype=dt, device=device, copy=copy, backend=backend)
     if (t is list or t is tuple) and H.holds_arrays(obj):  # [t1, t2]: built where those arrays live, never on the host
         x = from_arrays(obj)
         return asarray(x, dtype=dt, device=device, copy=copy, backend=backend)
@@ -157,29 +169,6 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
     elif k == "f" and dt.kind in "iu" and host.size:
         H.check_float_to_int(host, dt)
     return _new(be.from_host(host, dt, dev, True), dt, dev, be)
-
-
-def _native(src: Any, obj: Any, dt: D.DType | None, device: Any, copy: bool | None, backend: Any) -> Array:
-    """``asarray`` of a native array of backend ``src``: one Array where it stays (no dtype, no copy asked), the
-    target library's zero-copy import where it moves to another library on the same CPU, else the Array path."""
-    if dt is None and copy is None:
-        if (backend is None or backend == src.name) and device is None:
-            obj = src.adopt(obj)
-            return _new(obj, src.dtype_of(obj), src.device_of(obj), src)
-        if device is None and type(backend) is str:  # NumPy -> torch on the CPU: torch.from_numpy where safe
-            dst = _instances.get(backend) or get_backend(backend)
-            obj = src.adopt(obj)
-            sdev = src.device_of(obj)
-            if dst is not src and sdev.type == "cpu" and not src.requires_grad(obj):
-                try:
-                    here = dst.check_device(sdev) is sdev  # stays on the same physical device (as a move does)
-                except XBackendError:
-                    here = False
-                if here:
-                    sdt = src.dtype_of(obj)
-                    dst.native_dtype(sdt)  # a typed error with the fix (bfloat16 without ml_dtypes), as a move
-                    return _new(dst.from_host(src.to_host(obj), sdt, sdev, None), sdt, sdev, dst)
-    return asarray(wrap_native(obj), dtype=dt, device=device, copy=copy, backend=backend)
 
 
 def host_native(h: np.ndarray, dt: D.DType, be: Any, dev: Any) -> Any:

@@ -13,10 +13,11 @@ from typing import Any
 import numpy as _np
 
 from .._array import Array, _new
+from .._devices import Device
 from .._dispatch import backend_for_type
-from .._errors import ArgumentTypeError
+from .._errors import ArgumentTypeError, XBackendError
 
-__all__ = ["is_native", "wrap_native", "first_array"]
+__all__ = ["is_native", "wrap_native", "first_array", "cpu_move"]
 
 _NUMBERS = frozenset({int, float, bool, complex})
 
@@ -62,3 +63,26 @@ def first_array(*values: Any) -> Array | None:
         elif native is None and backend_for_type(t) is not None:
             native = v
     return None if native is None else wrap_native(native)
+
+
+_STAYS: dict[tuple[Any, Device], bool] = {}  # (target backend, device) -> the target holds data on that device
+
+
+def cpu_move(src: Any, x: Any, dt: Any, dev: Device, dst: Any) -> Any:
+    """``x`` (a native array of backend ``src`` in dtype ``dt`` on the CPU device ``dev``) as a native array of
+    another backend ``dst`` on the same device: ``dst``'s import of host memory (``torch.from_numpy`` where that is
+    safe, else a copy), which is what moving it there does (``xbackend/_interchange.py``) when nothing else is
+    asked; None where the move is not that simple (``dst`` keeps no data on ``dev``, ``x`` carries a graph: the
+    move's checks and errors decide)."""
+    try:
+        stays = _STAYS[dst, dev]
+    except KeyError:
+        try:
+            stays = dst.check_device(dev) is dev
+        except XBackendError:
+            stays = False
+        _STAYS[dst, dev] = stays
+    if not stays or src.requires_grad(x):
+        return None
+    dst.native_dtype(dt)  # a typed error with the fix (bfloat16 without ml_dtypes) before any work, as a move
+    return dst.from_host(src.to_host(x), dt, dev, None)
