@@ -13,7 +13,8 @@ writes), the xbackend call, and the *floor*: the native call inside the least wr
 function that unwraps its Array operands and wraps the result in a four-slot object, no checks; as
 ``benchmarks/overhead_floor.py``). The whole sweep runs ``--passes`` times (default 3, interleaved over the
 entries, so a busy second of a shared machine hits one pass of an entry, not all) and every column is the minimum
-over all rounds of all passes: the call least disturbed by other processes.
+over all rounds of all passes: the call least disturbed by other processes. torch runs on one thread (at 100
+elements more gain nothing, and on a busy 2-core machine its idle thread pool stalls calls for milliseconds).
 
 Columns: ``native``, ``xb`` (µs per call), ``added`` (xb - native), ``floor`` (floor - native), ``goal`` and
 ``status``. Goal (issue 29): ``added <= +0.35 µs``; where the floor is above that, ``added <= floor + 0.15 µs``.
@@ -99,6 +100,12 @@ def main(argv: list[str] | None = None) -> int:
     budget = 0.0003
     warnings.simplefilter("ignore")
     np.seterr(all="ignore")
+    try:  # one thread: 100-element calls gain nothing from more, and torch's idle pool stalls for ms on 2 busy cores
+        import torch
+
+        torch.set_num_threads(1)
+    except ImportError:
+        pass
     todo: list[tuple[str, W.Entry]] = []
     for be in args.backends.split(","):
         try:

@@ -178,7 +178,7 @@ def _int_spec(d: D.DType, fast: frozenset[D.DType]) -> tuple[Any, int, int, Any,
     n = _EXACT_INTS.get(d)
     if n is None:
         return None, 1, 0, False, False
-    return True, -n, n, float, int
+    return True, -n, n, float, float  # a bool as 1.0/0.0: the general path's 1/0, NumPy's faster float kernel
 
 
 def binary(name: str, reflected: bool = False) -> Any:
@@ -342,6 +342,7 @@ def unary(name: str) -> Any:
     """A one-argument elementwise operation: the dunder (``-x``) and the public function (``xb.negative``)."""
     category = ELEMENTWISE[name][1]
     fast = same_ok(category)
+    fast_bool = same_compute(category) if bool_result(category) else frozenset()  # isnan & co.: bool of x's dtype
 
     def op(x: Any, /) -> Array:
         if type(x) is not Array:  # xb.exp(native array or Python data): the public function is this one
@@ -351,6 +352,8 @@ def unary(name: str) -> Any:
         data = x._data
         if d in fast:
             cd = rd = d
+        elif d in fast_bool:
+            cd, rd = d, _BOOL
         else:
             cd, rd = resolve(name, category, d, _current().default_float)
             if cd is not d:

@@ -45,6 +45,35 @@ __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "s
 _UINT_OF_BITS = {8: D.uint8, 16: D.uint16, 32: D.uint32, 64: D.uint64}
 _SAME_SUM = frozenset(D.FLOATING)  # input dtypes whose sum has their own dtype whatever the config
 _FULL_SUM: dict[Any, dict[DType, Any]] = {}  # backend -> dtype -> its full sum (``Backend.full_reducer``) or None
+#: max/min/mean: name -> backend -> dtype -> the full reduction or None (complex max/min raise; ints' mean is float)
+_FULL: dict[str, dict[Any, dict[DType, Any]]] = {"max": {}, "min": {}, "mean": {}}
+_FULL_OK = {"max": frozenset(d for d in D.ALL if d.kind != "c"), "min": frozenset(d for d in D.ALL if d.kind != "c"),
+            "mean": frozenset(d for d in D.FLOATING if d.kind == "f")}  # fmt: skip
+
+
+def _full_fast(name: str, x: Any) -> Array | None:
+    """``name`` over every axis of an Array of a dtype it keeps, by the backend's full reduction (no axis or flag
+    to check); None where that is not the case or the native call fails (an empty max: the general path raises
+    the typed error)."""
+    if type(x) is not Array or 0 in x._data.shape:  # empty: the general path's NaN or error
+        return None
+    be, d = x._be, x._dt
+    try:
+        fn = _FULL[name][be][d]
+    except KeyError:
+        fn = _FULL[name].setdefault(be, {})[d] = be.full_reducer(name, d) if d in _FULL_OK[name] else None
+    if fn is None:
+        return None
+    try:
+        data = fn(x._data)
+    except Exception:  # noqa: BLE001 - the general path gives the error its typed form
+        return None
+    out = _alloc()
+    out._data = data
+    out._dt = d
+    out._dev = x._dev
+    out._be = be
+    return out
 
 
 def _accumulator(fname: str, dt: DType, dtype: Any) -> DType:
@@ -173,6 +202,10 @@ def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     >>> xb.max(xb.asarray([1.0, float("nan")])).item()
     nan
     """
+    if axis is None and keepdims is False:
+        r = _full_fast("max", x)
+        if r is not None:
+            return r
     return _extremum("max", x, axis, keepdims)
 
 
@@ -183,6 +216,10 @@ def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     >>> xb.min(xb.asarray([[1, 5], [7, 2]]), axis=0, keepdims=True).tolist()
     [[1, 2]]
     """
+    if axis is None and keepdims is False:
+        r = _full_fast("min", x)
+        if r is not None:
+            return r
     return _extremum("min", x, axis, keepdims)
 
 
@@ -202,6 +239,10 @@ def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bo
     >>> xb.mean(xb.asarray([[1.0, 2.0], [3.0, 5.0]], dtype=xb.float32), axis=1).tolist()
     [1.5, 4.0]
     """
+    if axis is None and keepdims is False and type(x) is Array and x._data.ndim:
+        r = _full_fast("mean", x)
+        if r is not None:
+            return r
     x = x if type(x) is Array else to_array(x)
     cd = _float_dtype(x._dt)
     axes = normalize_axes(axis, x.ndim, "mean")

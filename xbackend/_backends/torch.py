@@ -236,13 +236,16 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
         dt = _host_dtype(nt)
         if dt is None or dt is D.bfloat16 or not nt.isnative or nt.char in "qQ" or dt not in self.to_t:
             return None
-        return dt if torch.from_numpy(np.empty(0, nt)).dtype is self.to_t[dt] else None
+        try:
+            return dt if torch.from_numpy(np.empty(0, nt)).dtype is self.to_t[dt] else None
+        except TypeError:  # a C type torch does not take (np.ulonglong): the general path views it first
+            return None
 
     def from_host(self, a: np.ndarray, dt: DType, dev: Device, copy: bool | None) -> Any:
         if dev is CPU and not copy and type(a) is np.ndarray:  # the common move: shared, no cast (xb.grad's views)
             nt = a.dtype
-            try:
-                share = self._shared_dt[nt]
+            try:  # (u)longlong equals (u)long as a key, but torch takes only the latter: its own check
+                share = self._shared_dt[nt] if nt.char not in "qQ" else None
             except KeyError:
                 share = self._shared_dt[nt] = self._shared_dtype(nt)
             if share is dt and a.flags.writeable and (not a.ndim or min(a.strides) >= 0):  # what _safe_host lets by

@@ -89,9 +89,12 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
                     if y is not None:
                         return _new(y, sdt, sdev, dst)
         return asarray(wrap_native(obj), dtype=dt, device=device, copy=copy, backend=backend)
-    if (t is list or t is tuple) and H.holds_arrays(obj):  # [t1, t2]: built where those arrays live, never on the host
-        x = from_arrays(obj)
-        return asarray(x, dtype=dt, device=device, copy=copy, backend=backend)
+    if t is list or t is tuple:
+        if H.holds_arrays(obj):  # [t1, t2]: built where those arrays live, never on the host
+            x = from_arrays(obj)
+            return asarray(x, dtype=dt, device=device, copy=copy, backend=backend)
+        be, dev = target(backend, device)
+        return _python_data(obj, t, dt, be, dev, copy)  # the commonest data: straight to NumPy
     if hasattr(obj, "__dlpack__") and not isinstance(obj, (np.ndarray, np.generic)):
         return _Late.import_dlpack(obj, device=device, copy=copy, backend=backend)
     be, dev = target(backend, device)
@@ -125,8 +128,15 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
             "(__array_namespace__): converting it with np.asarray could compute or copy it silently. Fix: convert "
             "it explicitly, e.g. xb.asarray(np.asarray(obj)) or the library's own to-NumPy method"
         )
+    return _python_data(obj, t, dt, be, dev, copy)
+
+
+def _python_data(obj: Any, t: type, dt: D.DType | None, be: Any, dev: Any, copy: bool | None) -> Array:
+    """``asarray`` of nested lists and tuples (holding no arrays) and buffers: converted by NumPy once, then
+    xbackend's dtypes and range checks on the host. A list's NumPy array is new: it is handed over, not copied."""
     if copy is False:
         raise CopyError(f"copy=False, but a {t.__name__} must be copied to become an Array; use copy=None")
+    cfg = _current()
     try:
         host = np.asarray(obj)
     except (ValueError, TypeError) as exc:
@@ -168,7 +178,8 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
         H.check_range(int(host.min()), int(host.max()), dt)  # only when the target is narrower than the data
     elif k == "f" and dt.kind in "iu" and host.size:
         H.check_float_to_int(host, dt)
-    return _new(be.from_host(host, dt, dev, True), dt, dev, be)
+    fresh = t is list or t is tuple  # NumPy made a new array (a buffer's may share the caller's memory)
+    return _new(be.from_host(host, dt, dev, None if fresh else True), dt, dev, be)
 
 
 def host_native(h: np.ndarray, dt: D.DType, be: Any, dev: Any) -> Any:

@@ -184,6 +184,8 @@ def weak_dtype(like: DType, h: np.ndarray) -> DType:
     if k == "b":
         return D.scalar_result(like, True, cfg.default_float, cfg.default_int)
     if k in "iu":
+        if like.kind == "f" or like.kind == "c":
+            return like  # ints next to a float Array take its dtype whatever their values (no range to check)
         lo, hi = int(h.min()), int(h.max())
         D.scalar_result(like, lo, cfg.default_float, cfg.default_int)  # range checks (ScalarOverflowError)
         return D.scalar_result(like, hi, cfg.default_float, cfg.default_int)
