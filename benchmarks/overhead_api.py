@@ -76,7 +76,8 @@ REASONS: list[tuple[str, str, str]] = [
     ("kind:list", "*", _LIST), ("kind:nested list", "*", _LIST), ("kind:list of floats", "*", _LIST),
     ("kind:list of ints", "*", _LIST), ("kind:complex", "torch", _COMPLEX_TORCH), ("kind:complex", "*", _COMPLEX),
     ("shift", "*", _SHIFT), ("<<", "*", _SHIFT), (">>", "*", _SHIFT),
-    ("floor_divide", "torch", _FLOORDIV_TORCH), ("remainder", "torch", _FLOORDIV_TORCH), ("//", "torch", _FLOORDIV_TORCH),
+    ("floor_divide", "torch", _FLOORDIV_TORCH), ("remainder", "torch", _FLOORDIV_TORCH),
+    ("//", "torch", _FLOORDIV_TORCH),
     ("%", "torch", _FLOORDIV_TORCH), ("floor_divide", "numpy", _FLOORDIV_NUMPY), ("//", "numpy", _FLOORDIV_NUMPY),
     ("op:inplace", "torch", _INPLACE_TORCH),
     ("searchsorted", "torch", _NAN_ORDER_TORCH), ("unique", "torch", _NAN_ORDER_TORCH),
@@ -199,7 +200,8 @@ def render(recs: list[dict[str, Any]], passes: int, rounds: int, seconds: float,
         explained = len(rs) - ok - len(over)
         adds = sorted(r["added_us"] for r in rs)
         lines.append(f"{target}: {len(rs)} entries, {ok} meet the goal, {explained} explained, {len(over)} over; "
-                     f"added µs median {adds[len(adds) // 2]:+.2f}, 90th percentile {adds[int(len(adds) * 0.9)]:+.2f}, "
+                     f"added µs median {adds[len(adds) // 2]:+.2f}, "
+                     f"90th percentile {adds[int(len(adds) * 0.9)]:+.2f}, "
                      f"max {adds[-1]:+.2f}")  # fmt: skip
     lines.append("")
     head = (f"{'target':<10} {'entry':<34} {'native µs':>10} {'xb µs':>9} {'added µs':>9} {'floor µs':>9} "

@@ -259,7 +259,8 @@ def _native_fn(name: str, be: str) -> Callable[..., Any] | None:
         "broadcast_arrays": torch.broadcast_tensors, "meshgrid": lambda *a: torch.meshgrid(*a, indexing="xy"),
         "cumulative_sum": lambda t: torch.cumsum(t, 0), "cumulative_prod": lambda t: torch.cumprod(t, 0),
         "tensordot": lambda a, b, axes: torch.tensordot(a, b, dims=axes),
-        "linalg.tensordot": lambda a, b, axes: torch.tensordot(a, b, dims=axes), "concat": lambda arrays: torch.cat(arrays),
+        "linalg.tensordot": lambda a, b, axes: torch.tensordot(a, b, dims=axes),
+        "concat": lambda arrays: torch.cat(arrays),
         "stack": lambda arrays: torch.stack(arrays), "linalg.diagonal": lambda t: torch.diagonal(t, dim1=-2, dim2=-1),
         "linalg.cross": lambda a, b: torch.linalg.cross(a, b), "sort": lambda t: torch.sort(t).values,
         "searchsorted": lambda a, v: torch.searchsorted(a, v), "nonzero": lambda t: torch.nonzero(t, as_tuple=True),
@@ -634,7 +635,8 @@ def _special_entries(be: str) -> list[Entry]:
 
         native: dict[str, Callable[[], Any]] = {
             "list of floats": lambda: torch.tensor(floats, dtype=torch.float64),
-            "list of ints": lambda: torch.tensor(ints), "nested list": lambda: torch.tensor(nested, dtype=torch.float64),
+            "list of ints": lambda: torch.tensor(ints),
+            "nested list": lambda: torch.tensor(nested, dtype=torch.float64),
             "ndarray": lambda: torch.from_numpy(host), "Array": lambda: torch.asarray(x.native),
             "float": lambda: torch.tensor(0.5, dtype=torch.float64),
         }  # fmt: skip
@@ -654,7 +656,7 @@ def _special_entries(be: str) -> list[Entry]:
                 "from_dlpack(native)": (lambda: xb.from_dlpack(a), lambda: torch.from_dlpack(a)),
                 "to_numpy(Array)": (lambda: xb.to_numpy(x), lambda: a.numpy()),
                 "shares_memory(Array, Array)": (lambda: xb.shares_memory(x, x),
-                                                lambda: a.untyped_storage().data_ptr() == a.untyped_storage().data_ptr())}
+                                                lambda: a.untyped_storage().data_ptr() == a.data_ptr())}
     else:
         more = {"empty(100)": (lambda: xb.empty(N, backend=be), lambda: np.empty(N)),
                 "empty_like(Array)": (lambda: xb.empty_like(x), lambda: np.empty_like(a)),

@@ -47,8 +47,9 @@ _NT = "numpy,torch"
 _S = True  # mutmut's string mutations (``"a"`` -> ``"XXaXX"``) on: the module's strings are names with a meaning
 _M = False  # off: the module's strings are messages (a ``match=`` search still finds an XX-wrapped message)
 # name: (path, backends the subset runs on, test files, sample: 1 = every mutant, k = about one in k, strings)
-_COERCE_TESTS = ["tests/test_coerce.py", "tests/test_parity_cases.py", "tests/test_creation.py", "tests/test_elementwise.py",
-                 "tests/test_array.py", "tests/test_errors.py", "tests/test_indexing.py"]  # the one way in (a package)
+_COERCE_TESTS = ["tests/test_coerce.py", "tests/test_parity_cases.py", "tests/test_creation.py",
+                 "tests/test_elementwise.py", "tests/test_array.py", "tests/test_errors.py",
+                 "tests/test_indexing.py"]  # the one way in (a package)
 MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
     "_assign": ("xbackend/_assign.py", _NT, ["tests/test_indexing.py", "tests/test_array.py",
                                             "tests/test_parity_cases.py", "tests/test_errors.py"], 1, _S),

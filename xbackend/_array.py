@@ -13,20 +13,18 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as _np
 
-from . import _assign, _config, _dtypes as D, _native_errors as _NE
+from . import _config, _dtypes as D, _native_errors as _NE
 from ._backend import Backend
 from ._devices import Device, bind as _bind
-from ._dispatch import backend_for_type, get_backend
+from ._dispatch import get_backend
 from ._dtypes import DType
 from ._errors import (
     ArgumentTypeError,
     ArgumentValueError,
-    InvalidIndexError,
     ShapeError,
     BackendMismatchError,
     DeviceMismatchError,
     HostTransferError,
-    PromotionError,
     XBackendError,
     mismatch,
 )

@@ -203,7 +203,7 @@ def binary(name: str, reflected: bool = False) -> Any:
                 d2 = other._dt
                 y = other._data
             else:  # Python data: at self's place, weakly typed, converted once (no Array of its own)
-                y, d2 = host
+                y, d2 = host  # type: ignore[misc]  # (not None: the test above)
             x = self._data
             if d1 is d2 and d1 in fast:
                 cd = d1

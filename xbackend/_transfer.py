@@ -57,7 +57,6 @@ from . import _dtypes as D
 from ._array import Array, _new
 from ._coerce import asarray, target as _target
 from ._devices import Device
-from ._dispatch import backend_for_type
 from ._dtypes import DType
 from ._errors import ArgumentValueError, GradientError
 from ._coerce import is_native as _is_native, wrap_native

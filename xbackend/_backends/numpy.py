@@ -33,7 +33,7 @@ def _quiet_switch() -> tuple[Callable[..., Any], Callable[..., Any], Any]:
     instead of ~1 µs (NumPy 2 keeps the state in ``numpy._core._ufunc_config._extobj_contextvar``). Where that is
     not so, ``np.errstate`` itself."""
     try:
-        from numpy._core._ufunc_config import _extobj_contextvar as var
+        from numpy._core._ufunc_config import _extobj_contextvar as var  # type: ignore[attr-defined]
 
         with np.errstate(all="ignore"):
             state = var.get()
@@ -741,7 +741,7 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyLinalgMixin, Backend):
                 n *= x.shape[a]
             token = _QUIET_SET(_QUIET)
             try:
-                return np.asarray(np.add.reduce(x, axis=axes, keepdims=keepdims) / n)
+                return np.asarray(np.add.reduce(x, axis=axes, keepdims=keepdims) / n)  # type: ignore[call-overload]
             finally:
                 _QUIET_RESET(token)
         with np.errstate(all="ignore"):

@@ -55,7 +55,7 @@ def first_array(*values: Any) -> Array | None:
             if types <= _NUMBERS:
                 continue
             if Array in types:
-                return next(i for i in v if type(i) is Array)  # type: ignore[no-any-return]
+                return next(i for i in v if type(i) is Array)
             if native is None:
                 kinds = [k for k in types if backend_for_type(k) is not None]
                 if kinds:
