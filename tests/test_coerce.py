@@ -252,3 +252,25 @@ def test_an_array_type_defined_in_main_is_refused_like_one_from_any_module():
     finally:
         sys.modules["__main__"] = real
     assert got == outcome(make("xb_user_module_for_a_test"))
+
+
+_NUMS = st.one_of(st.integers(-(2**70), 2**70), st.floats(), st.booleans(), st.complex_numbers(max_magnitude=1e300),
+                  st.sampled_from([0, 1, -0.0, 2**63, 2**64, -(2**63) - 1, float("nan"), float("-inf")]))
+
+
+@settings(max_examples=max(300, settings.default.max_examples))  # ~0.1 ms per example
+@given(st.one_of(st.lists(_NUMS, min_size=1, max_size=8),
+                 st.integers(1, 4).flatmap(lambda w: st.lists(st.lists(_NUMS, min_size=w, max_size=w), min_size=1,
+                                                              max_size=4)),
+                 st.lists(st.lists(_NUMS, max_size=3), min_size=1, max_size=4)))  # fmt: skip
+def test_host_numbers_is_numpys_array_bit_for_bit(data):
+    """The np.fromiter fast path gives np.asarray's array exactly (dtype, shape, every byte), or stands aside."""
+    found = C._sequences.survey(data)
+    got = C._sequences.host_numbers(data, found)
+    try:
+        want = np.asarray(data)
+    except (ValueError, TypeError, OverflowError):
+        assert got is None
+        return
+    if got is not None:
+        assert got.dtype == want.dtype and got.shape == want.shape and got.tobytes() == want.tobytes(), (data, got, want)

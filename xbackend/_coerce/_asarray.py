@@ -90,11 +90,12 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
                         return _new(y, sdt, sdev, dst)
         return asarray(wrap_native(obj), dtype=dt, device=device, copy=copy, backend=backend)
     if t is list or t is tuple:
-        if H.holds_arrays(obj):  # [t1, t2]: built where those arrays live, never on the host
+        found = H.survey(obj)
+        if found is H.ARRAYS:  # [t1, t2]: built where those arrays live, never on the host
             x = from_arrays(obj)
             return asarray(x, dtype=dt, device=device, copy=copy, backend=backend)
         be, dev = target(backend, device)
-        return _python_data(obj, t, dt, be, dev, copy)  # the commonest data: straight to NumPy
+        return _python_data(obj, t, dt, be, dev, copy, found)  # the commonest data: straight to NumPy
     if hasattr(obj, "__dlpack__") and not isinstance(obj, (np.ndarray, np.generic)):
         return _Late.import_dlpack(obj, device=device, copy=copy, backend=backend)
     be, dev = target(backend, device)
@@ -131,14 +132,17 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
     return _python_data(obj, t, dt, be, dev, copy)
 
 
-def _python_data(obj: Any, t: type, dt: D.DType | None, be: Any, dev: Any, copy: bool | None) -> Array:
+def _python_data(obj: Any, t: type, dt: D.DType | None, be: Any, dev: Any, copy: bool | None,
+                 found: Any = None) -> Array:  # fmt: skip
     """``asarray`` of nested lists and tuples (holding no arrays) and buffers: converted by NumPy once, then
     xbackend's dtypes and range checks on the host. A list's NumPy array is new: it is handed over, not copied."""
     if copy is False:
         raise CopyError(f"copy=False, but a {t.__name__} must be copied to become an Array; use copy=None")
     cfg = _current()
     try:
-        host = np.asarray(obj)
+        host = H.host_numbers(obj, found)  # NumPy's array, by np.fromiter where survey() showed how
+        if host is None:
+            host = np.asarray(obj)
     except (ValueError, TypeError) as exc:
         raise ShapeError(f"cannot make an Array from {t.__name__}: {H.ragged(exc)}. Fix: give every row the same "
                          "length (nested lists must be rectangular)") from None  # fmt: skip

@@ -22,7 +22,8 @@ from .._dtypes import DType
 from .._errors import DomainError, ScalarOverflowError, UnsupportedDTypeError
 
 __all__ = ["host_dtype", "check_range", "exact_ints", "first_leaf", "foreign", "BUFFERS", "ragged", "NARROWER",
-           "check_float_to_int", "holds_arrays", "host_data", "weak_dtype", "HOST_SEQUENCES"]
+           "check_float_to_int", "holds_arrays", "survey", "ARRAYS", "host_numbers", "host_data", "weak_dtype",
+           "HOST_SEQUENCES"]
 
 #: the types of Python data (no backend): they take the place of the call's Arrays
 HOST_SEQUENCES = (list, tuple, memoryview, bytearray)
@@ -123,18 +124,27 @@ _SUMS = frozenset({int, float, complex})  # what ``sum`` of Python numbers is
 _SEQS = frozenset({list, tuple})
 
 
-def holds_arrays(obj: list[Any] | tuple[Any, ...]) -> bool:
-    """Whether nested lists and tuples ``obj`` hold an Array or a native array anywhere (NumPy scalars are Python
-    data). Level by level at C speed: ``set(map(type, level))`` over the lists, ``sum`` over the numbers at the
-    bottom (``sum`` of Python numbers is one; with an array among them it is an array or raises - then the exact
-    scan decides)."""
+#: what ``survey`` says of nested lists that hold an array somewhere
+ARRAYS = "arrays"
+
+
+def survey(obj: list[Any] | tuple[Any, ...]) -> Any:
+    """What nested lists and tuples ``obj`` hold, looked at level by level at C speed: ``ARRAYS`` when an Array or
+    a native array sits anywhere (NumPy scalars are Python data); else ``(kind, depth)`` when ``obj`` is a flat
+    list of Python numbers (depth 1) or a list of lists of them (depth 2 or more), ``kind`` being the type of
+    their sum (``int``, ``float`` or ``complex``: what ``host_numbers`` needs); else None.
+
+    ``set(map(type, level))`` looks at the lists; over the numbers at the bottom ``sum`` is the check: the sum of
+    Python numbers is one, with an array among them it is an array or raises, and the exact scan then decides."""
     level: Any = obj
+    depth = 1
     while level:
         head = type(level[0])
         if head in _NUMBERS:  # the bottom, most likely all numbers: one C loop
             try:
-                if type(sum(level)) in _SUMS:
-                    return False
+                k = type(sum(level))
+                if k in _SUMS:
+                    return k, depth
             except Exception:  # noqa: BLE001 - not all numbers: the exact scan below
                 pass
         elif head is list or head is tuple:
@@ -142,31 +152,88 @@ def holds_arrays(obj: list[Any] | tuple[Any, ...]) -> bool:
             if types <= _SEQS:
                 row = level[0]
                 if row and type(row[0]) in _NUMBERS:  # rows of numbers: one C loop over them all
-                    try:
-                        if type(sum(map(sum, level))) in _SUMS:
-                            return False
+                    try:  # (short rows: one sum over them chained, cheaper than a sum call per row)
+                        k = type(sum(map(sum, level)) if len(row) > 32 else sum(chain.from_iterable(level)))
+                        if k in _SUMS:
+                            return k, depth + 1
                     except Exception:  # noqa: BLE001 - not all numbers: the exact scan below
                         pass
                 level = list(chain.from_iterable(level))
+                depth += 1
                 continue
         types = set(map(type, level))
         if types <= _NUMBERS:
-            return False
+            return None
         seqs = False
         for t in types:
             if t is list or t is tuple:
                 seqs = True
             elif t is Array or (t not in _NUMBERS and backend_for_type(t) is not None):
-                return True
+                return ARRAYS
         if not seqs:
-            return False
+            return None
         level = list(chain.from_iterable(i for i in level if type(i) is list or type(i) is tuple))
-    return False
+        depth += 1
+    return None
+
+
+def holds_arrays(obj: list[Any] | tuple[Any, ...]) -> bool:
+    """Whether nested lists and tuples ``obj`` hold an Array or a native array anywhere (``survey``)."""
+    return survey(obj) is ARRAYS
+
+
+_FROMITER = {float: np.dtype(np.float64), complex: np.dtype(np.complex128), int: np.dtype(np.int64)}
+
+
+def host_numbers(obj: list[Any] | tuple[Any, ...], found: Any) -> np.ndarray | None:
+    """``np.asarray(obj)`` for what ``survey`` found to be a flat list of Python numbers or a list of equal rows of
+    them, made by ``np.fromiter`` (one pass, ~40 % faster: NumPy's discovery of the dtype and shape is what
+    ``survey`` already did); None where the result could differ (bools alone, ints beyond int64, ragged rows,
+    deeper nesting): then ``np.asarray`` decides. A sum of type float means floats with ints or bools (float64), of
+    type int ints with bools (int64, when the first is an int), of type complex complex128."""
+    if type(found) is not tuple:
+        return None
+    kind, depth = found
+    dt = _FROMITER[kind]
+    try:
+        if depth == 1:
+            if kind is int and type(obj[0]) is not int:  # bools alone are bool data
+                return None
+            a = np.fromiter(obj, dt, len(obj))
+        elif depth == 2:
+            widths = set(map(len, obj))
+            if len(widths) != 1:
+                return None  # ragged: np.asarray says how
+            w = widths.pop()
+            if not w or kind is int and type(obj[0][0]) is not int:
+                return None
+            a = np.fromiter(chain.from_iterable(obj), dt, len(obj) * w).reshape(len(obj), w)
+        else:
+            return None
+    except (OverflowError, TypeError, ValueError):  # ints beyond int64 & co.: NumPy's own dtype for them
+        return None
+    if kind is not int:  # an int beyond int64/uint64 among floats makes NumPy's array of objects: a float beyond them
+        r = a if kind is float else a.real
+        if not (_FMIN(r, axis=None) > _LOW and _FMAX(r, axis=None) < _HIGH):
+            return None
+    return a
+
+
+_FMIN, _FMAX = np.fmin.reduce, np.fmax.reduce  # (NaN aside)
+_LOW, _HIGH = -(2.0**63), 2.0**64  # every int NumPy keeps as a number lies in [-2**63, 2**64): strictly inside them
 
 
 def host_data(v: Any) -> np.ndarray | None:
     """Python data (a list, tuple or buffer, nested) as a NumPy array, or None if ``v`` is not Python data."""
-    if not isinstance(v, HOST_SEQUENCES) or ((type(v) is list or type(v) is tuple) and holds_arrays(v)):
+    t = type(v)
+    if t is list or t is tuple:
+        found = survey(v)
+        if found is ARRAYS:
+            return None
+        h = host_numbers(v, found)
+        if h is not None:
+            return h
+    elif not isinstance(v, HOST_SEQUENCES):
         return None
     try:
         h = np.asarray(v)
