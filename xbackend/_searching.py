@@ -221,30 +221,30 @@ def where(condition: Array, x1: Array | int | float | complex | bool, x2: Array 
 
 
 def _where_fast(c: Array, x1: Any, x2: Any) -> Array | None:
-    """``where`` of a bool Array and two Arrays of one dtype at its place (or one of them a Python float next to a
-    float64 Array: the 0-d array the general path makes of it): its answer without its steps; None otherwise, or
-    when the native call fails (the general path then raises the typed error)."""
+    """``where`` of a bool Array and two Arrays of one dtype at its place (or one of them a Python scalar that keeps
+    the other's dtype: the 0-d array the general path makes of it): its answer without its steps; None otherwise,
+    or when anything fails (the general path then raises the typed error)."""
     be, dev = c._be, c._dev
     t1, t2 = type(x1), type(x2)
-    if t1 is Array:
-        if x1._be is not be or x1._dev is not dev:
-            return None
-        dt = x1._dt
-        if t2 is Array:
-            if x2._dt is not dt or x2._be is not be or x2._dev is not dev:
+    try:
+        if t1 is Array:
+            if x1._be is not be or x1._dev is not dev:
                 return None
-            b = x2._data
-        elif t2 is float and dt is D.float64:
-            b = be.full((), x2, dt, dev)
+            dt = x1._dt
+            if t2 is Array:
+                if x2._dt is not dt or x2._be is not be or x2._dev is not dev:
+                    return None
+                b = x2._data
+            elif t2 in _SCALARS and _scalar_dtype(x1, x2) is dt:  # a scalar that keeps the Array's dtype
+                b = scalar_array(x2, dt, be, dev)
+            else:
+                return None
+            a = x1._data
+        elif t2 is Array and t1 in _SCALARS and x2._be is be and x2._dev is dev and _scalar_dtype(x2, x1) is x2._dt:
+            dt = x2._dt
+            a, b = scalar_array(x1, dt, be, dev), x2._data
         else:
             return None
-        a = x1._data
-    elif t1 is float and t2 is Array and x2._dt is D.float64 and x2._be is be and x2._dev is dev:
-        dt = D.float64
-        a, b = be.full((), x1, dt, dev), x2._data
-    else:
-        return None
-    try:
         return _new(be.where(c._data, a, b), dt, dev, be)
-    except Exception:  # noqa: BLE001 - shapes that do not broadcast & co.: the general path says it
+    except Exception:  # noqa: BLE001 - shapes that do not broadcast, ints that do not fit: the general path says it
         return None
