@@ -119,8 +119,13 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", action="store_true", help=f"record the counts as the budgets ({BUDGETS.name})")
+    ap.add_argument("--json", default=None, help="write the counts here (what tests/test_call_budgets.py reads)")
+    ap.add_argument("--backends", default="numpy,torch")
     args = ap.parse_args(argv)
-    counts = measure()
+    counts = measure(tuple(args.backends.split(",")))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"versions": versions(), "counts": counts}))
+        return 0
     budgets = json.loads(BUDGETS.read_text()) if BUDGETS.exists() else {}
     print(table(counts, budgets.get("budgets", {})))
     if args.write:
