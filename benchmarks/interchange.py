@@ -3,7 +3,9 @@
 Usage: ``python benchmarks/interchange.py [--quick] [--gpu] [--out DIR]``
 
 1. Zero-copy moves at 1 KB, 1 MB, 100 MB, 1 GB (NumPy <-> torch-CPU; with ``--gpu`` also torch-CUDA <-> CuPy):
-   raw library call vs ``x.to(backend=...)``; the time must not grow with size (ratio to 1 KB ~ 1: O(1)).
+   raw library call vs ``xb.asarray(a).to(backend=...)``; the time must not grow with size (ratio to 1 KB ~ 1:
+   O(1)). NumPy -> torch also in one call each, ``xb.asarray(a, backend="torch")`` and ``x.to(backend="torch")``
+   of an Array, against ``torch.from_numpy`` (issue 29: at most +1 µs).
 2. ``--gpu``: H2D and D2H bandwidth (GB/s, CUDA-synchronised, medians) for pageable ``.to('cuda')``/``.cpu()``,
    xbackend's pinned path (``host_to_device``/``device_to_host``), and the measured pinned peak (a pinned
    tensor copied with ``non_blocking=True``); ratios to the peak.
@@ -86,6 +88,11 @@ def zero_copy(gpu: bool, repeats: int) -> tuple[str, list[dict[str, Any]]]:
          lambda a: xb.asarray(a).to(backend="torch")),
         ("torch (cpu) -> numpy", lambda n: torch.empty(n, dtype=torch.uint8), lambda t: t.numpy(),
          lambda t: xb.asarray(t).to(backend="numpy")),
+        # issue 29: the one-call forms, each against torch.from_numpy (goal: <= +1 µs)
+        ("numpy -> torch (cpu), asarray(a, backend=)", lambda n: np.empty(n, dtype=np.uint8), torch.from_numpy,
+         lambda a: xb.asarray(a, backend="torch")),
+        ("numpy Array -> torch (cpu), x.to(backend=)", lambda n: xb.asarray(np.empty(n, dtype=np.uint8)),
+         lambda x: torch.from_numpy(x.native), lambda x: x.to(backend="torch")),
     ]  # fmt: skip
     if gpu:
         import cupy

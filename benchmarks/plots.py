@@ -12,8 +12,10 @@ Reads (what exists; a missing file leaves its part of a figure marked "not measu
 - ``gpu_*_percall.txt`` and ``overhead_gpu.txt``: per-call times on torch-CUDA and CuPy;
 - ``cpu_random.txt`` (and ``gpu_*_random.txt``): ``random.py``, xb.random against each library's generator.
 
+- ``cpu_overhead_api.json`` (``overhead_api.py --json``): the speed sweep over the whole API.
+
 Writes ``bench_overhead.png``, ``bench_zero_copy.png``, ``bench_bandwidth.png``, ``bench_throughput.png``,
-``bench_random.png``. Needs
+``bench_random.png``, ``bench_sweep_worst.png``. Needs
 matplotlib (``pip install 'xbackend[docs]'``); uses the Agg backend, no display.
 """
 
@@ -303,6 +305,54 @@ def plot_random(recs: list[dict[str, Any]], path: Path) -> str:
     return f"wrote {path}"
 
 
+def load_sweep(results: Path) -> list[dict[str, Any]]:
+    """The speed sweep's records (``overhead_api.py --json``), or none."""
+    js = results / "cpu_overhead_api.json"
+    return json.loads(read(js)) if js.exists() else []
+
+
+def plot_sweep(recs: list[dict[str, Any]], path: Path, worst: int = 25) -> str:
+    """The sweep: every entry's added µs per target (left); the worst rows overall (middle) and the worst of those
+    no reason explains (right), each bar the µs it adds over the native call with its goal (tick) and the floor of
+    a Python wrapper (dot); ``*`` marks a row whose reason is listed in the table."""
+    if not recs:
+        return f"skipped {path.name}: no cpu_overhead_api.json"
+    plt = _plt()
+    fig, (dist, left, right) = plt.subplots(1, 3, figsize=(17, 0.24 * worst + 2.4),
+                                            gridspec_kw={"width_ratios": [1, 1.6, 1.6]})  # fmt: skip
+    for target in sorted({r["target"] for r in recs}):
+        vals = sorted(r["added_us"] for r in recs if r["target"] == target)
+        dist.plot(vals, [i / len(vals) for i in range(len(vals))], label=target, color=TARGET_COLORS.get(target))
+    dist.axvline(0.35, color="grey", ls="--", lw=0.8)
+    dist.set_xscale("symlog", linthresh=1)
+    dist.set_xlabel("µs added over the native call (symlog)")
+    dist.set_ylabel("fraction of entries")
+    dist.set_title(f"every entry ({len(recs)}); dashed: +0.35 µs")
+    dist.legend(loc="lower right")
+    order = sorted(recs, key=lambda r: r["goal_us"] - r["added_us"])
+    for ax, rows, title in ((left, order[:worst], "worst rows (added - goal)"),
+                            (right, [r for r in order if r["status"] == "over"][:worst], "worst rows no reason explains")):
+        rows = rows[::-1]
+        ys = range(len(rows))
+        ax.barh(ys, [max(r["added_us"], 0.0) for r in rows], color=[TARGET_COLORS.get(r["target"], "grey") for r in rows])
+        ax.scatter([r["goal_us"] for r in rows], ys, marker="|", color="black", s=60, zorder=3, label="goal")
+        ax.scatter([max(r["floor_us"], 0.0) for r in rows], ys, marker="o", color="white", edgecolor="black", s=14,
+                   zorder=3, label="wrapper floor")  # fmt: skip
+        labels = [f"{r['target'].split('-')[0]}: {r['entry']}" + ("" if r["status"] in ("ok", "over") else " *")
+                  for r in rows]  # fmt: skip
+        ax.set_yticks(list(ys), labels, fontsize=7)
+        ax.set_xscale("symlog", linthresh=1)
+        ax.set_xlim(left=0)
+        ax.set_xlabel("µs added (symlog); * = reason listed in the table")
+        ax.set_title(title)
+        ax.legend(loc="lower right", fontsize=7)
+    fig.suptitle("Speed sweep at 100 elements, NumPy and torch-CPU (benchmarks/overhead_api.py)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return f"wrote {path}"
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--results", default=str(HERE / "results"), help="directory of result files")
@@ -326,6 +376,7 @@ def main(argv: list[str] | None = None) -> int:
         plot_bandwidth(_table(gpu_tables, "Host <-> device bandwidth"), gpu_label, out / "bench_bandwidth.png"),
         plot_throughput(overhead, gpu_percall, gpu_label, out / "bench_throughput.png"),
         plot_random(load_random(results), out / "bench_random.png"),
+        plot_sweep(load_sweep(results), out / "bench_sweep_worst.png"),
     ):
         print(msg)
     return 0

@@ -17,7 +17,7 @@ Q=()
 mkdir -p "$RESULTS" "$PNGS"
 [ "$RESULTS" != "benchmarks/results" ] && cp benchmarks/results/gpu_*.txt "$RESULTS"/
 "$PY" benchmarks/overhead.py "${Q[@]}" --out "$RESULTS/cpu_overhead.txt" --json "$RESULTS/cpu_overhead.json"
-"$PY" benchmarks/overhead_api.py "${Q[@]}" > "$RESULTS/cpu_overhead_api.txt"
+"$PY" benchmarks/overhead_api.py "${Q[@]}" --out "$RESULTS/cpu_overhead_api.txt" --json "$RESULTS/cpu_overhead_api.json" > /dev/null
 "$PY" benchmarks/interchange.py "${Q[@]}" --out "$RESULTS" > "$RESULTS/cpu_interchange.txt"
 "$PY" benchmarks/random_streams.py "${Q[@]}" --out "$RESULTS/cpu_random.txt"
 "$PY" benchmarks/random_streams.py "${Q[@]}" --host-path --out "$RESULTS/cpu_random_cuda_host_path.txt"

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import xbackend as xb
 from xbackend import _coerce as C
@@ -73,6 +74,52 @@ def test_first_array_looks_one_level_into_lists():
     assert C.first_array([m], n).tolist() == [6.0]
 
 
+def _holds_arrays_plainly(obj) -> bool:
+    """The rule, one element at a time: an Array or a native array anywhere in nested lists and tuples."""
+    for o in obj:
+        if type(o) is xb.Array or (type(o) in (list, tuple) and _holds_arrays_plainly(o)) or C.is_native(o):
+            return True
+    return False
+
+
+_LEAVES = [np.asarray(1.0), np.zeros(2), np.float32(1.5), np.int64(2), "a", None, b"x", bytearray(b"\x01"),
+           memoryview(b"\x02"), 1, 2.5, True, 1j, -(2**70), float("nan")]  # arrays first: hypothesis favours them
+
+
+@st.composite
+def _nested(draw, depth=0):
+    """A list or tuple of numbers or of nested ones, sometimes with one odd element (an array, a NumPy scalar, a
+    string, ...) at any position: where a scan that looks at the first element only would go wrong."""
+    if depth < 2 and draw(st.integers(0, 2)) == 0:
+        items = [draw(_nested(depth + 1)) for _ in range(draw(st.integers(1, 3)))]
+    else:
+        items = draw(st.lists(st.sampled_from([0, 1.5, True, 2j, -(2**70), math.nan]), max_size=6))
+    if items and draw(st.booleans()):
+        odd = draw(st.integers(-1, len(_LEAVES) - 1))
+        items[draw(st.integers(0, len(items) - 1))] = _LEAVES[odd] if odd >= 0 else xb.asarray([1.0])
+    return tuple(items) if draw(st.booleans()) else items
+
+
+@settings(max_examples=max(300, settings.default.max_examples))  # ~1 ms per example
+@given(_nested())
+def test_holds_arrays_is_the_plain_rule(data):
+    """The C-speed scan (``set(map(type, ...))`` per level, ``sum`` over the numbers) says what the plain
+    element-by-element rule says, for nested lists and tuples of numbers, NumPy scalars, arrays and other objects."""
+    assert C.holds_arrays(data) is _holds_arrays_plainly(data)
+
+
+def test_holds_arrays_finds_an_array_among_many_numbers():
+    row = [0.5] * 1000
+    for bad in (np.asarray(1.0), xb.asarray(2.0), np.zeros(3)):
+        for where in (0, 500, 999):
+            flat = row.copy()
+            flat[where] = bad
+            assert C.holds_arrays(flat) and C.holds_arrays([row, flat]) and C.holds_arrays([[row], [flat]])
+    assert not C.holds_arrays([row, row]) and not C.holds_arrays([row, [np.float32(1.0)] * 1000])
+    torch = pytest.importorskip("torch")
+    assert C.holds_arrays([row, [1.0, torch.tensor(1.0)]]) and C.holds_arrays((1, 2, torch.zeros(())))
+
+
 def test_is_native_and_host_data():
     assert C.is_native(np.zeros(2)) and not C.is_native(np.float64(1)) and not C.is_native([1])
     assert C.host_data([1, 2]).tolist() == [1, 2] and C.host_data((1.5,)).dtype == np.float64
@@ -105,6 +152,32 @@ def test_is_native_and_host_data():
 def test_fit_scalar_rounds_on_the_host(v, dt, want):
     r = C.fit_scalar(v, xb.dtype(dt))
     assert r == want and type(r) is type(want), (r, want)
+
+
+def _edges() -> list[float]:
+    """Values at the edges of float32 and float16: the largest finite ones, the rounding boundaries to infinity
+    and between subnormals, NaNs of both signs; then seeded random bit patterns and magnitudes."""
+    edges = [0.0, -0.0, math.inf, -math.inf, math.nan, -math.nan, 1e300, -1e300, 0.1, 1 / 3, 65504.0, 65519.99,
+             65520.0, -65520.0, 5.96e-8, 2.98e-8, 2.9802322387695312e-08, 2.9802322387695313e-08, 1e-45, 7e-46,
+             7.006e-46, float(2**128 - 2**103), float(2**128 - 2**104), 3.4028235e38, 3.4028236e38, 2.0**24 + 1]
+    rng = np.random.default_rng(20261204)
+    edges += rng.integers(0, 2**64, 3000, dtype=np.uint64).view(np.float64).tolist()
+    edges += (rng.uniform(-1, 1, 3000) * 10.0 ** rng.integers(-50, 40, 3000)).tolist()
+    return edges
+
+
+@pytest.mark.parametrize("dt", ["float32", "float16", "complex64"])
+def test_fit_scalar_rounds_as_numpys_cast_bit_for_bit(dt):
+    """Python's struct conversions are NumPy's casts: every value (and the sign of every zero and NaN) the same."""
+    d = xb.dtype(dt)
+
+    def bits(v):
+        return [np.float64(p).view(np.uint64) if not math.isnan(p) else ("nan", math.copysign(1, p))
+                for p in ((v.real, v.imag) if isinstance(v, complex) else (v,))]  # fmt: skip
+
+    with np.errstate(all="ignore"):
+        for v in _edges():
+            assert bits(C.fit_scalar(v, d)) == bits(np.asarray(v, dtype=dt).item()), (v, dt)
 
 
 def test_fit_scalar_leaves_bfloat16_to_the_backend():
@@ -179,3 +252,25 @@ def test_an_array_type_defined_in_main_is_refused_like_one_from_any_module():
     finally:
         sys.modules["__main__"] = real
     assert got == outcome(make("xb_user_module_for_a_test"))
+
+
+_NUMS = st.one_of(st.integers(-(2**70), 2**70), st.floats(), st.booleans(), st.complex_numbers(max_magnitude=1e300),
+                  st.sampled_from([0, 1, -0.0, 2**63, 2**64, -(2**63) - 1, float("nan"), float("-inf")]))
+
+
+@settings(max_examples=max(300, settings.default.max_examples))  # ~0.1 ms per example
+@given(st.one_of(st.lists(_NUMS, min_size=1, max_size=8),
+                 st.integers(1, 4).flatmap(lambda w: st.lists(st.lists(_NUMS, min_size=w, max_size=w), min_size=1,
+                                                              max_size=4)),
+                 st.lists(st.lists(_NUMS, max_size=3), min_size=1, max_size=4)))  # fmt: skip
+def test_host_numbers_is_numpys_array_bit_for_bit(data):
+    """The np.fromiter fast path gives np.asarray's array exactly (dtype, shape, every byte), or stands aside."""
+    found = C._sequences.survey(data)
+    got = C._sequences.host_numbers(data, found)
+    try:
+        want = np.asarray(data)
+    except (ValueError, TypeError, OverflowError):
+        assert got is None
+        return
+    if got is not None:
+        assert got.dtype == want.dtype and got.shape == want.shape and got.tobytes() == want.tobytes(), (data, got, want)

@@ -764,6 +764,14 @@ def test_zero_sign_in_maximum_minimum_clip(xb_target):
                              msg=f"{fn.__name__}(x, {s}) {dt}")  # fmt: skip
                 assert_close(fn(s, a), np.array([_tie_rule(py, s, p) for p in left], dtype=nd), check_sign_of_zero=True,
                              msg=f"{fn.__name__}({s}, x) {dt}")  # fmt: skip
+        # long and strided operands too: a library's SIMD loop, its scalar tail and its strided loop must agree
+        # (NumPy's float32/64 loops give the second argument themselves, so xbackend uses them as they are)
+        lng, rng = np.tile(np.array(left, nd), 129), np.tile(np.array(right, nd), 129)
+        for fn, py in ((xb.maximum, max), (xb.minimum, min)):
+            want = np.array([_tie_rule(py, p, q) for p, q in zip(left * 129, right * 129)], dtype=nd)
+            assert_close(fn(xb_target.asarray(lng), xb_target.asarray(rng)), want, check_sign_of_zero=True)
+            assert_close(fn(xb_target.asarray(lng)[::3], xb_target.asarray(rng)[::3]), want[::3],
+                         check_sign_of_zero=True)  # fmt: skip
         x = xb_target.asarray(np.array([-0.0, 0.0, 0.5, nan], dtype=nd))
         assert_close(xb.clip(x, 0.0, 1.0), np.array([0.0, 0.0, 0.5, nan], nd), check_sign_of_zero=True)
         assert_close(xb.clip(x, -0.0, 1.0), np.array([-0.0, -0.0, 0.5, nan], nd), check_sign_of_zero=True)

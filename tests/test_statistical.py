@@ -464,3 +464,23 @@ def test_autograd_through_sum_mean_var():
         r.native.sum().backward()
         assert t.grad.tolist() == want
         t.grad = None
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_mean_on_numpy_is_numpys_mean_bit_for_bit_and_quiet(dt):
+    """The NumPy backend takes np.mean's own steps (its sum, divided by the count) without its Python wrapper:
+    every value NumPy's, with no warning where a sum overflows."""
+    import warnings
+
+    rng = np.random.default_rng(29)
+    for shape in [(100,), (7, 13), (3, 4, 5), (1,), (2, 1)]:
+        a = (rng.standard_normal(shape) * 10.0 ** rng.integers(-30, 30, shape)).astype(dt)
+        x = xb.asarray(a, backend="numpy")
+        for axis in [None, *range(len(shape)), *([(0, len(shape) - 1)] if len(shape) > 1 else [])]:
+            want = np.mean(a, axis=axis)
+            got = xb.mean(x, axis=axis).numpy()
+            assert got.dtype == np.dtype(dt) and np.array_equal(got, want), (shape, axis)
+    big = xb.asarray(np.full(4, np.finfo(dt).max, dtype=dt), backend="numpy")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert xb.mean(big).item() == np.inf

@@ -47,6 +47,9 @@ _NT = "numpy,torch"
 _S = True  # mutmut's string mutations (``"a"`` -> ``"XXaXX"``) on: the module's strings are names with a meaning
 _M = False  # off: the module's strings are messages (a ``match=`` search still finds an XX-wrapped message)
 # name: (path, backends the subset runs on, test files, sample: 1 = every mutant, k = about one in k, strings)
+_COERCE_TESTS = ["tests/test_coerce.py", "tests/test_parity_cases.py", "tests/test_creation.py",
+                 "tests/test_elementwise.py", "tests/test_array.py", "tests/test_errors.py",
+                 "tests/test_indexing.py"]  # the one way in (a package)
 MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
     "_assign": ("xbackend/_assign.py", _NT, ["tests/test_indexing.py", "tests/test_array.py",
                                             "tests/test_parity_cases.py", "tests/test_errors.py"], 1, _S),
@@ -54,9 +57,13 @@ MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
                                         "tests/test_errors.py", "tests/test_parity_cases.py",
                                         "tests/test_statistical.py", "tests/test_searching.py",
                                         "tests/test_random.py", "tests/test_linalg.py", "tests/test_fft.py"], 1, _S),
-    "_coerce": ("xbackend/_coerce.py", _NT, ["tests/test_coerce.py", "tests/test_parity_cases.py", "tests/test_creation.py",
-                                            "tests/test_elementwise.py", "tests/test_array.py",
-                                            "tests/test_errors.py", "tests/test_indexing.py"], 2, _S),
+    "_coerce_asarray": ("xbackend/_coerce/_asarray.py", _NT, _COERCE_TESTS, 2, _S),
+    "_coerce_operands": ("xbackend/_coerce/_operands.py", _NT, _COERCE_TESTS, 2, _S),
+    "_coerce_scalars": ("xbackend/_coerce/_scalars.py", _NT, _COERCE_TESTS, 1, _S),
+    "_coerce_sequences": ("xbackend/_coerce/_sequences.py", _NT, _COERCE_TESTS, 2, _S),
+    "_coerce_keys": ("xbackend/_coerce/_keys.py", _NT, _COERCE_TESTS, 2, _S),
+    "_coerce_natives": ("xbackend/_coerce/_natives.py", _NT, _COERCE_TESTS, 1, _S),
+    "_coerce_place": ("xbackend/_coerce/_place.py", _NT, _COERCE_TESTS, 2, _S),
     "_boundary": ("xbackend/_boundary.py", _NT, ["tests/test_boundary.py", "tests/test_errors.py", "tests/test_error_fixes.py",
                                                 "tests/test_parity_cases.py", "tests/test_linalg.py",
                                                 "tests/test_fft.py"], 2, _M),

@@ -13,20 +13,18 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as _np
 
-from . import _assign, _config, _dtypes as D, _gradhomes as _GH, _native_errors as _NE
+from . import _config, _dtypes as D, _gradhomes as _GH, _native_errors as _NE
 from ._backend import Backend
 from ._devices import Device, bind as _bind
-from ._dispatch import backend_for_type, get_backend
+from ._dispatch import get_backend
 from ._dtypes import DType
 from ._errors import (
     ArgumentTypeError,
     ArgumentValueError,
-    InvalidIndexError,
     ShapeError,
     BackendMismatchError,
     DeviceMismatchError,
     HostTransferError,
-    PromotionError,
     XBackendError,
     mismatch,
 )
@@ -396,15 +394,15 @@ class Array(metaclass=_NoDirectCalls):
             out._be = be
             return out
         try:
-            nkey = _native_key(self, key)
+            nkey = _Late.native_key(self, key)
             return _new(be.getitem(self._data, nkey), self._dt, self._dev, be)
         except Exception as exc:  # free while nothing is raised
             _index_failed(self, key, exc)
             raise
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        nkey = _native_key(self, key)
-        v = _setitem_value(self, value)
+        nkey = _Late.native_key(self, key)
+        v = _Late.setitem_value(self, value)
         try:
             new = self._be.setitem(self._data, nkey, v)
         except Exception as exc:  # free while nothing is raised
@@ -421,8 +419,8 @@ _NAMESPACES: dict[Device, Any] = {}  # bound Device -> its namespace (xbackend._
 
 class _Late:
     """The parts of an Array that are implemented above this module: moving and exporting data
-    (``xbackend._interchange``), host data to an Array (``xbackend._creation.asarray``) and the bound
-    namespace (``xbackend._namespace``). Those modules import :class:`Array`, so this one cannot import
+    (``xbackend._interchange``), index keys and ``__setitem__`` values (``xbackend._coerce``, the one way in) and
+    the bound namespace (``xbackend._namespace``). Those modules import :class:`Array`, so this one cannot import
     them back; each installs its function here when it is imported, and ``import xbackend`` imports them
     all. A class attribute costs what a module global does on the hot path (no import machinery per call).
     """
@@ -430,11 +428,12 @@ class _Late:
     to_numpy: Callable[..., Any]
     export_dlpack: Callable[..., Any]
     move: Callable[..., "Array"]
-    asarray: Callable[..., "Array"]
+    transport: Callable[..., Any]
+    import_dlpack: Callable[..., "Array"]
     namespace_for: Callable[[Device], Any]
-    operand: Callable[[Any, "Array"], "Array"]
-    fit_scalar: Callable[[Any, DType], Any]
-    py_scalar: Callable[[Any], Any]
+    native_key: Callable[["Array", Any], Any]
+    setitem_value: Callable[["Array", Any], Any]
+    stack: Callable[..., "Array"]
     reduce: Callable[["Array"], tuple[Any, tuple[Any, ...]]]
     deepcopy: Callable[["Array", dict[int, Any]], "Array"]
 
@@ -500,42 +499,6 @@ def _partners(a: Array, b: Array, inplace: bool = False, native: bool = False) -
     return pair  # type: ignore[return-value]
 
 
-def _wrap_native(be: Any, x: Any) -> Array:
-    x = be.adopt(x)
-    return _new(x, be.dtype_of(x), be.device_of(x), be)
-
-
-def _coerce(a: Array, other: Any) -> Any:
-    """The non-Array operand of ``a`` as an Array at a's place or a Python scalar (``xbackend._coerce``'s rule),
-    or ``NotImplemented`` for an object that is no array-like (Python then tries its reflected operator)."""
-    if isinstance(other, _np.generic):
-        return _Late.py_scalar(other)  # NumPy scalars act as Python scalars (weak) on every backend
-    t = type(other)
-    if t is list or t is tuple or t is memoryview or t is bytearray or backend_for_type(t) is not None:
-        return _Late.operand(other, a)
-    if hasattr(other, "__array__") or hasattr(other, "__array_namespace__") or hasattr(other, "__dlpack__"):
-        return _Late.operand(other, a)  # foreign array-likes: asarray's refusal says the fix
-    return NotImplemented
-
-
-def _scalar_dtype(a: Array, s: Any) -> DType:
-    d = a._dt
-    t = type(s)
-    if t is float:
-        if d.kind == "f" or d.kind == "c":
-            return d
-    elif t is int:
-        k = d.kind
-        if k == "i" or k == "u":
-            lo, hi = _INT_RANGE[d]
-            if lo <= s <= hi:
-                return d
-        elif k == "f" or k == "c":
-            return d
-    cfg = _current()
-    return D.scalar_result(d, s, cfg.default_float, cfg.default_int)
-
-
 # --- native errors, translated (xbackend/_native_errors.py; called only after a native kernel raised) ------
 def _failed(name: str, a: Array, b: Any, exc: BaseException, inplace: bool = False) -> None:
     """An operator's kernel raised: shapes that do not broadcast raise ShapeError, anything else its translation."""
@@ -546,118 +509,6 @@ def _failed(name: str, a: Array, b: Any, exc: BaseException, inplace: bool = Fal
 
 _matmul_failed = _NE.matmul_failed
 _index_failed = _NE.index_failed
-
-
-def _native_key(a: Array, key: Any) -> Any:
-    """Index keys: Arrays become native arrays of the same backend/device; the rest passes through."""
-    t = type(key)
-    if t is int or t is slice or key is None or key is Ellipsis:
-        return a._be.normalize_key(a._data, key)
-    if t is tuple:
-        parts = []
-        dots = 0
-        for k in key:
-            if k is Ellipsis:
-                dots += 1
-            parts.append(_native_part(a, k))
-        if dots > 1:  # NumPy raises, Dask fails elsewhere, torch accepts it: one answer
-            raise InvalidIndexError(f"an index can hold at most one ellipsis (...), got {len(key)} entries with {dots}. "
-                                    "Fix: keep one, e.g. x[..., 0]")  # fmt: skip
-        return a._be.normalize_key(a._data, tuple(parts))
-    return a._be.normalize_key(a._data, _native_part(a, key))
-
-
-def _native_part(a: Array, k: Any) -> Any:
-    t = type(k)
-    if t is int or t is slice or k is None or k is Ellipsis or t is bool:
-        return k
-    if t is not Array:
-        if isinstance(k, _np.generic):
-            return _Late.py_scalar(k)  # NumPy scalars index like Python ints/bools
-        if t is list or isinstance(k, _np.ndarray):
-            if a._be.host_index_keys:  # known values stay on the host (a lazy backend keeps shapes known)
-                return _host_index_data(k)
-            k = _host_index(a, k)  # host index data: moved to the Array's device, like __setitem__ values
-        else:
-            be = backend_for_type(t)
-            if be is None:
-                raise InvalidIndexError(f"only integers, slices, ..., None, lists and integer or bool Arrays are valid "
-                                 f"indices, got {t.__name__}")  # fmt: skip
-            k = _wrap_native(be, k)
-    if k._be is not a._be or k._dev is not a._dev:
-        k = _partners(a, k, inplace=True)[1]
-    if k._dt.kind not in "iub":
-        raise InvalidIndexError(f"index Arrays must be integer or bool, got {k._dt}. Fix: cast, e.g. "
-                                "k.astype(xb.int64)")  # fmt: skip
-    if k._data.ndim == 0 and k._dt.kind != "b":
-        return int(a._be.item(k._data))
-    return k._data
-
-
-def _host_index_data(k: Any) -> Any:
-    h = _np.asarray(k)
-    if h.size == 0 and h.dtype.kind == "f":
-        h = h.astype(_np.int64)  # x[[]] selects nothing
-    if h.dtype.kind not in "iub":
-        raise InvalidIndexError(f"index lists must hold integers or bools, got {h.dtype} values")
-    return h
-
-
-def _host_index(a: Array, k: Any) -> Array:
-    return _Late.asarray(_host_index_data(k), backend=a._be.name, device=a._dev)
-
-
-def _setitem_value(a: Array, value: Any) -> Any:
-    """The native value to write into ``a``: host data at a's place (``xbackend._coerce``'s rule), lossy casts
-    refused, Python numbers rounded to a's dtype on the host (the same on every backend)."""
-    t = type(value)
-    if t in _SCALARS:
-        p = _scalar_dtype(a, value)
-        if p is not a._dt and not (t is int and a._dt.kind in "fc") and not (t is bool):
-            raise PromotionError(
-                f"cannot store Python {t.__name__} {value!r} into an Array of dtype {a._dt} without losing information. "
-                f"Fix: cast the Array first, e.g. x = x.astype({p!r})"
-            )
-        return _Late.fit_scalar(value, a._dt)
-    if t is not Array:
-        if isinstance(value, _np.generic):
-            return _setitem_value(a, _Late.py_scalar(value))  # NumPy scalars are weak, like Python scalars
-        value = _host_value(a, value)
-    if value._be is not a._be or value._dev is not a._dev:
-        value = _partners(a, value, inplace=True, native=t is not Array)[1]
-    if value._dt is not a._dt:
-        return _assign.assignment_cast(a, value)
-    return value._data
-
-
-def _host_value(a: Array, value: Any) -> Array:
-    """A non-Array ``__setitem__`` value as an Array. Writing is the one place host data moves by itself: a NumPy
-    array (and Python data) is made where ``a`` lives (the seeds' ``x[0] = np.array([1.0, 2.0])`` into a GPU Array,
-    issue 9). NumPy arrays keep their dtype (the assignment casts then decide); Python (nested) lists are weak
-    like Python scalars - they take ``a``'s dtype when their kind is not higher and their ints fit. A native array of
-    another library is as it is (its place is checked by the caller)."""
-    if isinstance(value, _np.ndarray):
-        return _Late.asarray(value, backend=a._be.name, device=a._dev)
-    be = backend_for_type(type(value))
-    if be is not None:
-        return _wrap_native(be, value)  # a native array: same backend and device, or a mismatch error
-    if type(value) is list or type(value) is tuple:
-        try:
-            h = _np.asarray(value)
-        except (ValueError, TypeError):
-            h = None
-        if h is not None and h.dtype.kind in _assign._KIND_RANK:
-            d = a._dt
-            if _assign._KIND_RANK[h.dtype.kind] > _assign._KIND_RANK[d.kind]:
-                raise PromotionError(
-                    f"cannot store Python {h.dtype.kind!r}-kind values ({h.dtype}) into an Array of dtype {d} without "
-                    f"losing information. Fix: cast the Array first, e.g. x = x.astype(xb.{h.dtype.name})"
-                )
-            if h.size and h.dtype.kind in "iu" and d.kind in "iu":
-                D.check_int_fits(int(h.min()), d)
-                D.check_int_fits(int(h.max()), d)
-            return _Late.asarray(h, dtype=d, backend=a._be.name, device=a._dev)
-    return _Late.asarray(value, backend=a._be.name, device=a._dev)
 
 
 def _setitem_failed(a: Array, key: Any, nkey: Any, value: Any, exc: BaseException) -> None:

@@ -7,25 +7,25 @@ backend), never to the backend's own.
 
 from __future__ import annotations
 
-import contextlib
 import math
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from . import _autograd, _config, _dtypes as D, _hostdata as H
-from ._array import Array, _Late, _alloc, _new
+from . import _autograd, _config, _dtypes as D
+from ._array import Array, _alloc, _new
 from ._devices import Device, split as _split
-from ._dispatch import _instances, backend_for_type, backend_name, get_backend
+from ._dispatch import _instances, get_backend
 from ._dtypes import DType
 from . import _args as A
 from ._boundary import raise_translated
-from ._coerce import first_array, is_native, py_scalar, to_array, wrap_native
+from ._coerce import asarray, first_array, fit_scalar, is_native, py_scalar, to_array, wrap_native
+from ._coerce import resolve as _resolve, target as _target
 from ._errors import (
-    ArgumentTypeError, ArgumentValueError, CopyError, DomainError, ForeignArrayError, OutOfMemoryError, PromotionError,
-    ScalarOverflowError, ShapeError, UnsupportedDTypeError, XBackendError,
+    ArgumentTypeError, ArgumentValueError, DomainError, OutOfMemoryError, PromotionError, ScalarOverflowError,
+    ShapeError, UnsupportedDTypeError,
 )  # fmt: skip
-from ._interchange import import_dlpack, move
+from ._interchange import import_dlpack
 
 _ctx_get = _config._ctx.get
 
@@ -35,63 +35,6 @@ __all__ = [
 ]  # fmt: skip
 
 _SCALARS = (bool, int, float, complex)
-
-
-def _target(backend: Any, device: Any) -> tuple[Any, Device]:
-    """Resolve (backend object, concrete device) from arguments and context."""
-    be, dev, _ = _resolve(backend, device)
-    return be, dev
-
-
-def _resolve(backend: Any, device: Any) -> tuple[Any, Device, _config.Config]:
-    """(backend object, concrete device, config in force), from arguments and context.
-
-    Resolutions are cached per Config object (configs are immutable; ``using``/``set_default`` make new
-    ones): the backend always, the device when it cannot change behind our back (an explicit device, or a
-    backend whose default device is fixed, NumPy's cpu); otherwise the cache says ``None`` and the backend's
-    ``default_device()`` is asked on every call (torch's follows ``torch.set_default_device``).
-    """
-    c = _ctx_get()
-    cfg = _config._base if c is None else c
-    try:
-        hit = cfg.places.get((backend, device))
-    except TypeError:  # an unhashable device argument (never cached)
-        hit = None
-    if hit is not None:
-        dev = hit[1]
-        return hit[0], hit[0].default_device() if dev is None else dev, cfg
-    bk, dev = _split(backend, device)  # a device bound to a backend (x.device) decides the backend
-    if bk is None:
-        name = cfg.backend
-        if dev is None:
-            dev = cfg.device
-    else:
-        name = bk if type(bk) is str else backend_name(bk)
-    try:
-        be = _instances.get(name) or get_backend(name)
-    except XBackendError as exc:
-        if bk is None:  # the configured backend: maybe XBACKEND_BACKEND chose it
-            raise _config.blame_environment(exc, "backend") from exc
-        raise
-    if dev is None:
-        dev = be.default_device()
-        if not be.fixed_default_device:  # cache the backend; the device is asked for on every call
-            with contextlib.suppress(TypeError):
-                cfg.places[backend, device] = (be, None)
-            return be, dev, cfg
-    else:
-        current = dev.index is None  # "cuda": the backend's current device, which can change (set_device)
-        try:
-            dev = be.check_device(dev)
-        except XBackendError as exc:
-            if device is None:  # the configured device: maybe XBACKEND_DEVICE chose it
-                raise _config.blame_environment(exc, "device") from exc
-            raise
-        if current and dev.index is not None:  # resolved from state: ask again next time, never cache it
-            return be, dev, cfg
-    with contextlib.suppress(TypeError):  # an unhashable device argument: just don't cache
-        cfg.places[backend, device] = (be, dev)
-    return be, dev, cfg
 
 
 def _dt(dtype: Any, default: DType) -> DType:
@@ -105,131 +48,6 @@ def _creation_failed(fname: str, shape: Any, dt: DType, exc: BaseException) -> N
     if isinstance(exc, MemoryError) or "memory" in str(exc).lower():
         raise OutOfMemoryError(f"{fname}(): no memory for a result of shape {tuple(shape)} and dtype {dt}. Fix: ask "
                                "for less, or free memory (on a GPU: del unused Arrays)") from exc  # fmt: skip
-
-
-def asarray(obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy: bool | None = None,
-            backend: str | None = None, chunks: Any = None, requires_grad: bool = False) -> Array:  # fmt: skip
-    """Convert Python data, NumPy arrays, native arrays of any backend, or Arrays to an Array.
-
-    Data that has a dtype keeps it unless ``dtype=`` is given; Python data gets xbackend's defaults.
-    A native array stays on its own backend and device unless ``backend=``/``device=`` say otherwise.
-    ``copy=None`` shares memory where safe, ``True`` always copies, ``False`` raises where it can't share.
-    ``chunks=`` splits the result of a chunked backend (``backend="dask"``); see :func:`xbackend.rechunk`.
-    ``requires_grad=True`` makes the result a new leaf that requires grad (torch; other backends raise
-    :class:`~xbackend.GradientError` with the fix); with ``copy=None`` it owns its memory unless the data
-    already was on its backend (parameters are updated in place; the caller's NumPy data stays as it was).
-
-    >>> import numpy as np, xbackend as xb
-    >>> xb.asarray([[1, 2], [3, 4]]).dtype, xb.asarray(np.float32(1.5)).dtype
-    (xb.int64, xb.float32)
-    >>> a = np.arange(3.0)
-    >>> x = xb.asarray(a)
-    >>> x.native is a
-    True
-    """
-    if requires_grad:
-        x = asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend, chunks=chunks)
-        return _autograd.asarray_leaf(x, obj, copy)
-    if chunks is not None:  # xb.rechunk(asarray(...), chunks)
-        x = asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend)
-        return _new(x._be.rechunk(x._data, chunks), x._dt, x._dev, x._be)
-    dt = None if dtype is None else D.dtype(dtype)
-    if device is not None:
-        backend, device = _split(backend, device)  # device=x.device names x's backend too
-    t = type(obj)
-    if t is Array:
-        if dt is not None:
-            D.check_cast(obj._dt, dt)
-            if copy is False and dt is not obj._dt:
-                raise CopyError(f"asarray(): casting {obj._dt} to {dt} needs a copy, but copy=False was given. Fix: "
-                                f"allow the copy, e.g. xb.asarray(x, dtype=xb.{dt.name}, copy=None)")  # fmt: skip
-            if obj._dt.kind == "f" and dt.kind in "iu":  # a cast of array data: saturating, as astype (_saturate.py)
-                obj, dt, copy = obj.astype(dt), None, None  # (already a new array)
-        if (backend is None or obj._be.name == backend) and (device is None or device is obj._dev):
-            data = obj._be.wrap_native(obj._data, dt, None, copy)
-            return obj if data is obj._data and dt in (None, obj._dt) else _new(data, dt or obj._dt, obj._dev, obj._be)
-        return move(obj, backend=backend, device=device, dtype=dt, copy=copy)
-    src = backend_for_type(t) if not isinstance(obj, np.generic) else None
-    if src is not None:
-        return asarray(wrap_native(obj), dtype=dt, device=device, copy=copy, backend=backend)
-    if (t is list or t is tuple) and H.holds_arrays(obj):  # [t1, t2]: built where those arrays live, never on the host
-        x = H.from_arrays(obj)
-        return asarray(x, dtype=dt, device=device, copy=copy, backend=backend)
-    if hasattr(obj, "__dlpack__") and not isinstance(obj, (np.ndarray, np.generic)):
-        return from_dlpack(obj, device=device, copy=copy, backend=backend)
-    be, dev = _target(backend, device)
-    cfg = _config.current()
-    if t in _SCALARS:
-        if dt is not None and t is complex:
-            D.check_cast(D.complex128, dt)
-        dt = dt or D.python_scalar_dtype(obj, cfg.default_float, cfg.default_int)
-        if t is int and dt.kind in "iu":
-            H.check_range(obj, obj, dt)
-        elif t is float and dt.kind in "iu":
-            H.check_float_to_int(np.asarray(obj), dt)
-        return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
-    if isinstance(obj, np.generic):
-        src_dt = D.from_numpy_dtype(obj.dtype)
-        if dt is not None:
-            D.check_cast(src_dt, dt)
-            if src_dt.kind == "f" and dt.kind in "iu":
-                H.check_float_to_int(np.asarray(obj), dt)
-        dt = dt or src_dt
-        return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
-    if H.foreign(t) and issubclass(t, np.ndarray):
-        raise ForeignArrayError(
-            f"xbackend does not know {t.__module__}.{t.__name__}, a subclass of numpy.ndarray: what it adds to the "
-            "values (units, a mask, other rules) would be lost in an Array, silently. Fix: if the values alone are "
-            "what you mean, take them explicitly, e.g. xb.asarray(obj.view(np.ndarray))"
-        )
-    if H.foreign(t):
-        raise ForeignArrayError(
-            f"xbackend does not know {t.__module__}.{t.__name__} and it does not implement the Array API standard "
-            "(__array_namespace__): converting it with np.asarray could compute or copy it silently. Fix: convert "
-            "it explicitly, e.g. xb.asarray(np.asarray(obj)) or the library's own to-NumPy method"
-        )
-    if copy is False:
-        raise CopyError(f"copy=False, but a {t.__name__} must be copied to become an Array; use copy=None")
-    try:
-        host = np.asarray(obj)
-    except (ValueError, TypeError) as exc:
-        raise ShapeError(f"cannot make an Array from {t.__name__}: {H.ragged(exc)}. Fix: give every row the same "
-                         "length (nested lists must be rectangular)") from None  # fmt: skip
-    except RuntimeError as exc:  # tensors (or Arrays) that require grad in nested data
-        raise _autograd.nested_grad_error(obj, exc) from exc
-    if isinstance(obj, H.BUFFERS):  # typed memory keeps its type: memoryview of float32 is float32, bytes are uint8
-        if host.dtype.kind not in "biufc":
-            raise UnsupportedDTypeError(f"cannot make an Array from a {t.__name__} of format {host.dtype}; "
-                                        "use a buffer of numbers")  # fmt: skip
-        dt = dt or D.from_numpy_dtype(host.dtype)
-    if host.dtype.kind == "O":
-        if type(H.first_leaf(obj)) is int:  # ints beyond uint64 (and int64): NumPy keeps Python objects
-            with contextlib.suppress(TypeError, ValueError):
-                leaves = np.asarray(obj, dtype=object).ravel()
-                if all(type(v) is int or type(v) is bool for v in leaves):
-                    if dt is not None and dt.kind in "fc":
-                        host = np.array(obj, dtype=np.float64)  # asked for floats: rounding is expected
-                    else:
-                        lo, hi = int(min(leaves)), int(max(leaves))
-                        H.check_range(lo, hi, dt if dt is not None and dt.kind in "iu" else D.int64 if lo < 0 else D.uint64)
-        if host.dtype.kind == "O":
-            raise UnsupportedDTypeError(f"Unsupported data: cannot make an Array from a {t.__name__} of "
-                                        f"{type(H.first_leaf(obj)).__name__} values; an Array holds numbers and bools")  # fmt: skip
-    k: str = host.dtype.kind
-    if k not in "biufc":
-        raise UnsupportedDTypeError(f"Unsupported dtype {host.dtype}: cannot make an Array from "
-                                    f"{type(H.first_leaf(obj)).__name__} values; an Array holds numbers and bools")  # fmt: skip
-    if dt is not None and k == "c":
-        D.check_cast(D.complex128, dt)
-    if k == "f" and (dt is None or dt.kind in "iu") and type(H.first_leaf(obj)) is int:
-        host = H.exact_ints(obj, host, dt)  # ints beyond int64 that NumPy turned into float64
-        k = host.dtype.kind
-    dt = dt or H.host_dtype(host, cfg)
-    if (k == "i" or k == "u") and (dt.kind == "i" or dt.kind == "u") and host.size and H.NARROWER[k, dt]:
-        H.check_range(int(host.min()), int(host.max()), dt)  # only when the target is narrower than the data
-    elif k == "f" and dt.kind in "iu" and host.size:
-        H.check_float_to_int(host, dt)
-    return _new(be.from_host(host, dt, dev, True), dt, dev, be)
 
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None, backend: str | None = None) -> Array:
@@ -393,8 +211,9 @@ def _fill_value(fill_value: Any, dt: DType, fname: str = "full") -> Any:
         raise PromotionError(f"{fname}(): cannot fill a bool Array with int {v}. Fix: pass True or False, or an "
                              "integer dtype")  # fmt: skip
     elif k in "fc" and t is not bool and dt.itemsize < (16 if k == "c" else 8) and dt is not D.bfloat16:
-        with np.errstate(over="ignore"):  # rounded once on the host: 1e300 becomes inf in float32 everywhere
-            v = np.asarray(v, dtype=dt.name).item()
+        # rounded once on the host: 1e300 becomes inf in float32 everywhere (an int beyond float64 raises
+        # OverflowError, as NumPy's conversion does)
+        v = fit_scalar(float(v) if t is int else v, dt)
     elif k in "fc" and t is int:
         try:
             v = float(v)
@@ -709,4 +528,3 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
     return tuple(_new(g, first._dt, first._dev, first._be) for g in grids)  # a tuple (2025.12)
 
 
-_Late.asarray = asarray  # host index and __setitem__ values of Array

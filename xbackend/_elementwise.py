@@ -25,10 +25,9 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from . import _args as A, _dtypes as D
-from ._array import Array, _check_partner, _new, _scalar_dtype
+from ._array import Array, _check_partner, _new
 from ._operators import binary, unary
-from ._creation import asarray
-from ._coerce import is_native, py_scalar, to_array, wrap_native
+from ._coerce import is_native, py_scalar, scalar_dtype as _scalar_dtype, to_array, wrap_native
 from . import _native_errors as _NE
 from ._errors import ArgumentTypeError, ArgumentValueError, PromotionError, ShapeError
 from ._rules import ELEMENTWISE
@@ -49,11 +48,6 @@ if sorted(__all__) != sorted([n for n in ELEMENTWISE if n != "matmul"] + ["clip"
 _SCALARS = (int, float, complex, bool)
 
 
-def _as_array(x: Any) -> Array:
-
-    return asarray(x)
-
-
 def _make_binary(name: str) -> Callable[..., Array]:
     fwd = binary(name)
     rev = binary(name, reflected=True)
@@ -68,9 +62,9 @@ def _make_binary(name: str) -> Callable[..., Array]:
         elif is_native(x2):
             r = rev(wrap_native(x2), x1)
         elif type(x1) in _SCALARS:
-            r = rev(_as_array(x2), x1)
+            r = rev(to_array(x2), x1)
         else:
-            r = fwd(_as_array(x1), x2)
+            r = fwd(to_array(x1), x2)
         if r is NotImplemented:
             raise ArgumentTypeError(f"{name}() takes Arrays, native arrays, Python scalars or nested lists of "
                                     f"numbers, got {type(x1).__name__} and {type(x2).__name__}")  # fmt: skip
@@ -99,7 +93,7 @@ def _make_round() -> Callable[..., Array]:
         >>> xb.round(xb.asarray([0.5, 1.5, 2.5, -0.5])).tolist()
         [0.0, 2.0, 2.0, -0.0]
         """
-        x = x if type(x) is Array else _as_array(x)
+        x = x if type(x) is Array else to_array(x)
         decimals = A.integer(decimals, "round", "decimals")
         if decimals == 0 or x.dtype.kind in "biu":
             return op(x)
@@ -236,7 +230,7 @@ def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:  # noqa: A002 
     >>> xb.clip(xb.asarray([1, 5, 9]), 2, 6).tolist()
     [2, 5, 6]
     """
-    x = x if type(x) is Array else _as_array(x)
+    x = x if type(x) is Array else to_array(x)
     if x.dtype.kind in "bc":
         raise D.UnsupportedDTypeError(f"clip() needs a real numeric dtype, got {x.dtype}. Fix: clip xb.real(x), or "
                                       "cast a bool Array, e.g. x.astype(xb.int64)")  # fmt: skip

@@ -36,8 +36,9 @@ import numpy as np
 from . import _dtypes as D
 from ._array import Array, _Late, _new
 from ._backend import Backend
+from ._coerce._natives import cpu_move, wrap_native
 from ._devices import KNOWN_TYPES as _DEVICE_TYPES, Device, device as _device, split as _split
-from ._dispatch import backend_for_type, get_backend, registered as _KNOWN_NAMES
+from ._dispatch import _instances, backend_for_type, get_backend, registered as _KNOWN_NAMES
 from ._dtypes import DType
 from ._errors import ArgumentTypeError, CopyError, DLPackError, GradientError, HostTransferError, XBackendError
 
@@ -109,6 +110,12 @@ def _target_device(dst: Any, a: Array, device: Any) -> Device:
 def move(a: Array, *, backend: Any = None, device: Any = None, dtype: DType | None = None,
          copy: bool | None = None) -> Array:  # fmt: skip
     """Move/cast ``a``; see :meth:`Array.to` (this is its implementation)."""
+    if device is None and dtype is None and copy is None and type(backend) is str and a._dev.type == "cpu":
+        dst = _instances.get(backend)  # to(backend="torch") on the CPU: the target's zero-copy import of host memory
+        if dst is not None and dst is not a._be:
+            y = cpu_move(a._be, a._data, a._dt, a._dev, dst)
+            if y is not None:
+                return _new(y, a._dt, a._dev, dst)
     return _move(a, backend, device, dtype, copy)[0]
 
 
@@ -128,19 +135,9 @@ def moved(x: Any, *, backend: str | None = None, device: Any = None, dtype: DTyp
     (True, [0.0, 1.0, 2.0])
     """
     if type(x) is not Array:
-        x = _wrap_any(x)
+        x = wrap_native(x)
     y, copied = _move(x, backend, device, None if dtype is None else D.dtype(dtype), copy)
     return Moved(y, copied)
-
-
-def _wrap_any(obj: Any) -> Array:
-    if isinstance(obj, np.generic):
-        obj = np.asarray(obj)
-    be = backend_for_type(type(obj))
-    if be is None:
-        raise ArgumentTypeError(f"expected an xbackend Array or a native array, got {type(obj).__name__}; use xb.asarray()")
-    obj = be.adopt(obj)
-    return _new(obj, be.dtype_of(obj), be.device_of(obj), be)
 
 
 def _move(a: Array, backend: Any, device: Any, dtype: DType | None, copy: bool | None) -> tuple[Array, bool]:
@@ -334,9 +331,9 @@ def shares_memory(a: Any, b: Any) -> bool:
     True
     """
     if type(a) is not Array:
-        a = _wrap_any(a)
+        a = wrap_native(a)
     if type(b) is not Array:
-        b = _wrap_any(b)
+        b = wrap_native(b)
     if a._dev is not b._dev:
         return False
     if a._be is b._be and a._be.name == "numpy":
@@ -365,7 +362,7 @@ def to_numpy(a: Any, *, copy: bool | None = True, detach: bool = False) -> np.nd
     (array([1, 2]), array([5, 2]))
     """
     if type(a) is not Array:
-        a = _wrap_any(a)
+        a = wrap_native(a)
     be = a._be
     x = a._data
     readonly = False
@@ -489,3 +486,4 @@ def import_dlpack(obj: Any, *, device: Any = None, copy: bool | None = None, bac
 
 
 _Late.move, _Late.to_numpy, _Late.export_dlpack = move, to_numpy, export_dlpack  # Array.to / numpy / __dlpack__
+_Late.transport, _Late.import_dlpack = _transport, import_dlpack  # xbackend/_coerce: host data and DLPack in

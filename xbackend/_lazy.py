@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._array import Array, _computed, _new
-from ._utility import as_array
+from ._coerce import to_array
 
 __all__ = ["compute", "persist", "rechunk"]
 
@@ -28,7 +28,7 @@ def compute(*arrays: Any) -> tuple[Array, ...]:
     >>> m.item(), s.item(), m.backend
     (2.0, 6.0, 'numpy')
     """
-    xs = [as_array(a, "compute") for a in arrays]
+    xs = [to_array(a) for a in arrays]
     out: list[Any] = list(xs)
     groups: dict[int, list[int]] = {}
     for i, a in enumerate(xs):
@@ -49,7 +49,7 @@ def persist(x: Any) -> Array:
     >>> xb.persist(xb.asarray([1, 2])).tolist()
     [1, 2]
     """
-    return as_array(x, "persist").persist()
+    return to_array(x).persist()
 
 
 def rechunk(x: Any, chunks: Any) -> Array:
@@ -59,5 +59,5 @@ def rechunk(x: Any, chunks: Any) -> Array:
     >>> import xbackend as xb
     >>> xb.rechunk(xb.asarray([1.0, 2.0, 3.0, 4.0]), 2)  # doctest: +SKIP
     """
-    x = as_array(x, "rechunk")
+    x = x if type(x) is Array else to_array(x)
     return _new(x._be.rechunk(x._data, chunks), x._dt, x._dev, x._be)

@@ -12,16 +12,10 @@ from typing import Any, Sequence
 from . import _dtypes as D
 from ._array import Array, _check_partner, _new
 from ._coerce import first_array, to_array
-from ._creation import asarray
 from ._dtypes import DType
 from ._errors import ArgumentTypeError, ArgumentValueError, AxisError, ShapeError, UnsupportedDTypeError
 
 __all__ = ["matrix_transpose", "tensordot", "vecdot"]
-
-
-def _as_array(x: Any) -> Array:
-
-    return asarray(x)
 
 
 def _pair(x1: Any, x2: Any) -> tuple[Array, Array]:
@@ -29,7 +23,7 @@ def _pair(x1: Any, x2: Any) -> tuple[Array, Array]:
     place of the other operand (``xbackend._coerce``)."""
     a = first_array(x1, x2)
     if a is None:
-        a = _as_array(x1)
+        a = to_array(x1)
     return to_array(x1, a), to_array(x2, a)
 
 
@@ -55,7 +49,7 @@ def matrix_transpose(x: Array, /) -> Array:
     [[1], [2], [3]]
     """
     if type(x) is not Array:
-        x = _as_array(x)
+        x = to_array(x)
     return x.mT
 
 

@@ -19,7 +19,7 @@ import operator
 from typing import Any, Sequence
 
 from . import _args as A, _dtypes as D
-from ._array import Array, _alloc, _check_partner, _new
+from ._array import Array, _alloc, _check_partner, _Late, _new
 from ._boundary import boundary
 from ._coerce import first_array, is_native, to_array, weak
 from ._errors import ArgumentTypeError, ArgumentValueError, AxisError, CopyError, ShapeError
@@ -33,10 +33,6 @@ __all__ = [
 
 
 # --- helpers shared with _searching / _utility: the argument checks of xbackend/_args.py ---------------------
-def _arr(x: Any, name: str) -> Array:
-    return x if type(x) is Array else to_array(x)
-
-
 def _int(v: Any, what: str) -> int:
     fname, _, param = what.partition("() ")
     return A.integer(v, fname, param or "argument")
@@ -87,7 +83,7 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
     >>> xb.broadcast_to(xb.asarray([1, 2]), (3, 2)).tolist()
     [[1, 2], [1, 2], [1, 2]]
     """
-    x = _arr(x, "broadcast_to")
+    x = x if type(x) is Array else to_array(x)
     shape = _shape_tuple(shape, "broadcast_to")
     A.check_size(shape, x._dt.itemsize, "broadcast_to")  # a view, but addressable as a whole (NumPy's rule)
     if any(s < 0 for s in shape) or len(shape) < x.ndim or broadcast_shapes(tuple(x._data.shape), shape) != shape:
@@ -106,7 +102,7 @@ def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
     >>> a.shape, b.shape
     ((2, 2), (2, 2))
     """
-    xs = [_arr(a, "broadcast_arrays") for a in arrays]
+    xs = [a if type(a) is Array else to_array(a) for a in arrays]
     if not xs:
         return ()
     _same_place(xs)
@@ -197,7 +193,7 @@ def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
     >>> [a.tolist() for a in xb.unstack(xb.asarray([[1, 2], [3, 4]]), axis=1)]
     [[1, 3], [2, 4]]
     """
-    x = _arr(x, "unstack")
+    x = x if type(x) is Array else to_array(x)
     ax = _axis(axis, x.ndim, "unstack")
     pre = (slice(None),) * ax
     be, data = x._be, x._data
@@ -236,7 +232,7 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
     [[0, 1, 2], [3, 4, 5]]
     """
     if type(x) is not Array:
-        x = _arr(x, "reshape")
+        x = x if type(x) is Array else to_array(x)
     if copy is None and type(shape) is tuple:
         be = x._be
         # fast path: with no entry below -1 (NumPy takes -2 as -1) the native reshape accepts exactly the valid
@@ -305,7 +301,7 @@ def expand_dims(x: Array, /, axis: int | tuple[int, ...] = 0) -> Array:
     >>> xb.expand_dims(xb.asarray([1, 2]), axis=-1).shape
     (2, 1)
     """
-    x = _arr(x, "expand_dims")
+    x = x if type(x) is Array else to_array(x)
     if axis is None:
         raise ArgumentTypeError("expand_dims(): axis must be an int or a tuple of ints, got None. Fix: pass the "
                                 "position(s) of the new axes, e.g. axis=0")  # fmt: skip
@@ -323,7 +319,7 @@ def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     >>> xb.squeeze(xb.zeros((1, 3, 1)), axis=(0, 2)).shape
     (3,)
     """
-    x = _arr(x, "squeeze")
+    x = x if type(x) is Array else to_array(x)
     if axis is None:
         raise ArgumentTypeError("squeeze(): axis must be an int or a tuple of ints (the standard has no 'squeeze "
                                 "all'). Fix: name the axes, e.g. axis=0")  # fmt: skip
@@ -344,7 +340,7 @@ def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
     >>> xb.permute_dims(xb.zeros((2, 3, 4)), (-1, 0, 1)).shape
     (4, 2, 3)
     """
-    x = _arr(x, "permute_dims")
+    x = x if type(x) is Array else to_array(x)
     perm = _axes(tuple(axes), x.ndim, "permute_dims")
     if len(perm) != x.ndim:
         raise AxisError(f"permute_dims(): axes {tuple(axes)} is not a permutation of {x.ndim} axes")
@@ -358,7 +354,7 @@ def moveaxis(x: Array, source: int | tuple[int, ...], destination: int | tuple[i
     >>> xb.moveaxis(xb.zeros((2, 3, 4)), 0, -1).shape
     (3, 4, 2)
     """
-    x = _arr(x, "moveaxis")
+    x = x if type(x) is Array else to_array(x)
     src = _axes(source, x.ndim, "moveaxis")
     dst = _axes(destination, x.ndim, "moveaxis")
     if len(src) != len(dst):
@@ -377,7 +373,7 @@ def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
     >>> xb.flip(xb.asarray([[1, 2], [3, 4]]), axis=1).tolist()
     [[2, 1], [4, 3]]
     """
-    x = _arr(x, "flip")
+    x = x if type(x) is Array else to_array(x)
     axes = _axes(axis, x.ndim, "flip")
     return _new(x._be.flip(x._data, axes), x._dt, x._dev, x._be)
 
@@ -390,7 +386,7 @@ def roll(x: Array, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ..
     >>> xb.roll(xb.asarray([1, 2, 3, 4]), 1).tolist()
     [4, 1, 2, 3]
     """
-    x = _arr(x, "roll")
+    x = x if type(x) is Array else to_array(x)
     be = x._be
     if axis is None:
         if type(shift) is tuple or type(shift) is list:
@@ -421,7 +417,7 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
     >>> xb.repeat(xb.asarray([1, 2]), 2).tolist(), xb.repeat(xb.asarray([1, 2]), xb.asarray([0, 3])).tolist()
     ([1, 1, 2, 2], [2, 2, 2])
     """
-    x = _arr(x, "repeat")
+    x = x if type(x) is Array else to_array(x)
     be = x._be
     data = x._data
     if axis is None:
@@ -454,7 +450,7 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
     >>> xb.tile(xb.asarray([1, 2]), (2, 2)).tolist()
     [[1, 2, 1, 2], [1, 2, 1, 2]]
     """
-    x = _arr(x, "tile")
+    x = x if type(x) is Array else to_array(x)
     reps = _shape_tuple(repetitions, "tile")
     if any(r < 0 for r in reps):
         raise ArgumentValueError(f"tile(): repetitions must be non-negative, got {reps}")
@@ -472,3 +468,6 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
     if x.ndim < n:
         data = x._be.reshape(data, (1,) * (n - x.ndim) + tuple(data.shape))
     return _new(x._be.tile(data, reps), x._dt, x._dev, x._be)
+
+
+_Late.stack = stack  # lists of Arrays given to asarray (xbackend/_coerce builds on this module's callers)

@@ -19,21 +19,21 @@ from ._array import (
     _SCALARS,
     Array,
     _alloc,
-    _coerce,
     _current,
     _failed,
-    _Late,
     _matmul_failed,
+    _new,
     _partners,
-    _scalar_dtype,
 )
 import numpy as _np
 
 from ._assign import _KIND_RANK
 from ._boundary import FP_SIGNALS, quiet
+from ._coerce import asarray as _asarray, fit_scalar as _fit_scalar, operator_operand as _coerce
+from ._coerce import scalar_dtype as _scalar_dtype, weak_native as _weak_native
 from ._errors import ArgumentTypeError, DomainError, PromotionError, ShapeError
 from ._native_errors import any_failed as _any_failed
-from ._rules import ELEMENTWISE, bool_result, resolve, same_ok
+from ._rules import ELEMENTWISE, bool_result, resolve, same_compute, same_ok
 
 __all__ = ["binary", "inplace", "matmul", "unary"]
 
@@ -44,8 +44,10 @@ __all__ = ["binary", "inplace", "matmul", "unary"]
 # operation's general path. Specialising saves ~0.1 µs per call over branching on ``reflected``/``to_bool``.
 # ``table[backend][dtype]`` holds the backend's kernel for two native arrays (``Backend.forward_kernel``),
 # or None where the dtype is not in the pass-through set (the general path); ``scalar_table`` the same for a
-# native array and a Python float. Both fill on first use, so one dict lookup per call replaces the
-# kernel lookup and the dtype test.
+# native array and a Python float; ``int_table`` for a Python int or bool: (kernel, lo, hi, int conversion,
+# bool conversion), the ints in lo..hi being those the general path passes unchanged or as ``float(v)`` (exact,
+# and what rounding them to the dtype gives: ``_int_spec``). All fill on first use, so one dict lookup per call
+# replaces the kernel lookup and the dtype test.
 _FAST_BINARY = """
 def {fname}(self, other):
     if type(other) is Array:
@@ -86,6 +88,25 @@ def {fname}(self, other):
             out._dev = self._dev
             out._be = be
             return out
+    elif type(other) is int or type(other) is bool:
+        be = self._be
+        d = self._dt
+        try:
+            fn, lo, hi, cint, cbool = int_table[be][d]
+        except KeyError:
+            fn, lo, hi, cint, cbool = learn_int(be, d)
+        if fn is not None and lo <= other <= hi:
+            c = cint if type(other) is int else cbool
+            if c is not False:
+                out = _alloc()
+                try:
+                    out._data = fn({int_args})
+                except Exception:  # the general path raises the typed error
+                    return general(self, other)
+                out._dt = {result}
+                out._dev = self._dev
+                out._be = be
+                return out
     return general(self, other)
 """
 
@@ -97,6 +118,8 @@ def _fast_binary_code(reflected: bool, to_bool: bool) -> Any:
         fname="op",
         array_args="other._data, self._data" if reflected else "self._data, other._data",
         scalar_args="other, self._data" if reflected else "self._data, other",
+        int_args=("(other if c is None else c(other)), self._data" if reflected else
+                  "self._data, (other if c is None else c(other))"),
         result="_BOOL" if to_bool else "d",
     )
     return compile(src, f"<xbackend fast binary path reflected={reflected} to_bool={to_bool}>", "exec")
@@ -108,6 +131,7 @@ def _specialise(name: str, reflected: bool, to_bool: bool, fast: frozenset[D.DTy
     dtype, ``fast_fc`` ones with a Python float; ``failed(name, self, other, exc)`` raises the typed error."""
     table: dict[Any, dict[D.DType, Any]] = {}
     scalar_table: dict[Any, dict[D.DType, Any]] = {}
+    int_table: dict[Any, dict[D.DType, Any]] = {}
 
     def learn(be: Any, d: D.DType) -> Any:
         fn = be.forward_kernel(name, d) if d in fast else None
@@ -120,9 +144,17 @@ def _specialise(name: str, reflected: bool, to_bool: bool, fast: frozenset[D.DTy
         scalar_table.setdefault(be, {})[d] = fn
         return fn
 
+    def learn_int(be: Any, d: D.DType) -> Any:
+        spec = _int_spec(d, fast)
+        if spec[0]:
+            spec = ((be.kernel(name, d) if reflected else be.forward_kernel(name, d)), *spec[1:])
+        int_table.setdefault(be, {})[d] = spec
+        return spec
+
     namespace = {"Array": Array, "_alloc": _alloc, "_BOOL": _BOOL, "table": table, "scalar_table": scalar_table,
-                 "learn": learn, "learn_scalar": learn_scalar, "name": name, "general": general,
-                 "failed": failed, "FP_SIGNALS": FP_SIGNALS, "quiet": quiet}  # fmt: skip
+                 "int_table": int_table, "learn": learn, "learn_scalar": learn_scalar, "learn_int": learn_int,
+                 "name": name, "general": general, "failed": failed, "FP_SIGNALS": FP_SIGNALS,
+                 "quiet": quiet}  # fmt: skip
     exec(_fast_binary_code(reflected, to_bool), namespace)  # noqa: S102 - a fixed template, no user input
     op: Callable[..., Any] = cast(Callable[..., Any], namespace["op"])
     op.__name__ = op.__qualname__ = ("__r" if reflected else "") + name
@@ -130,23 +162,53 @@ def _specialise(name: str, reflected: bool, to_bool: bool, fast: frozenset[D.DTy
     return op
 
 
+#: ints a float dtype holds exactly (|v| up to 2**mantissa bits): for them rounding float(v) to the dtype changes
+#: nothing, so the fast path passes float(v), which is what the general path passes (``fit_scalar``)
+_EXACT_INTS = {D.float16: 1 << 11, D.float32: 1 << 24, D.float64: 1 << 53, D.bfloat16: 1 << 53,
+               D.complex128: 1 << 53}  # fmt: skip
+
+
+def _int_spec(d: D.DType, fast: frozenset[D.DType]) -> tuple[Any, int, int, Any, Any]:
+    """``(usable, lo, hi, int conversion, bool conversion)`` of the operators' int/bool fast path for dtype ``d``:
+    what the general path does for Python ints in lo..hi and bools (a conversion None: passed as they are;
+    False: not taken). complex64 is left to the general path (it passes ints as complex numbers)."""
+    if d not in fast:
+        return None, 1, 0, False, False
+    if d.kind in "iu":
+        lo, hi = D._INT_RANGE[d]
+        return True, lo, hi, None, int
+    if d.kind == "b":
+        return True, 0, 1, False, None
+    n = _EXACT_INTS.get(d)
+    if n is None:
+        return None, 1, 0, False, False
+    return True, -n, n, float, float  # a bool as 1.0/0.0: the general path's 1/0, NumPy's faster float kernel
+
+
 def binary(name: str, reflected: bool = False) -> Any:
     """The implementation of a two-argument elementwise operation, as a method of its first argument."""
     category = ELEMENTWISE[name][1]
     shift = name in _SHIFTS
-    fast = same_ok(category) if not shift else frozenset()  # shifts check their counts: no fast path
-    fast_fc = frozenset(d for d in fast if d.kind in "fc")
     to_bool = bool_result(category)
+    # the dtypes computed in as they are: comparisons too (their result is bool); shifts check their counts first
+    fast = (same_compute(category) if to_bool else same_ok(category)) if not shift else frozenset()
+    fast_fc = frozenset(d for d in fast if d.kind in "fc")
+    if to_bool:  # a float compared unrounded could flip the answer (torch compares half data in float32)
+        fast_fc = fast_fc & {D.float64, D.complex128}
 
     def general(self: Array, other: Any) -> Array:
         be = self._be
         d1 = self._dt
-        if type(other) is Array:
-            if other._be is not be or other._dev is not self._dev:
-                return general(*_partners(self, other))  # (inside xb.grad: a closure Array as a constant)
-            d2 = other._dt
+        t = type(other)
+        if t is Array or ((t is list or t is tuple) and (host := _weak_native(other, self)) is not None):
+            if t is Array:
+                if other._be is not be or other._dev is not self._dev:
+                    return general(*_partners(self, other))  # (inside xb.grad: a closure Array as a constant)
+                d2 = other._dt
+                y = other._data
+            else:  # Python data: at self's place, weakly typed, converted once (no Array of its own)
+                y, d2 = host  # type: ignore[misc]  # (not None: the test above)
             x = self._data
-            y = other._data
             if d1 is d2 and d1 in fast:
                 cd = d1
             else:
@@ -159,9 +221,9 @@ def binary(name: str, reflected: bool = False) -> Any:
                     x = be.astype(x, cd)
                 if d2 is not cd:
                     y = be.astype(y, cd)
-        elif (t := type(other)) is float and d1 in fast_fc:  # float Array (op) Python float: the common case
+        elif t is float and d1 in fast_fc:  # float Array (op) Python float: the common case
             x = self._data
-            y = other if d1.itemsize >= 8 and d1.kind == "f" or d1.itemsize >= 16 else _Late.fit_scalar(other, d1)
+            y = other if d1.itemsize >= 8 and d1.kind == "f" or d1.itemsize >= 16 else _fit_scalar(other, d1)
             cd = d1
         elif t is float or t is int or t is bool or t is complex:
             p = _scalar_dtype(self, other)
@@ -174,7 +236,7 @@ def binary(name: str, reflected: bool = False) -> Any:
                 if d1 is not cd:
                     x = be.astype(x, cd)
             if (t is int or t is float) and cd.kind in "fc":
-                y = _Late.fit_scalar(y, cd)  # 10**30 or 1e300 with a float32 Array: rounded on the host, as NumPy does
+                y = _fit_scalar(y, cd)  # 10**30 or 1e300 with a float32 Array: rounded on the host, as NumPy does
         else:
             other = _coerce(self, other)
             return NotImplemented if other is NotImplemented else general(self, other)
@@ -189,7 +251,8 @@ def binary(name: str, reflected: bool = False) -> Any:
             out._data = fn(y, x) if reflected else fn(x, y)
         except Exception as exc:
             if not isinstance(exc, FP_SIGNALS):
-                _failed(name, self, other, exc)
+                _failed(name, self, other if type(other) is not list and type(other) is not tuple else
+                        _new(y, cd, self._dev, be), exc)  # Python data: its shape, for the message
                 raise
             out._data = quiet(name, fn, y, x) if reflected else quiet(name, fn, x, y)
         out._dt = _BOOL if to_bool else cd
@@ -198,6 +261,10 @@ def binary(name: str, reflected: bool = False) -> Any:
         return out
 
     return _specialise(name, reflected, to_bool, fast, fast_fc, general, _failed)
+
+
+_NOT_FAST = object()
+_EXACT_F64 = 1 << 53  # ints float64 holds exactly: float(v) is what the general path passes
 
 
 def inplace(name: str) -> Any:
@@ -209,9 +276,37 @@ def inplace(name: str) -> Any:
                                 "bitwise_and": "iand", "bitwise_or": "ior", "bitwise_xor": "ixor",
                                 "bitwise_left_shift": "ilshift", "bitwise_right_shift": "irshift"}[name])  # fmt: skip
 
+    fast = same_ok(category) if name not in _SHIFTS else frozenset()  # computed and stored in x's dtype as it is
+    fast_int = {d: D._INT_RANGE[d] for d in fast if d.kind in "iu"}
+
     def iop(self: Array, other: Any) -> Array:
         be = self._be
         d1 = self._dt
+        if d1 in fast:  # the general path's answer without its steps: same dtype, or a scalar it passes as it is
+            t = type(other)
+            y = _NOT_FAST
+            if t is Array:
+                if other._dt is d1 and other._be is be and other._dev is self._dev:
+                    y = other._data
+            elif t is float:
+                if d1 is D.float64 or d1 is D.complex128:
+                    y = other
+            elif t is int:
+                r = fast_int.get(d1)
+                if r is not None:
+                    if r[0] <= other <= r[1]:
+                        y = other
+                elif (d1 is D.float64 or d1 is D.complex128) and -_EXACT_F64 <= other <= _EXACT_F64:
+                    y = float(other)
+            if y is not _NOT_FAST:
+                try:
+                    self._data = be.inplace(native, name, self._data, y)
+                except Exception as exc:
+                    if not isinstance(exc, FP_SIGNALS):
+                        _failed(name, self, other, exc, inplace=True)
+                        raise
+                    self._data = quiet(name, be.inplace, native, name, self._data, y)  # np.seterr: the IEEE result
+                return self
         if type(other) is Array:
             if other._be is not be or other._dev is not self._dev:
                 other = _partners(self, other, inplace=True)[1]
@@ -221,7 +316,7 @@ def inplace(name: str) -> Any:
             p = _scalar_dtype(self, other)
             y = other if type(other) is not bool or d1 is _BOOL else int(other)  # bools with numbers: 0/1
             if (type(other) is int or type(other) is float) and d1.kind in "fc":
-                y = _Late.fit_scalar(y, d1)
+                y = _fit_scalar(y, d1)
         else:
             other = _coerce(self, other)
             return NotImplemented if other is NotImplemented else iop(self, other)
@@ -258,15 +353,18 @@ def unary(name: str) -> Any:
     """A one-argument elementwise operation: the dunder (``-x``) and the public function (``xb.negative``)."""
     category = ELEMENTWISE[name][1]
     fast = same_ok(category)
+    fast_bool = same_compute(category) if bool_result(category) else frozenset()  # isnan & co.: bool of x's dtype
 
     def op(x: Any, /) -> Array:
         if type(x) is not Array:  # xb.exp(native array or Python data): the public function is this one
-            x = _Late.asarray(x)
+            x = _asarray(x)
         d = x._dt
         be = x._be
         data = x._data
         if d in fast:
             cd = rd = d
+        elif d in fast_bool:
+            cd, rd = d, _BOOL
         else:
             cd, rd = resolve(name, category, d, _current().default_float)
             if cd is not d:

@@ -17,7 +17,7 @@ from ._config import current as _current
 from ._dtypes import DType
 from ._errors import ArgumentTypeError, ArgumentValueError, UnsupportedDTypeError
 
-__all__ = ["ELEMENTWISE", "resolve", "same_ok", "result_type"]
+__all__ = ["ELEMENTWISE", "resolve", "same_ok", "same_compute", "result_type"]
 
 # name -> (number of array arguments, category)
 ELEMENTWISE: dict[str, tuple[int, str]] = {}
@@ -108,6 +108,15 @@ def same_ok(category: str) -> frozenset[DType]:
         return frozenset(d for d in acc if d.kind in "fc")
     if category == "to_real":
         return frozenset(d for d in acc if d.kind != "c")
+    return acc
+
+
+def same_compute(category: str) -> frozenset[DType]:
+    """Dtypes an operation of the category computes in as they are, whatever its result (a comparison's is bool):
+    what the operators' fast path may pass through."""
+    acc = _ACCEPT[category]
+    if category in _FLOAT_CATS:
+        return frozenset(d for d in acc if d.kind in "fc")
     return acc
 
 

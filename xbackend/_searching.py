@@ -23,10 +23,10 @@ from typing import Any, Literal, cast
 import numpy as np
 
 from . import _args as A, _config, _dtypes as D
-from ._array import Array, _new, _scalar_dtype
-from ._coerce import first_array, is_native, placed, py_scalar, scalar_array, to_array
+from ._array import Array, _new
+from ._coerce import first_array, is_native, placed, py_scalar, scalar_array, scalar_dtype as _scalar_dtype, to_array
 from ._errors import ArgumentTypeError, ShapeError, UnsupportedDTypeError
-from ._manipulation import _arr, _axes, _axis, broadcast_shapes
+from ._manipulation import _axes, _axis, broadcast_shapes
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
@@ -49,7 +49,7 @@ def _real(x: Array, name: str) -> None:
 
 
 def _arg(name: str, x: Any, axis: int | None, keepdims: bool) -> Array:
-    x = _arr(x, name)
+    x = x if type(x) is Array else to_array(x)
     _real(x, name)
     keepdims = A.flag(keepdims, name, "keepdims")
     fn = getattr(x._be, name)
@@ -95,7 +95,7 @@ def count_nonzero(x: Array, /, *, axis: int | tuple[int, ...] | None = None, kee
     >>> xb.count_nonzero(xb.asarray([[0, 1], [2, 3]]), axis=0).tolist()
     [1, 2]
     """
-    x = _arr(x, "count_nonzero")
+    x = x if type(x) is Array else to_array(x)
     axes = _axes(axis, x.ndim, "count_nonzero")
     keepdims = A.flag(keepdims, "count_nonzero", "keepdims")
     return _index(x, x._be.count_nonzero(x._data, axes, keepdims))
@@ -111,7 +111,7 @@ def nonzero(x: Array, /) -> tuple[Array, ...]:
     >>> i.tolist()
     [1, 3]
     """
-    x = _arr(x, "nonzero")
+    x = x if type(x) is Array else to_array(x)
     if x.ndim == 0:
         raise ShapeError("nonzero() of a 0-d Array is not defined. Fix: xb.nonzero(xb.reshape(x, (1,))), or bool(x)")
     return tuple(_index(x, i) for i in x._be.nonzero(x._data))
@@ -130,7 +130,7 @@ def searchsorted(x1: Array, x2: Array | int | float, /, *, side: Literal["left",
     >>> xb.searchsorted(xb.asarray([1, 2, 2, 4]), 2, side="right").item()
     3
     """
-    x1 = _arr(x1, "searchsorted")
+    x1 = x1 if type(x1) is Array else to_array(x1)
     if x1.ndim != 1:
         raise ShapeError(f"searchsorted(): x1 must be 1-d, got {x1.ndim}-d. Fix: search a 1-d sorted Array")
     side = A.choice(side, ("left", "right"), "searchsorted", "side")
@@ -175,6 +175,10 @@ def where(condition: Array, x1: Array | int | float | complex | bool, x2: Array 
     >>> r.dtype, r.tolist()
     (xb.float64, [-inf, 0.0])
     """
+    if type(condition) is Array and condition._dt is D.bool and not condition._be.unknown_shapes:
+        r = _where_fast(condition, x1, x2)
+        if r is not None:
+            return r
     if isinstance(x1, np.generic):
         x1 = py_scalar(x1)  # NumPy scalars are weak, like Python scalars
     if isinstance(x2, np.generic):
@@ -214,3 +218,33 @@ def where(condition: Array, x1: Array | int | float | complex | bool, x2: Array 
     a = scalar_array(v1, cd, be, dev) if s1 else (v1._data if v1._dt is cd else be.astype(v1._data, cd))
     b = scalar_array(v2, cd, be, dev) if s2 else (v2._data if v2._dt is cd else be.astype(v2._data, cd))
     return _new(be.where(c._data, a, b), cd, dev, be)
+
+
+def _where_fast(c: Array, x1: Any, x2: Any) -> Array | None:
+    """``where`` of a bool Array and two Arrays of one dtype at its place (or one of them a Python scalar that keeps
+    the other's dtype: the 0-d array the general path makes of it): its answer without its steps; None otherwise,
+    or when anything fails (the general path then raises the typed error)."""
+    be, dev = c._be, c._dev
+    t1, t2 = type(x1), type(x2)
+    try:
+        if t1 is Array:
+            if x1._be is not be or x1._dev is not dev:
+                return None
+            dt = x1._dt
+            if t2 is Array:
+                if x2._dt is not dt or x2._be is not be or x2._dev is not dev:
+                    return None
+                b = x2._data
+            elif t2 in _SCALARS and _scalar_dtype(x1, x2) is dt:  # a scalar that keeps the Array's dtype
+                b = scalar_array(x2, dt, be, dev)
+            else:
+                return None
+            a = x1._data
+        elif t2 is Array and t1 in _SCALARS and x2._be is be and x2._dev is dev and _scalar_dtype(x2, x1) is x2._dt:
+            dt = x2._dt
+            a, b = scalar_array(x1, dt, be, dev), x2._data
+        else:
+            return None
+        return _new(be.where(c._data, a, b), dt, dev, be)
+    except Exception:  # noqa: BLE001 - shapes that do not broadcast, ints that do not fit: the general path says it
+        return None

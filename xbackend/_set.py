@@ -25,7 +25,6 @@ from ._array import Array, _new
 from ._coerce import first_array, is_native, py_scalar, scalar_array, to_array
 from ._config import current
 from ._errors import ArgumentTypeError, PromotionError
-from ._utility import as_array
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
 
@@ -50,7 +49,7 @@ class UniqueInverseResult(NamedTuple):
 
 
 def _unique(x: Any, fname: str, want_index: bool, want_inverse: bool, want_counts: bool) -> list[Array | None]:
-    x = as_array(x, fname)
+    x = x if type(x) is Array else to_array(x)
     be = x._be
     flat = be.reshape(x._data, (x.size,))
     vals, first, inv, counts = be.unique_sorted(flat, x._dt, want_index, want_inverse, want_counts)
@@ -135,7 +134,7 @@ def isin(x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
                                 "Fix: wrap one, e.g. xb.isin(xb.asarray(x1), x2)")  # fmt: skip
     anchor = first_array(x1, x2)
     if anchor is None:  # Python data only
-        anchor = as_array(x1 if type(x1) not in _SCALARS else x2, "isin")
+        anchor = to_array(x1 if type(x1) not in _SCALARS else x2)
     x1, x2 = (v if type(v) in _SCALARS else to_array(v, anchor if type(v) is Array or is_native(v) else
                                                         _other(v, x1, x2, anchor)) for v in (x1, x2))  # fmt: skip
     invert = A.flag(invert, "isin", "invert")

@@ -18,7 +18,8 @@ from ._array import Array, _new
 from ._config import current
 from . import _args as A
 from ._errors import UnsupportedDTypeError
-from ._utility import as_array, normalize_axis
+from ._coerce import to_array
+from ._utility import normalize_axis
 
 __all__ = ["argsort", "sort"]
 
@@ -42,7 +43,7 @@ def argsort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bo
     >>> xb.argsort(x).tolist(), xb.argsort(x, descending=True).tolist()
     ([2, 0, 3, 1], [0, 3, 2, 1])
     """
-    x = as_array(x, "argsort")
+    x = x if type(x) is Array else to_array(x)
     ax = _check(x, "argsort", axis)
     A.flag(stable, "argsort", "stable")
     idt = current().default_int
@@ -61,7 +62,7 @@ def sort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool 
     >>> xb.sort(xb.asarray([2.0, float("nan"), -1.0]), descending=True).tolist()
     [2.0, -1.0, nan]
     """
-    x = as_array(x, "sort")
+    x = x if type(x) is Array else to_array(x)
     ax = _check(x, "sort", axis)
     A.flag(stable, "sort", "stable")
     return _new(x._be.sort_values(x._data, x._dt, ax, A.flag(descending, "sort", "descending")), x._dt, x._dev, x._be)

@@ -37,13 +37,43 @@ from ._boundary import FP_SIGNALS, boundary, quiet, raise_translated
 from ._config import current
 from ._dtypes import DType
 from ._errors import ArgumentValueError, ShapeError, UnsupportedDTypeError
-from ._utility import as_array, normalize_axis, normalize_axes, reduce_native, reduced_shape
+from ._coerce import to_array
+from ._utility import normalize_axis, normalize_axes, reduce_native, reduced_shape
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
 
 _UINT_OF_BITS = {8: D.uint8, 16: D.uint16, 32: D.uint32, 64: D.uint64}
 _SAME_SUM = frozenset(D.FLOATING)  # input dtypes whose sum has their own dtype whatever the config
 _FULL_SUM: dict[Any, dict[DType, Any]] = {}  # backend -> dtype -> its full sum (``Backend.full_reducer``) or None
+#: max/min/mean: name -> backend -> dtype -> the full reduction or None (complex max/min raise; ints' mean is float)
+_FULL: dict[str, dict[Any, dict[DType, Any]]] = {"max": {}, "min": {}, "mean": {}}
+_FULL_OK = {"max": frozenset(d for d in D.ALL if d.kind != "c"), "min": frozenset(d for d in D.ALL if d.kind != "c"),
+            "mean": frozenset(d for d in D.FLOATING if d.kind == "f")}  # fmt: skip
+
+
+def _full_fast(name: str, x: Any) -> Array | None:
+    """``name`` over every axis of an Array of a dtype it keeps, by the backend's full reduction (no axis or flag
+    to check); None where that is not the case or the native call fails (an empty max: the general path raises
+    the typed error)."""
+    if type(x) is not Array or 0 in x._data.shape:  # empty: the general path's NaN or error
+        return None
+    be, d = x._be, x._dt
+    try:
+        fn = _FULL[name][be][d]
+    except KeyError:
+        fn = _FULL[name].setdefault(be, {})[d] = be.full_reducer(name, d) if d in _FULL_OK[name] else None
+    if fn is None:
+        return None
+    try:
+        data = fn(x._data)
+    except Exception:  # noqa: BLE001 - the general path gives the error its typed form
+        return None
+    out = _alloc()
+    out._data = data
+    out._dt = d
+    out._dev = x._dev
+    out._be = be
+    return out
 
 
 def _accumulator(fname: str, dt: DType, dtype: Any) -> DType:
@@ -128,7 +158,7 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType 
 @boundary
 def _sum(x: Any, axis: Any, dtype: Any, keepdims: Any) -> Array:
     """``sum`` off its fast path (behind the boundary: its errors are translated like every public call's)."""
-    x = as_array(x, "sum")
+    x = x if type(x) is Array else to_array(x)
     cd = _accumulator("sum", x._dt, dtype)
     return _reduce("sum", x, axis, keepdims, cd, cd)
 
@@ -143,13 +173,13 @@ def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType
     >>> xb.prod(xb.asarray([], dtype=xb.uint8)).dtype
     xb.uint64
     """
-    x = as_array(x, "prod")
+    x = x if type(x) is Array else to_array(x)
     cd = _accumulator("prod", x._dt, dtype)
     return _reduce("prod", x, axis, keepdims, cd, cd)
 
 
 def _extremum(fname: str, x: Any, axis: Any, keepdims: bool) -> Array:
-    x = as_array(x, fname)
+    x = x if type(x) is Array else to_array(x)
     if x._dt.kind == "c":
         raise UnsupportedDTypeError(f"{fname}() of a complex Array ({x._dt}) is not defined (complex numbers have no "
                                     f"order). Fix: reduce a real key, e.g. xb.{fname}(xb.abs(x))")  # fmt: skip
@@ -174,6 +204,10 @@ def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     >>> xb.max(xb.asarray([1.0, float("nan")])).item()
     nan
     """
+    if axis is None and keepdims is False:
+        r = _full_fast("max", x)
+        if r is not None:
+            return r
     return _extremum("max", x, axis, keepdims)
 
 
@@ -184,6 +218,10 @@ def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     >>> xb.min(xb.asarray([[1, 5], [7, 2]]), axis=0, keepdims=True).tolist()
     [[1, 2]]
     """
+    if axis is None and keepdims is False:
+        r = _full_fast("min", x)
+        if r is not None:
+            return r
     return _extremum("min", x, axis, keepdims)
 
 
@@ -203,7 +241,11 @@ def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bo
     >>> xb.mean(xb.asarray([[1.0, 2.0], [3.0, 5.0]], dtype=xb.float32), axis=1).tolist()
     [1.5, 4.0]
     """
-    x = as_array(x, "mean")
+    if axis is None and keepdims is False and type(x) is Array and x._data.ndim:
+        r = _full_fast("mean", x)
+        if r is not None:
+            return r
+    x = x if type(x) is Array else to_array(x)
     cd = _float_dtype(x._dt)
     axes = normalize_axes(axis, x.ndim, "mean")
     keepdims = A.flag(keepdims, "mean", "keepdims")
@@ -213,7 +255,7 @@ def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bo
 
 
 def _moment(fname: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Array:
-    x = as_array(x, fname)
+    x = x if type(x) is Array else to_array(x)
     correction = A.real_number(correction, fname, "correction")
     if not correction >= 0:
         raise ArgumentValueError(f"{fname}(): correction must be a non-negative number, got {correction!r}")
@@ -258,7 +300,7 @@ def std(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction: i
 
 
 def _cumulative(fname: str, x: Any, axis: int | None, dtype: Any, include_initial: bool) -> Array:
-    x = as_array(x, fname)
+    x = x if type(x) is Array else to_array(x)
     if x.ndim == 0:
         raise ShapeError(f"{fname}() needs an Array with at least one dimension, got a 0-d Array. Fix: "
                          f"xb.{fname}(xb.reshape(x, (1,)))")  # fmt: skip

@@ -23,9 +23,9 @@ from typing import Any
 
 from . import _dispatch
 from ._array import Array
-from ._creation import _target
+from ._coerce import target as _target
 from ._devices import Device, device as _device
-from ._interchange import _wrap_any
+from ._coerce import wrap_native
 
 __all__ = ["synchronize", "timer"]
 
@@ -57,7 +57,7 @@ def _places(where: Any, backend: Any = None) -> list[tuple[Any, Device]]:
             except Exception:  # this backend has no such device  # noqa: BLE001
                 continue
         return out
-    a = _wrap_any(where)
+    a = wrap_native(where)
     return [(a._be, a._dev)]
 
 

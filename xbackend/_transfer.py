@@ -55,12 +55,12 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array, _new
-from ._creation import _target, asarray
+from ._coerce import asarray, target as _target
 from ._devices import Device
-from ._dispatch import backend_for_type
 from ._dtypes import DType
 from ._errors import ArgumentValueError, GradientError
-from ._interchange import STAGED, _numpy, _wrap_any, move, to_numpy
+from ._coerce import is_native as _is_native, wrap_native
+from ._interchange import STAGED, _numpy, move, to_numpy
 
 __all__ = ["host_to_device", "device_to_host", "prefetch", "PendingHost", "staging_limit"]
 
@@ -228,17 +228,13 @@ def _host_array(data: Any) -> tuple[np.ndarray, DType]:
         return data, _numpy().dtype_of(data)
     if type(data) is not Array:
         if isinstance(data, np.generic) or hasattr(type(data), "__module__") and _is_native(data):
-            data = _wrap_any(data)
+            data = wrap_native(data)
         else:
             data = asarray(data, backend="numpy")
     if data._dev.type != "cpu":
         raise ArgumentValueError(f"host_to_device() needs host data, got a {data.backend} Array on {data._dev}; "
                          "use x.to(device=...) to move device data")  # fmt: skip
     return to_numpy(data, copy=None), data._dt  # no copy before the copy to the device
-
-
-def _is_native(obj: Any) -> bool:
-    return backend_for_type(type(obj)) is not None
 
 
 def _hand_out(be: Any, dev: Device, x: Any, ev: Any) -> Any:
@@ -418,7 +414,7 @@ def device_to_host(x: Any, *, blocking: bool = True) -> np.ndarray | PendingHost
     >>> xb.device_to_host(xb.asarray([1.0]), blocking=False).result()
     array([1.])
     """
-    a = x if type(x) is Array else _wrap_any(x)
+    a = x if type(x) is Array else wrap_native(x)
     be = a._be
     if be.requires_grad(a._data):
         raise GradientError(f"the {be.name} Array on {a._dev} requires grad; copying it to the host would drop its "

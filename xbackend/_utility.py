@@ -29,13 +29,6 @@ __all__ = ["all", "any", "diff"]
 _SCALARS = (int, float, complex, bool)
 
 
-def as_array(x: Any, fname: str) -> Array:
-    """``x`` as an Array: Arrays pass, native arrays and Python data go through ``asarray``."""
-    if type(x) is Array:
-        return x
-    return to_array(x)
-
-
 def normalize_axis(axis: Any, ndim: int, fname: str) -> int:
     """One axis in ``[-ndim, ndim)`` as a non-negative int."""
     return A.axis(axis, ndim, fname)
@@ -77,7 +70,7 @@ def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     >>> xb.all(x).item(), xb.all(x, axis=1).tolist(), xb.all(xb.asarray([])).item()
     (False, [False, True], True)
     """
-    x = as_array(x, "all")
+    x = x if type(x) is Array else to_array(x)
     axes = normalize_axes(axis, x.ndim, "all")
     keepdims = A.flag(keepdims, "all", "keepdims")
     return _new(reduce_native(x, "all", _truth(x), D.bool, axes, keepdims), D.bool, x._dev, x._be)
@@ -91,7 +84,7 @@ def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     >>> xb.any(x).item(), xb.any(x, axis=0, keepdims=True).tolist()
     (True, [[False, True]])
     """
-    x = as_array(x, "any")
+    x = x if type(x) is Array else to_array(x)
     axes = normalize_axes(axis, x.ndim, "any")
     keepdims = A.flag(keepdims, "any", "keepdims")
     return _new(reduce_native(x, "any", _truth(x), D.bool, axes, keepdims), D.bool, x._dev, x._be)
@@ -127,7 +120,7 @@ def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = Non
     >>> xb.diff(x).tolist(), xb.diff(x, n=2).tolist(), xb.diff(x, prepend=0).tolist()
     ([3, 5, 7], [2, 2], [1, 3, 5, 7])
     """
-    x = as_array(x, "diff")
+    x = x if type(x) is Array else to_array(x)
     if x.ndim == 0:
         raise ShapeError("diff() needs an Array with at least one dimension, got a 0-d Array. Fix: "
                          "xb.diff(xb.reshape(x, (1,)))")  # fmt: skip

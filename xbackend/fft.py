@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from . import _args as A, _config, _dtypes as D
 from ._array import Array, _new
-from ._creation import asarray
+from ._coerce import asarray, to_array
 from ._devices import split as _split
 from ._dtypes import DType
 from ._errors import ArgumentTypeError, ArgumentValueError, AxisError, ShapeError, UnsupportedDTypeError
@@ -38,12 +38,7 @@ __all__ = [
 
 _current = _config.current
 _NORMS = ("backward", "ortho", "forward")
-_HALF = (D.float16, D.bfloat16)
-
-
-def _as_array(x: Any) -> Array:
-
-    return asarray(x)
+_HALF = frozenset({D.float16, D.bfloat16})
 
 
 def _complex_dt(d: DType) -> DType:
@@ -68,7 +63,7 @@ def _real_dt(d: DType, name: str) -> DType:
 
 def _check(x: Any, norm: str, name: str) -> Array:
     if type(x) is not Array:
-        x = _as_array(x)
+        x = to_array(x)
     A.choice(norm, _NORMS, f"fft.{name}", "norm")
     if x._data.ndim == 0:
         raise ShapeError(f"fft.{name}() needs an Array with at least one dimension, got a 0-d Array. Fix: "
@@ -126,7 +121,7 @@ def _run_1d(name: str, x: Any, n: int | None, axis: int, norm: str, in_dt: DType
 
 
 def _dt_of(x: Any) -> DType:
-    return x._dt if type(x) is Array else _as_array(x)._dt
+    return x._dt if type(x) is Array else to_array(x)._dt
 
 
 def fft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
@@ -328,7 +323,7 @@ def rfftfreq(n: int, /, *, d: float = 1.0, dtype: DType | None = None, device: A
 
 def _shift(name: str, x: Any, axes: Any) -> Array:
     if type(x) is not Array:
-        x = _as_array(x)
+        x = to_array(x)
     ndim = x._data.ndim
     axes = A.axes(tuple(axes) if isinstance(axes, (list, tuple)) else axes, ndim, f"fft.{name}", unique=False)
     be = x._be

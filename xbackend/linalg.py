@@ -36,7 +36,7 @@ import numpy as np
 from . import _args as A, _config, _dtypes as D
 from ._array import Array, _check_partner, _new
 from ._coerce import py_scalar, to_array
-from ._creation import _diagonal_offset, asarray
+from ._creation import _diagonal_offset
 from ._dtypes import DType
 from ._errors import (
     ArgumentTypeError, ArgumentValueError, AxisError, LinAlgError, ShapeError, UnsupportedDTypeError, linalg_failure,
@@ -87,11 +87,6 @@ _FLOAT = {D.float16: (D.float32, D.float16), D.bfloat16: (D.float32, D.bfloat16)
           D.complex128: (D.complex128, D.complex128)}  # fmt: skip
 
 
-def _as_array(x: Any) -> Array:
-
-    return asarray(x)
-
-
 def _float_rule(d: DType) -> tuple[DType, DType]:
     try:
         return _FLOAT[d]
@@ -103,7 +98,7 @@ def _float_rule(d: DType) -> tuple[DType, DType]:
 def _prep(x: Any, name: str, square: bool = False, min_ndim: int = 2) -> tuple[Array, Any, DType, DType]:
     """``(x, native input in the compute dtype, compute dtype, result dtype)`` after the shape checks."""
     if type(x) is not Array:
-        x = _as_array(x)
+        x = to_array(x)
     shape = x._data.shape
     if len(shape) < min_ndim:
         raise ShapeError(f"linalg.{name}() needs an Array with at least {min_ndim} dimensions, "
@@ -573,7 +568,7 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     [2]
     """
     if type(x) is not Array:
-        x = _as_array(x)
+        x = to_array(x)
     if x.ndim < 2:
         raise ShapeError(f"linalg.diagonal() needs an Array with at least 2 dimensions, got shape {x.shape}")
     return _new(x._be.la_diagonal(x._data, _diagonal_offset(x, offset, "linalg.diagonal", "offset")), x._dt, x._dev,
@@ -598,7 +593,7 @@ def trace(x: Array, /, *, offset: int = 0, dtype: DType | None = None) -> Array:
     (5, xb.int64)
     """
     if type(x) is not Array:
-        x = _as_array(x)
+        x = to_array(x)
     if x.ndim < 2:
         raise ShapeError(f"linalg.trace() needs an Array with at least 2 dimensions, got shape {x.shape}")
     dt = _sum_dtype(x._dt, _current().default_int) if dtype is None else D.dtype(dtype)

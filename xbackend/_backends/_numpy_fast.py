@@ -47,8 +47,9 @@ class NumpyFastPathsMixin(Backend):
         Array: the reduction ``reduce`` calls, over every axis (axis None: the same iteration) in the input's
         dtype, without ``reduce``'s Python frames. float16 keeps the general path (it accumulates in float32)."""
         nd = self.to_np.get(dt)
-        if name != "sum" or dt.kind not in "fc" or nd is None or nd.itemsize == 2 \
-                or not runs_own(self, NumpyFastPathsMixin, "reduce"):  # fmt: skip
+        if nd is None or nd.itemsize == 2 or not runs_own(self, NumpyFastPathsMixin, "reduce"):
             return super().full_reducer(name, dt)
-        add, asarray = self._reducers["sum"], self.xp.asarray
-        return lambda x: asarray(add(x, None))
+        if name == "sum" and dt.kind in "fc" or (name == "max" or name == "min") and dt.kind in "biuf":
+            fn, asarray = self._reducers[name], self.xp.asarray  # max/min: np.maximum.reduce, as reduce() calls
+            return lambda x: asarray(fn(x, None))
+        return super().full_reducer(name, dt)

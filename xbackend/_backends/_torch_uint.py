@@ -20,7 +20,7 @@ from .._errors import UnsupportedDTypeError
 
 torch: Any = None  # the torch module: bound by torch.py's _import_torch() before any backend runs
 
-_UINT_WIDE = (D.uint16, D.uint32, D.uint64)
+_UINT_WIDE = frozenset({D.uint16, D.uint32, D.uint64})  # (a set: membership by identity hash, never DType.__eq__)
 _BITEXACT = frozenset("add subtract multiply negative positive square bitwise_and bitwise_or bitwise_xor "
                       "bitwise_invert bitwise_left_shift equal not_equal matmul".split())  # fmt: skip
 _SIGNED_OF = {D.uint16: D.int16, D.uint32: D.int32, D.uint64: D.int64}

@@ -44,6 +44,7 @@ class CupyBackend(NumpyBackend):
     native_reshape = False  # CuPy's reshape takes a bool shape entry as an int: ``reshaper`` lets only ints through
     fixed_default_device = False  # the current CUDA device can change
     native_basic_indexing = False  # out-of-bounds checks go through check_index
+    tie_second_natively: frozenset[DType] = frozenset()  # CUDA orders -0.0 below +0.0 in max/min (_np_rules)
 
     def __init__(self) -> None:
         self.cp = cp = self._library()

@@ -127,6 +127,7 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
         }  # fmt: skip
         self.to_t = {d: getattr(t, n) for d, n in names.items() if hasattr(t, n)}
         self.from_t = {v: k for k, v in self.to_t.items()}
+        self._shared_dt: dict[Any, DType | None] = {}  # NumPy dtype -> the dtype torch.from_numpy shares it as
         self._devs: dict[Any, Device] = {}
         self._tensor = t.Tensor
 
@@ -229,14 +230,26 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
             a = np.array(a, copy=True)  # torch would write read-only memory, and aborts on negative strides
         return a
 
+    def _shared_dtype(self, nt: Any) -> DType | None:
+        """The dtype of NumPy data of dtype ``nt`` that ``torch.from_numpy`` shares as the same dtype (native byte
+        order, not (u)longlong, not bfloat16), else None; cached per NumPy dtype in ``_shared_dt``."""
+        dt = _host_dtype(nt)
+        if dt is None or dt is D.bfloat16 or not nt.isnative or nt.char in "qQ" or dt not in self.to_t:
+            return None
+        try:
+            return dt if torch.from_numpy(np.empty(0, nt)).dtype is self.to_t[dt] else None
+        except TypeError:  # a C type torch does not take (np.ulonglong): the general path views it first
+            return None
+
     def from_host(self, a: np.ndarray, dt: DType, dev: Device, copy: bool | None) -> Any:
         if dev is CPU and not copy and type(a) is np.ndarray:  # the common move: shared, no cast (xb.grad's views)
             nt = a.dtype
-            if ((_HOST_DT.get(nt) or _host_dtype(nt)) is dt and nt.isnative and nt.char not in "qQ" and dt is not D.bfloat16
-                    and a.flags.writeable and min(a.strides, default=0) >= 0):  # what _safe_host lets through
-                t = torch.from_numpy(a)
-                if t.dtype is self.to_t.get(dt):
-                    return t
+            try:  # (u)longlong equals (u)long as a key, but torch takes only the latter: its own check
+                share = self._shared_dt[nt] if nt.char not in "qQ" else None
+            except KeyError:
+                share = self._shared_dt[nt] = self._shared_dtype(nt)
+            if share is dt and a.flags.writeable and (not a.ndim or min(a.strides) >= 0):  # what _safe_host lets by
+                return torch.from_numpy(a)
         nd = self.native_dtype(dt)
         if type(a) is not np.ndarray:
             a = np.asarray(a)

@@ -107,13 +107,13 @@ class Native:
         return _new(x, dt, self.dev, self.be)
 
     def _float(self, hook: Any, shape: tuple[int, ...], dt: DType) -> Array:
-        if dt in (D.float32, D.float64):
+        if dt is D.float32 or dt is D.float64:
             return self._wrap(hook(shape, dt), dt)
 
         return astype(self._wrap(hook(shape, D.float32), D.float32), dt)
 
     def uniform(self, shape: tuple[int, ...], dt: DType, be: Backend, dev: Device) -> Array:
-        if dt in (D.float32, D.float64) or dt in getattr(self, "direct", ()):
+        if dt is D.float32 or dt is D.float64 or dt in getattr(self, "direct", ()):
             return self._float(self._uniform, shape, dt)
         # float16/bfloat16 from float32 uniforms: keep the top 11/8 bits (rounding could reach 1.0), exactly
         bits = {D.float16: 2.0**11, D.bfloat16: 2.0**8}[dt]

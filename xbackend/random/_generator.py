@@ -19,7 +19,7 @@ from .. import _config, _dtypes as D
 from .._array import Array
 from .._backend import Backend
 from .. import _args as A
-from .._creation import _target, asarray
+from .._coerce import asarray, target as _target
 from .._devices import Device, bind
 from .._dtypes import DType
 from .._elementwise import isnan

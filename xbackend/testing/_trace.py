@@ -40,6 +40,7 @@ import numpy as np
 
 from .. import _array, _boundary, _dtypes as D, _grad, _jit, _namespace
 from .._array import Array
+from .._coerce import wrap_native
 from .._dispatch import backend_for_type
 from .._errors import ArgumentValueError
 
@@ -129,7 +130,7 @@ def _host(x: Any) -> Any:
 
 
 def _array_leaf(path: str, x: Any, native: bool) -> Leaf:
-    a = x if type(x) is Array else _array._wrap_native(backend_for_type(type(x)), x)
+    a = x if type(x) is Array else wrap_native(x)
     where = f"{a.backend} {'native' if native else 'Array'}"
     return Leaf(path, "array", a.dtype.name, tuple(a.shape), _host(a), where=where)
 

@@ -1,0 +1,255 @@
+"""``asarray``: every kind of data becomes an Array here - Arrays, native arrays, Python scalars, nested lists and
+tuples, buffers, DLPack producers - and Python data next to an Array takes its place, weakly typed (``weak``).
+
+Design constraint: the fast cases first, each the least work that gives what the general path gives: an Array
+returned as it is, a native array wrapped in one Array, a NumPy array moved to another CPU library by that
+library's zero-copy import (``torch.from_numpy``) once the checks passed, Python data converted by NumPy once.
+Moving between backends and DLPack are ``xbackend/_interchange.py``'s, reached through ``_array._Late`` (it builds
+on this package).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import numpy as np
+
+from .. import _config, _dtypes as D
+from .._array import Array, _check_partner, _Late, _new
+from .._devices import split as _split
+from .._dispatch import _instances, backend_for_type, get_backend
+from .._errors import CopyError, ForeignArrayError, ShapeError, UnsupportedDTypeError
+from . import _sequences as H
+from ._natives import cpu_move, wrap_native
+from ._place import target
+from ._scalars import SCALARS, py_scalar, scalar_array
+
+__all__ = ["asarray", "weak", "weak_native", "from_arrays", "host_native"]
+
+_current = _config.current
+
+
+def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, copy: bool | None = None,
+            backend: str | None = None, chunks: Any = None, requires_grad: bool = False) -> Array:  # fmt: skip
+    """Convert Python data, NumPy arrays, native arrays of any backend, or Arrays to an Array.
+
+    Data that has a dtype keeps it unless ``dtype=`` is given; Python data gets xbackend's defaults.
+    A native array stays on its own backend and device unless ``backend=``/``device=`` say otherwise.
+    ``copy=None`` shares memory where safe, ``True`` always copies, ``False`` raises where it can't share.
+    ``chunks=`` splits the result of a chunked backend (``backend="dask"``); see :func:`xbackend.rechunk`.
+    ``requires_grad=True`` makes the result a new leaf that requires grad (torch; other backends raise
+    :class:`~xbackend.GradientError` with the fix); with ``copy=None`` it owns its memory unless the data
+    already was on its backend (parameters are updated in place; the caller's NumPy data stays as it was).
+
+    >>> import numpy as np, xbackend as xb
+    >>> xb.asarray([[1, 2], [3, 4]]).dtype, xb.asarray(np.float32(1.5)).dtype
+    (xb.int64, xb.float32)
+    >>> a = np.arange(3.0)
+    >>> x = xb.asarray(a)
+    >>> x.native is a
+    True
+    """
+    if requires_grad:
+        from .. import _autograd
+
+        x = asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend, chunks=chunks)
+        return _autograd.asarray_leaf(x, obj, copy)
+    if chunks is not None:  # xb.rechunk(asarray(...), chunks)
+        x = asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend)
+        return _new(x._be.rechunk(x._data, chunks), x._dt, x._dev, x._be)
+    dt = None if dtype is None else D.dtype(dtype)
+    if device is not None:
+        backend, device = _split(backend, device)  # device=x.device names x's backend too
+    t = type(obj)
+    if t is Array:
+        if dt is not None:
+            D.check_cast(obj._dt, dt)
+            if copy is False and dt is not obj._dt:
+                raise CopyError(f"asarray(): casting {obj._dt} to {dt} needs a copy, but copy=False was given. Fix: "
+                                f"allow the copy, e.g. xb.asarray(x, dtype=xb.{dt.name}, copy=None)")  # fmt: skip
+            if obj._dt.kind == "f" and dt.kind in "iu":  # a cast of array data: saturating, as astype (_saturate.py)
+                obj, dt, copy = obj.astype(dt), None, None  # (already a new array)
+        if (backend is None or obj._be.name == backend) and (device is None or device is obj._dev):
+            data = obj._be.wrap_native(obj._data, dt, None, copy)
+            return obj if data is obj._data and (dt is None or dt is obj._dt) else _new(data, dt or obj._dt, obj._dev, obj._be)
+        return _Late.move(obj, backend=backend, device=device, dtype=dt, copy=copy)
+    src = backend_for_type(t)
+    if src is not None:
+        if dt is None and copy is None and device is None:  # where it is, or NumPy -> torch: zero-copy
+            obj = src.adopt(obj)
+            if backend is None or backend == src.name:
+                return _new(obj, src.dtype_of(obj), src.device_of(obj), src)
+            if type(backend) is str:
+                dst = _instances.get(backend) or get_backend(backend)
+                sdev = src.device_of(obj)
+                if dst is not src and sdev.type == "cpu":
+                    sdt = src.dtype_of(obj)
+                    y = cpu_move(src, obj, sdt, sdev, dst)
+                    if y is not None:
+                        return _new(y, sdt, sdev, dst)
+        return asarray(wrap_native(obj), dtype=dt, device=device, copy=copy, backend=backend)
+    if t is list or t is tuple:
+        found = H.survey(obj)
+        if found is H.ARRAYS:  # [t1, t2]: built where those arrays live, never on the host
+            x = from_arrays(obj)
+            return asarray(x, dtype=dt, device=device, copy=copy, backend=backend)
+        be, dev = target(backend, device)
+        return _python_data(obj, t, dt, be, dev, copy, found)  # the commonest data: straight to NumPy
+    if hasattr(obj, "__dlpack__") and not isinstance(obj, (np.ndarray, np.generic)):
+        return _Late.import_dlpack(obj, device=device, copy=copy, backend=backend)
+    be, dev = target(backend, device)
+    cfg = _current()
+    if t in SCALARS:
+        if dt is not None and t is complex:
+            D.check_cast(D.complex128, dt)
+        dt = dt or D.python_scalar_dtype(obj, cfg.default_float, cfg.default_int)
+        if t is int and dt.kind in "iu":
+            H.check_range(obj, obj, dt)
+        elif t is float and dt.kind in "iu":
+            H.check_float_to_int(np.asarray(obj), dt)
+        return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
+    if isinstance(obj, np.generic):
+        src_dt = D.from_numpy_dtype(obj.dtype)
+        if dt is not None:
+            D.check_cast(src_dt, dt)
+            if src_dt.kind == "f" and dt.kind in "iu":
+                H.check_float_to_int(np.asarray(obj), dt)
+        dt = dt or src_dt
+        return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
+    if H.foreign(t) and issubclass(t, np.ndarray):
+        raise ForeignArrayError(
+            f"xbackend does not know {t.__module__}.{t.__name__}, a subclass of numpy.ndarray: what it adds to the "
+            "values (units, a mask, other rules) would be lost in an Array, silently. Fix: if the values alone are "
+            "what you mean, take them explicitly, e.g. xb.asarray(obj.view(np.ndarray))"
+        )
+    if H.foreign(t):
+        raise ForeignArrayError(
+            f"xbackend does not know {t.__module__}.{t.__name__} and it does not implement the Array API standard "
+            "(__array_namespace__): converting it with np.asarray could compute or copy it silently. Fix: convert "
+            "it explicitly, e.g. xb.asarray(np.asarray(obj)) or the library's own to-NumPy method"
+        )
+    return _python_data(obj, t, dt, be, dev, copy)
+
+
+def _python_data(obj: Any, t: type, dt: D.DType | None, be: Any, dev: Any, copy: bool | None,
+                 found: Any = None) -> Array:  # fmt: skip
+    """``asarray`` of nested lists and tuples (holding no arrays) and buffers: converted by NumPy once, then
+    xbackend's dtypes and range checks on the host. A list's NumPy array is new: it is handed over, not copied."""
+    if copy is False:
+        raise CopyError(f"copy=False, but a {t.__name__} must be copied to become an Array; use copy=None")
+    cfg = _current()
+    try:
+        host = H.host_numbers(obj, found)  # NumPy's array, by np.fromiter where survey() showed how
+        if host is None:
+            host = np.asarray(obj)
+    except (ValueError, TypeError) as exc:
+        raise ShapeError(f"cannot make an Array from {t.__name__}: {H.ragged(exc)}. Fix: give every row the same "
+                         "length (nested lists must be rectangular)") from None  # fmt: skip
+    except RuntimeError as exc:  # tensors (or Arrays) that require grad in nested data
+        from .. import _autograd
+
+        raise _autograd.nested_grad_error(obj, exc) from exc
+    if isinstance(obj, H.BUFFERS):  # typed memory keeps its type: memoryview of float32 is float32, bytes are uint8
+        if host.dtype.kind not in "biufc":
+            raise UnsupportedDTypeError(f"cannot make an Array from a {t.__name__} of format {host.dtype}; "
+                                        "use a buffer of numbers")  # fmt: skip
+        dt = dt or D.from_numpy_dtype(host.dtype)
+    if host.dtype.kind == "O":
+        if type(H.first_leaf(obj)) is int:  # ints beyond uint64 (and int64): NumPy keeps Python objects
+            with contextlib.suppress(TypeError, ValueError):
+                leaves = np.asarray(obj, dtype=object).ravel()
+                if all(type(v) is int or type(v) is bool for v in leaves):
+                    if dt is not None and dt.kind in "fc":
+                        host = np.array(obj, dtype=np.float64)  # asked for floats: rounding is expected
+                    else:
+                        lo, hi = int(min(leaves)), int(max(leaves))
+                        H.check_range(lo, hi, dt if dt is not None and dt.kind in "iu" else D.int64 if lo < 0 else D.uint64)
+        if host.dtype.kind == "O":
+            raise UnsupportedDTypeError(f"Unsupported data: cannot make an Array from a {t.__name__} of "
+                                        f"{type(H.first_leaf(obj)).__name__} values; an Array holds numbers and bools")  # fmt: skip
+    k: str = host.dtype.kind
+    if k not in "biufc":
+        raise UnsupportedDTypeError(f"Unsupported dtype {host.dtype}: cannot make an Array from "
+                                    f"{type(H.first_leaf(obj)).__name__} values; an Array holds numbers and bools")  # fmt: skip
+    if dt is not None and k == "c":
+        D.check_cast(D.complex128, dt)
+    if k == "f" and (dt is None or dt.kind in "iu") and type(H.first_leaf(obj)) is int:
+        host = H.exact_ints(obj, host, dt)  # ints beyond int64 that NumPy turned into float64
+        k = host.dtype.kind
+    dt = dt or H.host_dtype(host, cfg)
+    if (k == "i" or k == "u") and (dt.kind == "i" or dt.kind == "u") and host.size and H.NARROWER[k, dt]:
+        H.check_range(int(host.min()), int(host.max()), dt)  # only when the target is narrower than the data
+    elif k == "f" and dt.kind in "iu" and host.size:
+        H.check_float_to_int(host, dt)
+    fresh = t is list or t is tuple  # NumPy made a new array (a buffer's may share the caller's memory)
+    return _new(be.from_host(host, dt, dev, None if fresh else True), dt, dev, be)
+
+
+def host_native(h: np.ndarray, dt: D.DType, be: Any, dev: Any) -> Any:
+    """Host data ``h`` (a NumPy array of Python data) as a native array of ``be`` on ``dev`` in dtype ``dt``: what
+    moving it there gives (``xbackend/_interchange.py``): narrowing casts on the host (NumPy's rounding), widening
+    ones on the target."""
+    npb = backend_for_type(np.ndarray)
+    cur = npb.dtype_of(h)  # type: ignore[union-attr]
+    if be is npb:
+        return npb.wrap_native(h, dt, None, None)
+    be.native_dtype(dt)  # a typed error with the fix before any work
+    if dt is not cur and dt.itemsize < cur.itemsize:
+        h, cur = npb.astype(h, dt), dt  # type: ignore[union-attr]
+    y = _Late.transport(npb, h, cur, npb.default_device(), be, dev)  # type: ignore[union-attr]
+    return y if cur is dt else be.astype(y, dt)
+
+
+def weak_native(v: Any, like: Array) -> tuple[Any, D.DType] | None:
+    """Python data ``v`` (a nested list or tuple of numbers) next to ``like``: (native array at like's place, its
+    weak dtype), converted once; None for anything else (arrays inside, other types: ``weak`` decides)."""
+    h = H.host_data(v)
+    if h is None:
+        return None
+    dt = H.weak_dtype(like._dt, h)
+    return host_native(h, dt, like._be, like._dev), dt
+
+
+def weak(v: Any, like: Array) -> Array:
+    """Python data ``v`` (a scalar or nested sequence) next to ``like``: an Array at like's place, weakly typed."""
+    if isinstance(v, np.generic):
+        v = py_scalar(v)  # NumPy scalars are weak, like Python scalars
+    if type(v) in SCALARS:
+        cfg = _current()
+        dt = D.scalar_result(like._dt, v, cfg.default_float, cfg.default_int)
+        return _new(scalar_array(v, dt, like._be, like._dev), dt, like._dev, like._be)
+    r = weak_native(v, like)
+    if r is None:
+        return asarray(v, backend=like._be.name, device=like._dev)  # Arrays inside, or an error
+    return _new(r[0], r[1], like._dev, like._be)
+
+
+def from_arrays(obj: Any) -> Array:
+    """A (nested) sequence holding Arrays or native arrays, stacked on *their* backend and device: nothing goes
+    through the host, and arrays of two places are refused with the fix (never converted silently)."""
+    stack = _Late.stack
+
+    def build(o: Any) -> Any:
+        if type(o) is Array:
+            return o
+        if backend_for_type(type(o)) is not None:
+            return wrap_native(o)
+        if type(o) is list or type(o) is tuple:
+            parts = [build(i) for i in o]
+            anchor = next((p for p in parts if type(p) is Array), None)
+            if anchor is None:
+                return list(o)  # Python data alone: its parent gives it a place
+            for p in parts:
+                if type(p) is Array and (p._be is not anchor._be or p._dev is not anchor._dev):
+                    _check_partner(anchor, p)
+            dt = anchor._dt
+            for p in parts:
+                if type(p) is Array and p._dt is not dt:
+                    dt = D.promote(dt, p._dt)
+            like = _new(anchor._data, dt, anchor._dev, anchor._be)
+            return stack([p if type(p) is Array else weak(p, like) for p in parts])
+        return o
+
+    out = build(obj)
+    return out if type(out) is Array else asarray(out)
