@@ -55,7 +55,7 @@ import numpy as np  # noqa: E402
 
 import xbackend as xb  # noqa: E402
 from xbackend.__main__ import make_clicks  # noqa: E402
-from xbackend._training import log_loss  # noqa: E402
+from xbackend._demo import log_loss  # noqa: E402
 
 LR = 0.5
 

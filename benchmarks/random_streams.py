@@ -141,7 +141,7 @@ def host_path_rows(n_sessions: int) -> list[str]:
     H200 is raw + 5 µs (it was 75 vs 17 µs with the jiterator kernel)."""
     import torch
 
-    from xbackend._backends import _random_torch as T
+    from xbackend.random import _torch as T
     from xbackend.random import _source
 
     gen = torch.Generator()

@@ -22,7 +22,7 @@ True
 """,
     "xbackend.register_backend": """
 >>> import xbackend as xb
->>> from xbackend._backends.numpy import NumpyBackend
+>>> from xbackend._backends.numpy.backend import NumpyBackend
 >>> class LoudNumpy(NumpyBackend):          # a backend overrides only where its library differs
 ...     name = "loud_numpy"
 ...     module = "loudlib"                  # the top-level module whose array types it owns

@@ -45,8 +45,8 @@ from typing import Any, Callable
 import numpy as np
 
 import xbackend as xb
-from xbackend._backends import _cupy_fixes as F
-from xbackend._backends.numpy import NumpyBackend
+from xbackend._backends.cupy import fixes as F
+from xbackend._backends.numpy.backend import NumpyBackend
 
 HOST = 0  # the host's agent id in the vector clocks (one host clock: thread hand-offs are synchronised)
 

@@ -26,8 +26,8 @@ from typing import Any, Callable
 import numpy as np
 
 from xbackend._backend import BackendInfo
-from xbackend._backends._keys import map_index_arrays
-from xbackend._backends.cupy import CupyBackend
+from xbackend._backends.common.keys import map_index_arrays
+from xbackend._backends.cupy.backend import CupyBackend
 from xbackend._devices import CPU
 from xbackend.testing import Target
 

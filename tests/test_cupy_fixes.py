@@ -19,8 +19,8 @@ from hypothesis import given, strategies as st
 
 from xbackend import _dtypes as D
 from xbackend import DomainError as xb_DomainError, device as xb_device
-from xbackend._backends import _cupy_fixes as F
-from xbackend._backends.numpy import NumpyBackend
+from xbackend._backends.cupy import fixes as F
+from xbackend._backends.numpy.backend import NumpyBackend
 
 inf, nan = np.inf, np.nan
 REALS = [0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 7.0, -3.0, 0.5, 1e-3, 5.5, 65000.0, inf, -inf, nan]
@@ -117,7 +117,7 @@ def _fake_cupy():
 
 @pytest.fixture
 def fake_cupy_backend(monkeypatch):
-    from xbackend._backends import cupy as C
+    from xbackend._backends.cupy import backend as C
 
     fake = _fake_cupy()
     monkeypatch.setattr(C, "cupy", fake)

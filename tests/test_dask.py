@@ -165,7 +165,7 @@ def test_setitem_and_inplace_build_new_graphs():
 
 
 def test_refusals_are_typed_and_name_the_fix():
-    from xbackend._backends.dask import ChunkingError
+    from xbackend._backends.dask.backend import ChunkingError
 
     x = xb.asarray(np.arange(12.0).reshape(3, 4), backend="dask", chunks=2)
     for call in (lambda: xb.sort(x, axis=1), lambda: xb.argsort(x, axis=0), lambda: xb.fft.fft(x, axis=1),
@@ -264,8 +264,8 @@ def test_a_distributed_client_is_the_default_scheduler(cluster):
 # Graph keys (issue 19.7): Dask merges tasks with equal keys, so two computations that differ in one argument
 # must get different keys, and one computation built twice the same key (equal graphs share their work).
 def _token_pairs():
-    from xbackend._backends._dask_index import InBounds as _InBounds
-    from xbackend._backends.dask import ChunkCall, ChunkKernel, _SearchSorted
+    from xbackend._backends.dask.index import InBounds as _InBounds
+    from xbackend._backends.dask.backend import ChunkCall, ChunkKernel, _SearchSorted
 
     base = ChunkCall("sort_values", (xb.float64, 0, False), None, 1)
     return {
@@ -339,7 +339,7 @@ def test_host_index_arrays_are_bounds_checked_when_the_key_is_built():
 
 
 def test_probe_reports_a_broken_dask_and_the_distributed_extra(monkeypatch):
-    from xbackend._backends import dask as xdask
+    from xbackend._backends.dask import backend as xdask
 
     info = xdask.DaskBackend.probe()
     assert info.usable and info.extra["distributed"] in ("installed", "not installed")

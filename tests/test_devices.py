@@ -15,7 +15,7 @@ import pytest
 import xbackend as xb
 from xbackend import _dispatch
 from xbackend._backend import BackendInfo
-from xbackend._backends.numpy import NumpyBackend
+from xbackend._backends.numpy.backend import NumpyBackend
 from xbackend._devices import device as _device
 
 

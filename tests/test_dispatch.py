@@ -65,7 +65,7 @@ PLUGIN_SCRIPT = textwrap.dedent(
     good = types.ModuleType("goodplugin")
     sys.modules["goodplugin"] = good
     import xbackend as xb
-    from xbackend._backends.numpy import NumpyBackend
+    from xbackend._backends.numpy.backend import NumpyBackend
 
     class Good(NumpyBackend):
         name = "good"

@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 import xbackend as xb
-from xbackend import _array, _grad, _jit, _namespace
+from xbackend import _array, _jit, _namespace
+from xbackend._grad import transform as _grad
 from xbackend.testing import across_backends, diverge
 from xbackend.testing._trace import recording
 

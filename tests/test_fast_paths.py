@@ -245,7 +245,7 @@ def test_torch_creation_follows_the_default_device_after_caching():
 # --- hooks and subclasses -------------------------------------------------------------------------------------
 def test_a_subclass_override_is_never_bypassed():
     """CuPy and Dask subclass the NumPy backend: a hook written for NumPy's method must call theirs."""
-    from xbackend._backends.numpy import NumpyBackend
+    from xbackend._backends.numpy.backend import NumpyBackend
 
     calls = []
 

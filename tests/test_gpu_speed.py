@@ -106,7 +106,7 @@ def test_torch_runs_on_cupys_stream_without_switching_when_it_is_already_current
     """xb.grad on CuPy Arrays runs torch on CuPy's current stream; when that is torch's current stream already
     (the defaults), no stream context is entered per step (torch.cuda.stream + ExternalStream: ~10 us)."""
     pytest.importorskip("torch")
-    from xbackend._backends import _torch_grad as G
+    from xbackend._backends.torch import grad as G
 
     be = xb.zeros(0, backend="torch")._be
     monkeypatch.setattr(G, "_raw_stream", lambda index: 1234)
@@ -260,7 +260,7 @@ def test_an_xb_grad_step_launches_what_raw_torch_does_and_never_waits(monkeypatc
     from torch.utils._python_dispatch import TorchDispatchMode
 
     from fakecuda import TorchAsCuda
-    from xbackend._training import log_loss
+    from xbackend._demo import log_loss
 
     class Kernels(TorchDispatchMode):
         def __init__(self):

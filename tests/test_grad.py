@@ -22,7 +22,7 @@ from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import xbackend as xb
-from xbackend import _training
+from xbackend import _demo as _training
 from xbackend.testing import available_targets
 
 torch = pytest.importorskip("torch")
@@ -263,8 +263,8 @@ def test_a_numpy_array_captured_by_f_is_a_constant_as_on_torch():
 def test_the_numpy_route_works_on_the_inputs_stream(monkeypatch):
     """The engine runs under ``use_stream(stream_handle of the inputs)``: the wiring CuPy needs, seen on the CPU
     through fakes (torch-CUDA and CuPy run the real streams in the gpu tests)."""
-    from xbackend._backends.numpy import NumpyBackend
-    from xbackend._backends.torch import TorchBackend
+    from xbackend._backends.numpy.backend import NumpyBackend
+    from xbackend._backends.torch.backend import TorchBackend
     import contextlib
 
     calls = []
@@ -444,7 +444,7 @@ def test_gpu_gradients_match_numpy_and_stay_on_the_device(monkeypatch):
         w, b = xb.zeros(8, device=X.device), xb.zeros((), device=X.device)
         if t.backend == "cupy":
             import cupy
-            from xbackend._backends.torch import TorchBackend
+            from xbackend._backends.torch.backend import TorchBackend
 
             handles = []
             real = TorchBackend.use_stream

@@ -372,7 +372,7 @@ def test_indexing_keeps_autograd(xb_target):
 def test_bounds_checker_used_on_gpus_agrees_with_numpy():
     """CuPy (which wraps out-of-bounds indices) and torch on CUDA (which asserts) run this checker before
     indexing; here it is checked on the host against NumPy's own bounds checks."""
-    from xbackend._backends._keys import check_bounds
+    from xbackend._backends.common.keys import check_bounds
 
     is_array = lambda k: isinstance(k, np.ndarray)  # noqa: E731
     is_mask = lambda k: k.dtype.kind == "b"  # noqa: E731
@@ -463,7 +463,7 @@ def test_setitem_narrowing_stores_the_range_edges_and_refuses_one_beyond(xb_targ
 def test_bounds_checker_names_the_axis_and_index_numpy_names(key):
     """The checker CuPy and torch-CUDA run before indexing (they would wrap or assert): every index array's axis
     counted after masks and other arrays, the edges exact, the first bad value named - as NumPy names them."""
-    from xbackend._backends._keys import check_bounds
+    from xbackend._backends.common.keys import check_bounds
 
     a = np.zeros((2, 3, 4))
     with pytest.raises(IndexError) as want:

@@ -35,7 +35,7 @@ def test_cuda_integer_matmul_fallback_on_the_cpu(dtype):
     whose products and sums overflow int32 catches an accumulator narrower than the dtype; narrow dtypes
     must wrap exactly as NumPy's do."""
     torch = pytest.importorskip("torch")
-    from xbackend._backends._torch_linalg import _int_matmul_by_sum
+    from xbackend._backends.torch.linalg import _int_matmul_by_sum
 
     rng = np.random.default_rng(1)
     info = np.iinfo(dtype)

@@ -304,7 +304,7 @@ def test_cpu_inductor_keeps_matrix_products_as_blas_calls(monkeypatch):
     (the logistic-regression step of benchmarks/jit.py). With ``CI`` set (as on torch's and many users' CI
     machines) Inductor refuses to lower an op lazily, so the kept ops must be registered up front."""
     torch = pytest.importorskip("torch")
-    from xbackend._backends import _torch_jit
+    from xbackend._backends.torch import jit as _torch_jit
 
     monkeypatch.setenv("CI", "1")
     monkeypatch.setattr(_torch_jit, "_DECOMPS", None)  # register the kept ops here, whatever compiled before

@@ -185,7 +185,7 @@ DYNAMO = {"mode": "default"}  # a mode: torch.compile (Dynamo) drives the compil
 
 def test_dynamo_path_gets_fullgraph_and_the_given_options(torch_compile):
     import torch
-    from xbackend._backends._torch_jit import TorchJit
+    from xbackend._backends.torch.jit import TorchJit
 
     TorchJit(_twice, {"mode": "default"}, on_cpu=True)(torch.ones(3))
     TorchJit(_twice, {"mode": "default", "fullgraph": False}, on_cpu=False)(torch.ones(3))
@@ -195,7 +195,7 @@ def test_dynamo_path_gets_fullgraph_and_the_given_options(torch_compile):
 
 def test_only_the_cpu_default_gets_the_blas_keeping_compiler():
     pytest.importorskip("torch")
-    from xbackend._backends._torch_jit import TorchJit, _inductor_keeping_blas
+    from xbackend._backends.torch.jit import TorchJit, _inductor_keeping_blas
 
     assert TorchJit(_twice, {}, on_cpu=True).direct is _inductor_keeping_blas
     assert TorchJit(_twice, {}, on_cpu=False).options == {"fullgraph": True}  # CUDA: plain Inductor
@@ -205,7 +205,7 @@ def test_only_the_cpu_default_gets_the_blas_keeping_compiler():
 
 def test_compilers_outside_the_direct_list_go_through_dynamo():
     pytest.importorskip("torch")
-    from xbackend._backends._torch_jit import _direct_backend
+    from xbackend._backends.torch.jit import _direct_backend
 
     assert _direct_backend({"backend": "aot_eager"}) is not None and _direct_backend({}) is not None
     assert _direct_backend({"backend": "cudagraphs"}) is None  # a registered compiler that needs Dynamo
@@ -219,7 +219,7 @@ def test_cuda_graph_outputs_are_copied_so_results_keep_their_values(torch_compil
     """A CUDA-graph replay overwrites its static outputs: an Array returned earlier must keep its values
     (one device copy per output); without CUDA graphs, no copy is made."""
     import torch
-    from xbackend._backends._torch_jit import TorchJit
+    from xbackend._backends.torch.jit import TorchJit
 
     run = TorchJit(_twice, opts, on_cpu=False)
     first = run(torch.ones(3))[0]
@@ -230,7 +230,7 @@ def test_cuda_graph_outputs_are_copied_so_results_keep_their_values(torch_compil
 
 def test_traces_are_symbolic_from_the_second_shape_or_as_asked(torch_compile):
     import torch
-    from xbackend._backends._torch_jit import TorchJit
+    from xbackend._backends.torch.jit import TorchJit
 
     auto = TorchJit(_twice, DYNAMO)
     auto(torch.ones(3)), auto(torch.ones(4)), auto(torch.ones(7))
@@ -245,7 +245,7 @@ def test_traces_are_symbolic_from_the_second_shape_or_as_asked(torch_compile):
 def test_at_most_eight_traces_per_entry(torch_compile):
     """docs/jit.md: at most 8 traces per entry; past that, xb.jit runs the entry eagerly."""
     import torch
-    from xbackend._backends._torch_jit import TorchJit
+    from xbackend._backends.torch.jit import TorchJit
     from xbackend._jit import JitUnsupported
 
     run = TorchJit(_twice, {**DYNAMO, "dynamic": False})
@@ -260,7 +260,7 @@ def test_symbolic_guards_keep_size_one_strides_and_0_d_inputs_apart(torch_compil
     """A symbolic trace's guard includes what torch specialised (size 1, contiguous strides): a size-1 or
     contiguous trace is never reused for another size or a strided view; a 0-d input has nothing to check."""
     import torch
-    from xbackend._backends._torch_jit import TorchJit
+    from xbackend._backends.torch.jit import TorchJit
 
     add = TorchJit(lambda x, y: [x + y], {**DYNAMO, "dynamic": True})
     add(torch.ones(1), torch.ones(3))
@@ -305,7 +305,7 @@ def test_cuda_default_replays_cuda_graphs_and_copies_their_outputs():
     values. Inputs that require grad, backend_options={"cudagraphs": False}, and a compile refusing graphs
     get the plain compile."""
     import torch
-    from xbackend._backends._torch_jit import TorchJit
+    from xbackend._backends.torch.jit import TorchJit
 
     graphs = {"config_patches": {"triton.cudagraphs": True}}
     run = TorchJit(_twice, {}, on_cuda=True)

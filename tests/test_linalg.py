@@ -490,7 +490,7 @@ def test_torch_gradients_through_linalg_are_right(name):
 def test_torch_cuda_integer_tensordot_fallback_is_exact():
     """CUDA has no integer GEMM; the torch backend's fallback is checked here on the CPU."""
     torch = pytest.importorskip("torch")
-    from xbackend._backends._torch_linalg import _int_tensordot
+    from xbackend._backends.torch.linalg import _int_tensordot
 
     rng = np.random.default_rng(3)
     for sa, sb, axes in (((2, 3, 4), (4, 3, 5), ([1, 2], [1, 0])), ((3,), (3,), ([0], [0])), ((2, 3), (4,), ([], []))):

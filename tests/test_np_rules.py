@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from fakecupy import FAKE_CUPY
-from xbackend._backends import _np_rules as R
+from xbackend._backends.common import kernels as R
 
 XPS = {"numpy": np, "cupy_on_numpy": FAKE_CUPY}
 

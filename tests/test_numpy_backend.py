@@ -88,7 +88,7 @@ class _LegacyDLPack:
 
 
 def test_dlpack_export_on_an_old_numpy_falls_back_only_when_nothing_was_asked():
-    from xbackend._backends.numpy import NumpyBackend
+    from xbackend._backends.numpy.backend import NumpyBackend
 
     be = NumpyBackend()
     legacy = _LegacyDLPack(np.arange(3.0))

@@ -20,7 +20,7 @@ import pytest
 
 import xbackend as xb
 from xbackend import _dispatch
-from xbackend._backends.numpy import NumpyBackend
+from xbackend._backends.numpy.backend import NumpyBackend
 from xbackend._devices import device as _device
 from xbackend.testing import assert_close, available_targets
 

@@ -194,7 +194,7 @@ def test_dask_values_do_not_depend_on_chunks(call, chunks):
 
 def test_dask_draws_build_a_graph_without_computing():
     da = pytest.importorskip("dask.array")
-    from xbackend._backends._random_dask import ChunkDraw
+    from xbackend.random._dask import ChunkDraw
 
     x = xb.random.default_rng(1, backend="dask", chunks=4).random(10)
     assert isinstance(x.native, da.Array) and x.native.numblocks == (3,)
@@ -223,7 +223,7 @@ def test_emulated_rounds_equal_numpy_on_every_target(xb_target):
 
 
 def test_numpy_retries_take_the_dense_path_too():
-    from xbackend._backends._random_numpy import Source
+    from xbackend.random._numpy import Source
 
     be = xb.zeros(0, backend="numpy")._be
     src, key = Source(be), (5, 6)
@@ -237,7 +237,7 @@ def test_cuda_kernel_source_computes_numpys_philox_on_the_host(tmp_path):
     import shutil
     import subprocess
 
-    from xbackend._backends._random_cuda import host_source
+    from xbackend.random._cuda import host_source
 
     cxx = shutil.which("g++") or shutil.which("c++")
     if cxx is None:
@@ -271,7 +271,7 @@ int main() {
 
 def test_jiterator_source_parses_with_its_entry_point():
     jit = pytest.importorskip("torch.cuda.jiterator")
-    from xbackend._backends._random_cuda import jiterator_source
+    from xbackend.random._cuda import jiterator_source
 
     parsed = jit._CodeParser(jiterator_source())
     assert parsed.function_name == "xb_philox_jit" and parsed.return_type == "void"
@@ -282,7 +282,7 @@ def test_torch_cuda_kernel_is_used_and_matches_the_emulation():
     torch = pytest.importorskip("torch")
     if not torch.cuda.is_available():
         pytest.skip("no CUDA device for torch")
-    from xbackend._backends._random_torch import RAW
+    from xbackend.random._torch import RAW
     from xbackend.random._source import PhiloxSource
 
     rng = xb.random.default_rng(6, backend="torch", device="cuda")
@@ -510,7 +510,7 @@ def host_kernel(tmp_path_factory):
     import shutil
     import subprocess
 
-    from xbackend._backends._random_cuda import host_source
+    from xbackend.random._cuda import host_source
 
     cxx = shutil.which("g++") or shutil.which("c++")
     if cxx is None:
@@ -526,8 +526,8 @@ def host_kernel(tmp_path_factory):
 
 def _launch_on_host(host_kernel, mode, key, ctr, m, arg=0, thr=0, low=0):
     """One launch of ``m`` blocks of the kernel on the host, through the torch path's own argument packing."""
-    from xbackend._backends._random_cuda import LAYOUT, counter_lanes
-    from xbackend._backends._torch_nvrtc import THREADS, pack_buffers
+    from xbackend.random._cuda import LAYOUT, counter_lanes
+    from xbackend._backends.torch.nvrtc import THREADS, pack_buffers
 
     per, size = LAYOUT[mode]
     out = np.zeros(-(-m * per * size // 8), dtype=np.uint64)
@@ -578,7 +578,7 @@ def _box_muller_ref(raw):
 
 @pytest.mark.parametrize("mode", ["normal64", "normal32", "exponential64", "exponential32", "keys"])
 def test_kernel_draws_follow_their_construction_on_numpys_words(host_kernel, mode):
-    from xbackend._backends._random_cuda import MODES
+    from xbackend.random._cuda import MODES
 
     key, ctr, m = (2**64 - 11, 12345), 2**64 - 2, 37  # the counter's low lane carries inside the launch
     raw = np.random.Philox(key=_k(key), counter=ctr).random_raw(4 * m)
@@ -599,7 +599,7 @@ def test_kernel_draws_follow_their_construction_on_numpys_words(host_kernel, mod
 def test_kernel_integers_redraw_rejections_like_the_reference(host_kernel, low, r):
     """Rejections (about half the draws for 2**31 + 1 and 2**63 + 2**62 + 1) are drawn again inside the kernel, from
     the sub-streams the generic path uses: the Python-int reference on NumPy's words."""
-    from xbackend._backends._random_cuda import integer_mode
+    from xbackend.random._cuda import integer_mode
 
     key, ctr = (7, 2**64 - 1), 2**128 - 1
     mode, arg, thr, per = integer_mode(r)
@@ -612,7 +612,7 @@ def test_kernel_integers_redraw_rejections_like_the_reference(host_kernel, low, 
 def _fake_cupy(host_kernel, launches):
     import types
 
-    from xbackend._backends._torch_nvrtc import pack_buffers
+    from xbackend._backends.torch.nvrtc import pack_buffers
 
     fake = types.ModuleType("cupy")
     for name in ("uint64", "uint32", "int64", "float64", "float32"):
@@ -644,7 +644,7 @@ def test_cupy_source_glue_on_a_fake_cupy(monkeypatch, host_kernel, start, n):
 
     launches = []
     monkeypatch.setitem(sys.modules, "cupy", _fake_cupy(host_kernel, launches))
-    from xbackend._backends._random_cupy import Source
+    from xbackend.random._cupy import Source
 
     be = types.SimpleNamespace(device_scope=lambda dev: contextlib.nullcontext(), native_dtype=lambda dt: dt.name)
     src, key, ctr, dev = Source(be), (2**64 - 9, 77), 2**64 - 2, xb.Device("cuda:0")
@@ -671,7 +671,7 @@ def test_cupy_source_glue_on_a_fake_cupy(monkeypatch, host_kernel, start, n):
 def _torch_draws_on_host(monkeypatch, host_kernel, launches):
     """Point torch's portable stream at the kernel path on CPU tensors, launched by the host build of the kernel
     through the real argument packing of xbackend/_backends/_torch_nvrtc.py."""
-    from xbackend._backends import _random_torch as T
+    from xbackend.random import _torch as T
 
     def driver(torch, index, source, name):
         assert name == "xb_philox" and 'extern "C" __global__ void xb_philox(' in source
@@ -774,7 +774,7 @@ def test_a_torch_cuda_draw_is_one_launch_into_one_tensor(monkeypatch, host_kerne
 
 
 def test_torch_falls_back_to_the_same_numbers_when_the_kernel_cannot_be_built(monkeypatch):
-    from xbackend._backends import _random_torch as T
+    from xbackend.random import _torch as T
 
     def broken_driver(torch, index, source, name):
         raise OSError("libnvrtc.so: cannot open shared object file")
@@ -797,8 +797,8 @@ def test_torch_jiterator_glue_on_a_fake_jiterator(monkeypatch, host_kernel, widt
     torch = pytest.importorskip("torch")
     from torch.cuda import jiterator
 
-    from xbackend._backends import _random_torch as T
-    from xbackend._backends._random_cuda import MODES
+    from xbackend.random import _torch as T
+    from xbackend.random._cuda import MODES
 
     def fake_create(src, num_outputs, **defaults):
         assert num_outputs == 4 and set(defaults) == {"c0", "c1", "c2", "c3", "k0", "k1", "mode"}

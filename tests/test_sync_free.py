@@ -85,7 +85,7 @@ CASES = {
 #: call, however many index Arrays; the Python ints next to them are checked on the host (issue 28: m[1, i] read the
 #: device twice, once for the 1)
 SYNCS = {"m[i, 1]": 1, "m[1, i]": 1, "m[i, i]": 1, "m[-1, i]": 1}
-_BOUNDS_CHECK = "_backends/_torch_index.py"
+_BOUNDS_CHECK = "_backends/torch/index.py"
 
 
 def _same(got, want):

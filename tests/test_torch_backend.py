@@ -16,7 +16,7 @@ torch = pytest.importorskip("torch")
 if not xb.backends()["torch"].usable:
     pytest.skip("torch is not usable here", allow_module_level=True)
 
-from xbackend._backends import torch as T  # noqa: E402
+from xbackend._backends.torch import backend as T  # noqa: E402
 
 
 def _be():

@@ -39,21 +39,21 @@ from ._errors import (
     OutOfMemoryError, UnknownBackendError, UnknownAttributeError,
 )  # fmt: skip
 from ._jit import JitFallbackWarning, jit, jit_cache_info
-from ._autograd import no_grad  # installs x.grad, x.backward(), x.requires_grad_() on Array
-from ._grad import grad, value_and_grad
+from ._grad.autograd import no_grad  # installs x.grad, x.backward(), x.requires_grad_() on Array
+from ._grad.transform import grad, value_and_grad
 from ._rules import result_type
 from ._interchange import DLPackError, Moved, moved, shares_memory, to_numpy
-from ._lazy import compute, persist, rechunk
+from ._compute import compute, persist, rechunk
 from ._misc import astype, devices, matmul, preferred_device
 from ._version import __version__
 
 # one module per spec section; each owns its __all__
-from . import _constants, _indexing, _info, _linalg_main, _manipulation, _portable, _searching, _set, _sorting, _statistical
+from . import _constants, _indexing, _info, _linear_algebra as _linalg_main, _manipulation, _portable, _searching, _set, _sorting, _statistical
 from . import _pickling, _transfer, _utility, fft, linalg  # _pickling: Array.__reduce__ / __deepcopy__
 from ._constants import *  # noqa: F403
 from ._indexing import *  # noqa: F403
 from ._info import *  # noqa: F403
-from ._linalg_main import *  # noqa: F403
+from ._linear_algebra import *  # noqa: F403
 from ._manipulation import *  # noqa: F403
 from ._portable import *  # noqa: F403
 from ._searching import *  # noqa: F403

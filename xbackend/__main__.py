@@ -21,7 +21,7 @@ from typing import Any, Sequence
 import numpy as np
 
 import xbackend as xb
-from xbackend._training import log_loss, train_logistic
+from xbackend._demo import log_loss, train_logistic
 
 
 def info() -> int:

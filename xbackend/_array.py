@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as _np
 
-from . import _config, _dtypes as D, _gradhomes as _GH, _native_errors as _NE
+from . import _config, _dtypes as D, _native_errors as _NE
+from ._grad import closures as _GH
 from ._backend import Backend
 from ._devices import Device, bind as _bind
 from ._dispatch import get_backend

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from . import _autograd, _config, _dtypes as D
+from ._grad import autograd as _autograd
+from . import _config, _dtypes as D
 from ._array import Array, _alloc, _new
 from ._devices import Device, split as _split
 from ._dispatch import _instances, get_backend

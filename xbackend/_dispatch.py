@@ -24,12 +24,12 @@ from ._errors import BackendUnavailableError, UnknownBackendError
 __all__ = ["get_backend", "get_backend_class", "backend_for_type", "register_backend", "backends", "backend_names"]
 
 _BUILTIN: dict[str, str] = {
-    "numpy": "xbackend._backends.numpy:NumpyBackend",
-    "torch": "xbackend._backends.torch:TorchBackend",
-    "cupy": "xbackend._backends.cupy:CupyBackend",
-    "dask": "xbackend._backends.dask:DaskBackend",
-    "array_api_strict": "xbackend._backends.generic:ArrayApiStrictBackend",
-    "jax": "xbackend._backends.generic:JaxBackend",
+    "numpy": "xbackend._backends.numpy.backend:NumpyBackend",
+    "torch": "xbackend._backends.torch.backend:TorchBackend",
+    "cupy": "xbackend._backends.cupy.backend:CupyBackend",
+    "dask": "xbackend._backends.dask.backend:DaskBackend",
+    "array_api_strict": "xbackend._backends.generic.backend:ArrayApiStrictBackend",
+    "jax": "xbackend._backends.generic.backend:JaxBackend",
 }
 _paths: dict[str, str] = dict(_BUILTIN)
 _classes: dict[str, type[Backend]] = {}
@@ -81,7 +81,7 @@ def _load_plugins() -> None:
 def _generic(top: str) -> bool:
     """Register the generic Array-API backend for library ``top`` (no import when ``top`` is not installed)."""
     # loaded by import path, like the built-in backends: backend modules build on the registry, not the reverse
-    cls = importlib.import_module("xbackend._backends.generic").generic_backend_for(top)
+    cls = importlib.import_module("xbackend._backends.generic.backend").generic_backend_for(top)
     if cls is None:
         return False
     register_backend(top, cls)

@@ -87,7 +87,7 @@ def _name_bad_index(m: Any, key: Any) -> Any:
 def _first_out_of_range(shape: tuple[int, ...], key: Any) -> tuple[int, int, int] | None:
     """``(index, axis, size)`` of the first index in ``key`` outside its axis, found from the key itself (ints and
     integer index arrays, copied to the host: this runs on the error path only), or None."""
-    from ._backends._keys import map_index_arrays
+    from ._backends.common.keys import map_index_arrays
 
     items = key if type(key) is tuple else (key,)
     host = []

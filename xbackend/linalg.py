@@ -41,7 +41,7 @@ from ._dtypes import DType
 from ._errors import (
     ArgumentTypeError, ArgumentValueError, AxisError, LinAlgError, ShapeError, UnsupportedDTypeError, linalg_failure,
 )  # fmt: skip
-from ._linalg_main import _numeric_pair, _pair, _vector_axis, matrix_transpose, tensordot, vecdot
+from ._linear_algebra import _numeric_pair, _pair, _vector_axis, matrix_transpose, tensordot, vecdot
 from ._misc import matmul
 
 __all__ = [

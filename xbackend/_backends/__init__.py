@@ -8,7 +8,7 @@ from typing import Any, Callable
 #: ``@xb.jit`` compilers of libraries that the generic Array-API backend holds (it has no module per
 #: library to define ``compile`` in): top-level module -> (module under xbackend._backends, function).
 #: :meth:`xbackend.Backend.compile` asks here; a backend class that defines ``compile`` itself wins.
-JIT_HOOKS: dict[str, tuple[str, str]] = {"jax": ("_jax_jit", "compile_jax")}
+JIT_HOOKS: dict[str, tuple[str, str]] = {"jax": ("generic.jit", "compile_jax")}
 
 
 def jit_hook_for(module: str) -> Callable[..., Any] | None:
@@ -24,5 +24,4 @@ def jit_hook_for(module: str) -> Callable[..., Any] | None:
 #: top-level module) -> module under xbackend._backends, imported on first use. A backend missing here runs
 #: the portable stream with xbackend operations (:class:`xbackend.random._source.PhiloxSource`) and has no
 #: native stream of its own.
-RANDOM: dict[str, str] = {"numpy": "_random_numpy", "torch": "_random_torch", "cupy": "_random_cupy",
-                          "dask": "_random_dask"}  # fmt: skip
+RANDOM: dict[str, str] = {"numpy": "_numpy", "torch": "_torch", "cupy": "_cupy", "dask": "_dask"}  # fmt: skip

@@ -51,7 +51,7 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
     True
     """
     if requires_grad:
-        from .. import _autograd
+        from .._grad import autograd as _autograd
 
         x = asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend, chunks=chunks)
         return _autograd.asarray_leaf(x, obj, copy)
@@ -147,7 +147,7 @@ def _python_data(obj: Any, t: type, dt: D.DType | None, be: Any, dev: Any, copy:
         raise ShapeError(f"cannot make an Array from {t.__name__}: {H.ragged(exc)}. Fix: give every row the same "
                          "length (nested lists must be rectangular)") from None  # fmt: skip
     except RuntimeError as exc:  # tensors (or Arrays) that require grad in nested data
-        from .. import _autograd
+        from .._grad import autograd as _autograd
 
         raise _autograd.nested_grad_error(obj, exc) from exc
     if isinstance(obj, H.BUFFERS):  # typed memory keeps its type: memoryview of float32 is float32, bytes are uint8

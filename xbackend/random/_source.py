@@ -87,7 +87,7 @@ def _module_for(be: Backend) -> Any:
     from .._backends import RANDOM
 
     name = RANDOM.get(be.name) or RANDOM.get(be.module)
-    return None if name is None else importlib.import_module(f"xbackend._backends.{name}")
+    return None if name is None else importlib.import_module(f"xbackend.random.{name}")
 
 
 def source_for(be: Backend) -> PhiloxSource:

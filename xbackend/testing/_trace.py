@@ -38,7 +38,8 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from .. import _array, _boundary, _dtypes as D, _grad, _jit, _namespace
+from .. import _array, _boundary, _dtypes as D, _jit, _namespace
+from .._grad import transform as _grad
 from .._array import Array
 from .._coerce import wrap_native
 from .._dispatch import backend_for_type

@@ -12,12 +12,12 @@ from __future__ import annotations
 import operator
 from typing import Any, Callable
 
-from .. import _dtypes as D
-from .._backend import Backend
-from .._dtypes import DType
-from . import _torch_complex as C
-from ._torch_linalg import _int_matmul
-from .numpy import negative_integer_power
+from ... import _dtypes as D
+from ..._backend import Backend
+from ..._dtypes import DType
+from . import complex as C
+from .linalg import _int_matmul
+from ..numpy.backend import negative_integer_power
 
 torch: Any = None  # the torch module: bound by torch.py's _import_torch() before any backend runs
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any, Callable
 
-from .._backend import Backend, runs_own
-from .._devices import Device
-from .._dtypes import DType
+from ..._backend import Backend, runs_own
+from ..._devices import Device
+from ..._dtypes import DType
 
 torch: Any = None  # bound by torch.py when it imports torch
 

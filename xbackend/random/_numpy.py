@@ -18,8 +18,8 @@ from .. import _config, _dtypes as D
 from .._array import Array, _alloc, _new
 from .._devices import CPU, Device
 from .._dtypes import DType
-from ..random._engine import Native as _NativeBase
-from ..random._source import PhiloxSource
+from ._engine import Native as _NativeBase
+from ._source import PhiloxSource
 
 __all__ = ["Source", "Native", "philox_numpy", "one_call_methods_of"]
 

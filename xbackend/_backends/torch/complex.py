@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._dtypes import DType
+from ..._dtypes import DType
 
 torch: Any = None  # the torch module: bound by torch.py's _import_torch() before any backend runs
 
@@ -32,7 +32,7 @@ def nonfinite_table(name: str, dt: DType, fn: Callable[[Any], Any]) -> Callable[
     each part of ``z`` is +-0, +-inf or NaN and one is not finite: 21 points, looked up in a 25-entry table made
     once from the NumPy backend's kernel (per device), with no synchronisation. (Where a part is finite and not 0,
     torch-CUDA agreed with NumPy on the grid: those stay ``fn``'s.)"""
-    from .._dispatch import get_backend
+    from ..._dispatch import get_backend
 
     grid = np.empty(25, dtype=np.dtype(dt.name))
     grid.real = np.repeat(_PARTS, 5)

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from .._backend import Backend
-from .._devices import Device, device as _device
-from .._dtypes import DType
+from ..._backend import Backend
+from ..._devices import Device, device as _device
+from ..._dtypes import DType
 
 torch: Any = None  # the torch module: bound by torch.py's _import_torch() before any backend runs
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import ChunkingError
+from ..._errors import ChunkingError
 
 da: Any = None  # dask.array: bound by dask.py's _import()
 
@@ -44,7 +44,7 @@ class InBounds:
         n = self.n
         bad = (block < -n) | (block >= n)
         if bool(bad.any()):
-            from .._errors import index_out_of_range
+            from ..._errors import index_out_of_range
 
             raise index_out_of_range(int(block[bad].ravel()[0]), self.axis, n, "dask", self.shape)
         return block

@@ -27,14 +27,14 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Sequence
 
-from . import _config
-from ._array import Array, _alloc, _check_partner, _new
-from ._autograd import ACTIVE
-from ._dispatch import get_backend
-from ._errors import BackendUnavailableError, GradientError
-from ._gradhomes import HOMES
-from ._interchange import _transport
-from ._jit import _rebuild  # the same container specs ("a": the i-th Array, "c": a constant, containers)
+from .. import _config
+from .._array import Array, _alloc, _check_partner, _new
+from .autograd import ACTIVE
+from .._dispatch import get_backend
+from .._errors import BackendUnavailableError, GradientError
+from .closures import HOMES
+from .._interchange import _transport
+from .._jit import _rebuild  # the same container specs ("a": the i-th Array, "c": a constant, containers)
 
 __all__ = ["grad", "value_and_grad"]
 

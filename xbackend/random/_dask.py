@@ -20,9 +20,9 @@ from .._array import Array, _new
 from .._devices import Device, bind, device as _device
 from .._dispatch import get_backend
 from .._dtypes import DType
-from ..random._draws import DRAWS, RESULT
-from ..random._engine import Native as _NativeBase, NativeStateError
-from ..random._source import PhiloxSource, source_for
+from ._draws import DRAWS, RESULT
+from ._engine import Native as _NativeBase, NativeStateError
+from ._source import PhiloxSource, source_for
 
 __all__ = ["Source", "Native", "ChunkDraw", "runs_of"]
 

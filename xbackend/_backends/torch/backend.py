@@ -31,28 +31,28 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import _dtypes as D
-from .._backend import Backend, BackendInfo, byte_bounds, dlpack_kwargs
-from .._devices import CPU, Device, device as _device
-from .._dtypes import DType
-from .._errors import CopyError, UnknownDeviceError, UnsupportedDTypeError
-from . import _torch_uint
-from ._torch_uint import TorchUintMixin, _SIGNED_OF, _UINT_WIDE
-from . import _torch_index
-from ._torch_index import TorchIndexMixin
-from ._arange import exact_int_arange
-from ._linspace import complex_parts, real_linspace
-from .._saturate import inner_bounds
-from . import _torch_linalg
-from ._torch_linalg import TorchLinalgMixin
-from . import _torch_complex, _torch_special
-from ._torch_special import TorchSpecialCasesMixin
-from . import _torch_fast
-from ._torch_fast import TorchFastPathsMixin
-from . import _torch_cuda
-from ._torch_cuda import TorchCudaMixin
-from . import _torch_grad
-from ._torch_grad import TorchGradMixin, leaf_write_error
+from ... import _dtypes as D
+from ..._backend import Backend, BackendInfo, byte_bounds, dlpack_kwargs
+from ..._devices import CPU, Device, device as _device
+from ..._dtypes import DType
+from ..._errors import CopyError, UnknownDeviceError, UnsupportedDTypeError
+from . import uint as _torch_uint
+from .uint import TorchUintMixin, _SIGNED_OF, _UINT_WIDE
+from . import index as _torch_index
+from .index import TorchIndexMixin
+from ..common.arange import exact_int_arange
+from ..common.linspace import complex_parts, real_linspace
+from ..._saturate import inner_bounds
+from . import linalg as _torch_linalg
+from .linalg import TorchLinalgMixin
+from . import complex as _torch_complex, special as _torch_special
+from .special import TorchSpecialCasesMixin
+from . import fast as _torch_fast
+from .fast import TorchFastPathsMixin
+from . import cuda as _torch_cuda
+from .cuda import TorchCudaMixin
+from . import grad as _torch_grad
+from .grad import TorchGradMixin, leaf_write_error
 
 _NULL = contextlib.nullcontext()  # reusable
 _CUDA_OK: set[Device] = set()  # concrete CUDA devices already checked
@@ -275,7 +275,7 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
             x = x.resolve_neg()
         if x.device.type != "cpu":
             if x.device.type == "meta":
-                from .._errors import HostTransferError
+                from ..._errors import HostTransferError
 
                 raise HostTransferError("a torch 'meta' tensor has a shape but no values, so it cannot go to NumPy. "
                                         "Fix: create the data on device='cpu' or 'cuda'")  # fmt: skip
@@ -345,7 +345,7 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
 
     def export_for_numpy(self, x: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         if x.requires_grad:
-            from .._errors import GradientError
+            from ..._errors import GradientError
 
             raise GradientError("np.asarray() of a torch Array that requires grad would drop its graph. "
                                 "Fix: x.detach().numpy()")  # fmt: skip
@@ -729,13 +729,13 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
     # -- @xb.jit --------------------------------------------------------------------------------
     def compile(self, fn: Callable[..., Any], example: list[Any], options: dict[str, Any]) -> Any:
         """``@xb.jit``: trace to the torch calls this module makes, then ``torch.compile`` (see _torch_jit)."""
-        from ._torch_jit import compile_torch
+        from .jit import compile_torch
 
         return compile_torch(fn, example, options)
 
 
 def _no_values() -> Exception:
-    from .._errors import HostTransferError
+    from ..._errors import HostTransferError
 
     return HostTransferError(
         "a torch Array on the 'meta' device has a shape and dtype but no values to read. "

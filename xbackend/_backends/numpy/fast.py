@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from .._backend import Backend, runs_own
-from .._devices import Device
-from .._dtypes import DType
+from ..._backend import Backend, runs_own
+from ..._devices import Device
+from ..._dtypes import DType
 
 
 class NumpyFastPathsMixin(Backend):

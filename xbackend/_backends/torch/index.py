@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .._backend import Backend
-from ._keys import check_bounds_at_once, key_dims
-from ._torch_grad import leaf_write_error
+from ..._backend import Backend
+from ..common.keys import check_bounds_at_once, key_dims
+from .grad import leaf_write_error
 
 torch: Any = None  # the torch module: bound by torch.py's _import_torch() before any backend runs
 

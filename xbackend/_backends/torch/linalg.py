@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from .. import _dtypes as D
-from .._backend import Backend
-from .._dtypes import DType
-from ._torch_uint import _UINT_WIDE
+from ... import _dtypes as D
+from ..._backend import Backend
+from ..._dtypes import DType
+from .uint import _UINT_WIDE
 
 torch: Any = None  # the torch module: bound by torch.py's _import_torch() before any backend runs
 

@@ -29,11 +29,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import _dtypes as D
-from .._backend import Backend, BackendInfo
-from .._devices import CPU, Device, device as _device
-from .._dtypes import DType
-from .._errors import (
+from ... import _dtypes as D
+from ..._backend import Backend, BackendInfo
+from ..._devices import CPU, Device, device as _device
+from ..._dtypes import DType
+from ..._errors import (
     ChunkingError,
     CopyError,
     DLPackError,
@@ -42,9 +42,9 @@ from .._errors import (
     UnknownDeviceError,
     XBackendError,
 )
-from . import _dask_index as I
-from ._keys import check_bounds, map_index_arrays
-from .numpy import NumpyBackend, negative_integer_power
+from . import index as I
+from ..common.keys import check_bounds, map_index_arrays
+from ..numpy.backend import NumpyBackend, negative_integer_power
 
 da: Any = None
 dask: Any = None
@@ -79,7 +79,7 @@ def _import() -> Any:
 
 def _chunk_backend(x: Any) -> Any:
     """The backend that owns one chunk (NumPy, or CuPy for CuPy chunks)."""
-    from .._dispatch import backend_for_type, get_backend
+    from ..._dispatch import backend_for_type, get_backend
 
     t = type(x)
     if t is np.ndarray or not hasattr(x, "shape"):
@@ -273,7 +273,7 @@ class DaskBackend(NumpyBackend):
         if dev is CPU:
             return dev
         if dev.type == "cuda":
-            from .._dispatch import get_backend
+            from ..._dispatch import get_backend
 
             try:
                 return get_backend("cupy").check_device(dev)
@@ -401,7 +401,7 @@ class DaskBackend(NumpyBackend):
 
     def _kernel_dtype(self, name: str, dt: DType) -> Any:
         """The NumPy result dtype of kernel ``name`` on ``dt`` inputs (one tiny call, once per pair)."""
-        from .._rules import ELEMENTWISE
+        from ..._rules import ELEMENTWISE
 
         nd = self.native_dtype(dt)
         if name == "clip":
@@ -776,7 +776,7 @@ def _to_numpy_chunk(x: Any) -> np.ndarray:
 
 
 def _cupy_backend() -> Any:
-    from .._dispatch import get_backend
+    from ..._dispatch import get_backend
 
     return get_backend("cupy")
 
@@ -785,7 +785,7 @@ def _cuda_devices() -> tuple[str, ...]:
     """CUDA devices CuPy can use here (CuPy chunks), without importing CuPy when it is not installed."""
     if importlib.util.find_spec("cupy") is None:
         return ()
-    from .._dispatch import get_backend_class
+    from ..._dispatch import get_backend_class
 
     info = get_backend_class("cupy").probe()
     return tuple(info.devices) if info.usable else ()

@@ -17,12 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from .._backend import BackendInfo, byte_bounds
-from .._devices import Device, device as _device
-from .._dtypes import DType
-from .._errors import HostTransferError, UnknownDeviceError
-from . import _cupy_fixes as F
-from .numpy import NumpyBackend, negative_integer_power, standard_floor_divide
+from ..._backend import BackendInfo, byte_bounds
+from ..._devices import Device, device as _device
+from ..._dtypes import DType
+from ..._errors import HostTransferError, UnknownDeviceError
+from . import fixes as F
+from ..numpy.backend import NumpyBackend, negative_integer_power, standard_floor_divide
 
 cupy: Any = None
 _NULL = contextlib.nullcontext()  # reusable
@@ -437,7 +437,7 @@ class CupyBackend(NumpyBackend):
         return hit
 
     def _numpy_kernel(self, name: str, dt: DType) -> Any:
-        from .._dispatch import get_backend
+        from ..._dispatch import get_backend
 
         return get_backend("numpy").kernel(name, dt)
 

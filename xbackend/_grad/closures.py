@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextvars
 from typing import Any, Callable
 
-from ._errors import BackendMismatchError
+from .._errors import BackendMismatchError
 
 __all__ = ["HOMES", "partners", "rebase", "GradPlaceMismatch", "mismatch_in_grad"]
 

@@ -22,13 +22,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import _dtypes as D
-from .._backend import Backend, BackendInfo
-from .._devices import CPU, Device
-from .._dtypes import DType
-from .._errors import CopyError, UnknownDeviceError
-from ._generic_index import fancy_get, fancy_set, is_array
-from ._generic_kernels import make_generic_kernel
+from ... import _dtypes as D
+from ..._backend import Backend, BackendInfo
+from ..._devices import CPU, Device
+from ..._dtypes import DType
+from ..._errors import CopyError, UnknownDeviceError
+from .index import fancy_get, fancy_set, is_array
+from .kernels import make_generic_kernel
 
 __all__ = ["GenericBackend", "generic_backend_for", "namespace_of_module"]
 
@@ -662,12 +662,12 @@ class JaxBackend(GenericBackend):
 
     def value_and_grad(self, fn: Callable[[list[Any]], tuple[Any, list[Any]]], xs: list[Any], wrt: tuple[int, ...],
                        nested: bool) -> tuple[Any, list[Any], list[Any]]:  # fmt: skip
-        from ._jax_grad import value_and_grad
+        from .grad import value_and_grad
 
         return value_and_grad(fn, xs, wrt)
 
     def compile(self, fn: Callable[..., Any], example: list[Any], options: dict[str, Any]) -> Callable[..., Any] | None:
-        from ._jax_jit import compile_jax
+        from .jit import compile_jax
 
         # ``backend`` is torch.compile's compiler name; jax.jit's (an XLA platform) is deprecated and never ours
         return compile_jax(fn, example, {k: v for k, v in options.items() if k != "backend"})
@@ -693,6 +693,6 @@ _PLAIN_LINALG = frozenset("det eigvalsh eigvals inv solve svdvals".split())
 
 
 def get_numpy() -> Any:
-    from .._dispatch import get_backend
+    from ..._dispatch import get_backend
 
     return get_backend("numpy")

@@ -15,18 +15,18 @@ from typing import Any, Callable, ClassVar
 
 import numpy as np
 
-from .. import _dtypes as D
-from .._backend import Backend, BackendInfo, byte_bounds, dlpack_kwargs
-from .._devices import CPU, Device
-from .._dtypes import DType
-from .._errors import UnknownDeviceError
-from .._rules import ELEMENTWISE
-from . import _np_rules as R
-from ._np_rules import complex_log1p, standard_floor_divide  # noqa: F401 (this module's names before)
-from ._keys import check_bounds
-from ._linspace import complex_parts, real_linspace
-from .._saturate import inner_bounds
-from ._numpy_fast import NumpyFastPathsMixin
+from ... import _dtypes as D
+from ..._backend import Backend, BackendInfo, byte_bounds, dlpack_kwargs
+from ..._devices import CPU, Device
+from ..._dtypes import DType
+from ..._errors import UnknownDeviceError
+from ..._rules import ELEMENTWISE
+from ..common import kernels as R
+from ..common.kernels import complex_log1p, standard_floor_divide  # noqa: F401 (this module's names before)
+from ..common.keys import check_bounds
+from ..common.linspace import complex_parts, real_linspace
+from ..._saturate import inner_bounds
+from .fast import NumpyFastPathsMixin
 
 
 def _quiet_switch() -> tuple[Callable[..., Any], Callable[..., Any], Any]:
@@ -49,7 +49,7 @@ def _quiet_switch() -> tuple[Callable[..., Any], Callable[..., Any], Any]:
 
 
 _QUIET_SET, _QUIET_RESET, _QUIET = _quiet_switch()
-from ._numpy_linalg import NumpyLinalgMixin
+from .linalg import NumpyLinalgMixin
 
 # standard name -> NumPy ufunc name, where they differ
 NP_NAMES = {
@@ -82,7 +82,7 @@ def _ml_dtypes_bfloat16() -> Any:
 
 def negative_integer_power() -> Exception:
     """The one error for an integer raised to a negative integer power, on every backend."""
-    from .._errors import DomainError
+    from ..._errors import DomainError
 
     return DomainError("integers to negative integer powers are not defined (the result is not an integer). "
                        "Fix: cast to a float dtype first, e.g. x.astype(xb.float64) ** y")
@@ -158,7 +158,7 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyLinalgMixin, Backend):
         if type(x) is self._array_type or not isinstance(x, self._array_type):
             return x
         if isinstance(x, np.ma.MaskedArray):
-            from .._errors import ArgumentTypeError
+            from ..._errors import ArgumentTypeError
 
             raise ArgumentTypeError("a NumPy masked array: its mask would be dropped silently. Fix: fill the masked "
                                     "values first, e.g. xb.asarray(np.ma.filled(m, 0.0)), or pass m.data to ignore "
@@ -218,7 +218,7 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyLinalgMixin, Backend):
             self.check_device(dev)
         if dt is not None and x.dtype != self.to_np.get(dt):
             if copy is False:
-                from .._errors import CopyError
+                from ..._errors import CopyError
 
                 raise CopyError(f"casting {x.dtype} to {dt} needs a copy, but copy=False was given")
             return x.astype(self.native_dtype(dt))

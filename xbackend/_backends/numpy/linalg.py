@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._backend import Backend
+from ..._backend import Backend
 
 
 class NumpyLinalgMixin(Backend):

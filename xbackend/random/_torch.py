@@ -24,10 +24,10 @@ from .._array import Array, _alloc, _new
 from .._devices import Device
 from .._dispatch import get_backend
 from .._dtypes import DType
-from ..random._engine import Native as _NativeBase
-from ..random._source import PhiloxSource, source_for
-from ._random_cuda import KERNEL_ARGS, MODES, cupy_source, integer_mode, jiterator_source
-from ._torch_nvrtc import THREADS, RawKernel
+from ._engine import Native as _NativeBase
+from ._source import PhiloxSource, source_for
+from ._cuda import KERNEL_ARGS, MODES, cupy_source, integer_mode, jiterator_source
+from .._backends.torch.nvrtc import THREADS, RawKernel
 
 __all__ = ["Source", "Native", "JiteratorPhilox", "RAW"]
 
@@ -200,7 +200,7 @@ class Source(PhiloxSource):
         return lambda general: self._one_call(engine, dev, general)
 
     def _one_call(self, engine: Any, dev: Device, general: dict[str, Any]) -> dict[str, Any]:
-        from ..random._draws import DRAWS
+        from ._draws import DRAWS
 
         launch, take, key, f, normals, ctx, cfg = (self._launch, engine.take, engine.key, self._f, self._normal,
                                                    _config._ctx.get, _config)  # fmt: skip

@@ -21,10 +21,10 @@ import contextvars
 import sys
 from typing import Any
 
-from ._array import Array, _check_partner, _new
-from ._dispatch import _by_module, backend_for_type, get_backend, get_backend_class
-from ._errors import ArgumentTypeError, GradientError, XBackendError
-from ._interchange import shares_memory
+from .._array import Array, _check_partner, _new
+from .._dispatch import _by_module, backend_for_type, get_backend, get_backend_class
+from .._errors import ArgumentTypeError, GradientError, XBackendError
+from .._interchange import shares_memory
 
 __all__ = ["no_grad"]
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any, Callable
 
-from .. import _dtypes as D
-from .._backend import Backend
-from .._dtypes import DType
-from .._errors import UnsupportedDTypeError
+from ... import _dtypes as D
+from ..._backend import Backend
+from ..._dtypes import DType
+from ..._errors import UnsupportedDTypeError
 
 torch: Any = None  # the torch module: bound by torch.py's _import_torch() before any backend runs
 

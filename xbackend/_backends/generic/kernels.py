@@ -15,9 +15,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._dtypes import DType
-from .._rules import ELEMENTWISE
-from .numpy import complex_log1p, negative_integer_power, standard_floor_divide
+from ..._dtypes import DType
+from ..._rules import ELEMENTWISE
+from ..numpy.backend import complex_log1p, negative_integer_power, standard_floor_divide
 
 __all__ = ["make_generic_kernel"]
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Callable, ContextManager
 
-from .._backend import Backend
-from .._errors import GradientError
+from ..._backend import Backend
+from ..._errors import GradientError
 
 torch: Any = None  # bound by the torch backend's _import_torch
 

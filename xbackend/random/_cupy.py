@@ -17,9 +17,9 @@ from .. import _dtypes as D
 from .._array import Array, _new
 from .._devices import Device
 from .._dtypes import DType
-from ..random._engine import Native as _NativeBase
-from ..random._source import PhiloxSource
-from ._random_cuda import MODES, counter_lanes, cupy_source, integer_mode
+from ._engine import Native as _NativeBase
+from ._source import PhiloxSource
+from ._cuda import MODES, counter_lanes, cupy_source, integer_mode
 
 __all__ = ["Source", "Native"]
 

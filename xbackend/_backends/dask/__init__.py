@@ -1,0 +1,1 @@
+"""The Dask backend (lazy, chunked): ``backend.py`` the class, ``index.py`` its indexing."""

@@ -1,0 +1,1 @@
+"""The PyTorch backend (CPU and CUDA): ``backend.py`` the class; one module per concern beside it."""
