@@ -41,10 +41,9 @@ from ._errors import (
 from ._jit import JitFallbackWarning, jit, jit_cache_info
 from ._grad.autograd import no_grad  # installs x.grad, x.backward(), x.requires_grad_() on Array
 from ._grad.transform import grad, value_and_grad
-from ._rules import result_type
 from ._interchange import DLPackError, Moved, moved, shares_memory, to_numpy
 from ._compute import compute, persist, rechunk
-from ._misc import astype, devices, matmul, preferred_device
+from ._dtype_functions import astype, result_type
 from ._version import __version__
 
 # one module per spec section; each owns its __all__
@@ -72,7 +71,7 @@ __array_api_version__ = "2025.12"
 __all__ = [
     "Array", "Backend", "BackendInfo", "Device", "DType", "__array_api_version__", "__version__",
     # configuration and backends
-    "using", "set_default", "get_config", "backends", "backend_names", "register_backend", "device", "devices", "preferred_device",
+    "using", "set_default", "get_config", "backends", "backend_names", "register_backend", "device",
     # dtypes
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16",
     "float32", "float64", "complex64", "complex128", "dtype", "result_type", "can_cast", "finfo", "iinfo",
@@ -84,8 +83,6 @@ __all__ = [
     "to_numpy", "shares_memory", "moved", "Moved", "DLPackError", "synchronize", "timer",
     # lazy (Dask) Arrays: explicit results
     "compute", "persist", "rechunk",
-    # linear algebra in the main namespace
-    "matmul",
     # errors
     "XBackendError", "BackendUnavailableError", "BackendMismatchError", "UnknownDeviceError", "DeviceMismatchError",
     "HostTransferError", "UnsupportedDTypeError", "PromotionError", "ScalarOverflowError", "GradientError",

@@ -1,4 +1,5 @@
-"""Inspection API: ``xb.__array_namespace_info__()`` (Array API standard 2023.12+, 2025.12 semantics).
+"""Inspection API: ``xb.__array_namespace_info__()`` (Array API standard 2023.12+, 2025.12 semantics), and the devices
+of a backend: ``xb.devices()``, ``xb.preferred_device()``.
 
 Design constraint: the answers are true for one backend, read from that backend (its devices, the
 dtypes it can hold on a device, its dimension limit), never assumed. The backend is the configured one
@@ -23,7 +24,7 @@ from ._devices import Device, bind as _bind, split as _split
 from ._dispatch import get_backend
 from ._dtypes import DType
 
-__all__ = ["__array_namespace_info__"]
+__all__ = ["__array_namespace_info__", "devices", "preferred_device"]
 
 # the standard's kind names; bfloat16 is not an Array API dtype and is never listed
 _KINDS: dict[str, tuple[DType, ...]] = {
@@ -134,3 +135,38 @@ def __array_namespace_info__(*, backend: str | None = None) -> Info:
     if cfg.device is not None and name == cfg.backend:
         dev = be.check_device(cfg.device)
     return Info(be, dev)
+
+
+def devices(backend: str | None = None) -> list[Device]:
+    """Devices a backend can use on this machine (default: the configured backend).
+
+    The devices name their backend, so ``device=xb.devices("torch")[0]`` creates on torch.
+
+    >>> import xbackend as xb
+    >>> xb.devices("numpy")
+    [Device('numpy', 'cpu')]
+    """
+    be = get_backend(backend or _config.current().backend)
+    return [_bind(d, be.name) for d in be.devices()]
+
+
+def preferred_device(backend: str | None = None) -> Device:
+    """The backend's first CUDA device when it has a usable one, else its default device (the CPU).
+
+    The one portable spelling of ``"cuda" if torch.cuda.is_available() else "cpu"``: code written for a GPU
+    runs unchanged on a CPU-only machine when it asks for ``device=xb.preferred_device("torch")``, while an
+    explicit ``device="cuda"`` there is an error (never a silent fallback). Default backend: the configured one.
+
+    The device is bound to the backend (like ``x.device``), so ``device=`` alone picks both.
+
+    >>> import xbackend as xb
+    >>> xb.preferred_device("numpy")
+    Device('numpy', 'cpu')
+    >>> str(xb.preferred_device("torch")) in ("cpu", "cuda:0")
+    True
+    """
+    be = get_backend(backend or _config.current().backend)
+    for d in be.devices():
+        if d.type == "cuda":
+            return _bind(d, be)
+    return _bind(be.default_device(), be)

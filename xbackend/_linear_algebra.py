@@ -1,4 +1,5 @@
-"""Linear algebra in the main namespace: matrix_transpose, tensordot, vecdot (``matmul`` lives in ``_misc``).
+"""Linear algebra in the main namespace (the standard's section of that name): matmul, matrix_transpose, tensordot,
+vecdot.
 
 Design constraint: dtypes come from the promotion table, never from the backend; integer inputs stay
 integer (these are numeric functions, not floating-point ones), and torch's missing uint16/32/64
@@ -14,8 +15,9 @@ from ._array import Array, _check_partner, _new
 from ._coerce import first_array, to_array
 from ._dtypes import DType
 from ._errors import ArgumentTypeError, ArgumentValueError, AxisError, ShapeError, UnsupportedDTypeError
+from ._operators import matmul as _matmul
 
-__all__ = ["matrix_transpose", "tensordot", "vecdot"]
+__all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
 
 def _pair(x1: Any, x2: Any) -> tuple[Array, Array]:
@@ -118,3 +120,16 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
         raise ShapeError(f"vecdot(): the vectors along axis {axis} differ in length: {x1.shape} and {x2.shape}")
     be = x1._be
     return _new(be.la_vecdot(_native(x1, dt), _native(x2, dt), axis), dt, x1._dev, be)
+
+
+def matmul(x1: Array, x2: Array, /) -> Array:
+    """Matrix product with the standard's broadcasting rules.
+
+    >>> import xbackend as xb
+    >>> xb.matmul(xb.eye(2), xb.asarray([[1.0], [2.0]])).tolist()
+    [[1.0], [2.0]]
+    """
+    if type(x1) is not Array:
+        a = first_array(x1, x2)
+        x1 = to_array(x1, a) if a is not None else to_array(x1)
+    return _matmul(x1, x2)

@@ -507,4 +507,3 @@ def _install_operators() -> None:
 
 
 _install_operators()
-ELEMENTWISE.setdefault("matmul", (2, "numeric"))

@@ -10,16 +10,13 @@ the default float dtype (``float64`` unless ``xb.using(default_float=...)``) on 
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import _dtypes as D
-from ._config import current as _current
 from ._dtypes import DType
-from ._errors import ArgumentTypeError, ArgumentValueError, UnsupportedDTypeError
+from ._errors import UnsupportedDTypeError
 
-__all__ = ["ELEMENTWISE", "resolve", "same_ok", "same_compute", "result_type"]
+__all__ = ["ELEMENTWISE", "resolve", "same_ok", "same_compute", "bool_result"]
 
-# name -> (number of array arguments, category)
+# name -> (number of array arguments, category): the kernels a backend builds (``Backend.make_kernel``) and their arities
 ELEMENTWISE: dict[str, tuple[int, str]] = {}
 for _names, _n, _cat in (
     ("add subtract multiply pow", 2, "numeric"),
@@ -40,6 +37,7 @@ for _names, _n, _cat in (
     ("isfinite isinf isnan", 1, "any_bool"),
     ("bitwise_invert", 1, "intbool"),
     ("logical_not", 1, "bool"),
+    ("matmul", 2, "numeric"),  # x @ y: no elementwise function, but a kernel of two arrays like the others
 ):  # fmt: skip
     for _name in _names.split():
         ELEMENTWISE[_name] = (_n, _cat)
@@ -122,40 +120,3 @@ def same_compute(category: str) -> frozenset[DType]:
 
 def bool_result(category: str) -> bool:
     return category in _BOOL_RESULT
-
-
-def result_type(*arrays_and_dtypes: Any) -> DType:
-    """Dtype that results from combining Arrays, dtypes and Python scalars.
-
-    >>> import xbackend as xb
-    >>> xb.result_type(xb.int8, xb.uint8), xb.result_type(xb.int64, xb.float32)
-    (xb.int16, xb.float32)
-    >>> xb.result_type(xb.float32, 1.5)
-    xb.float32
-    """
-    dtypes: list[DType] = []
-    scalars: list[Any] = []
-    for x in arrays_and_dtypes:
-        if type(x) is D.DType:
-            dtypes.append(x)
-        elif type(x) in (int, float, complex, bool):
-            scalars.append(x)
-        elif isinstance(x, str):
-            dtypes.append(D.dtype(x))
-        elif hasattr(x, "dtype") and type(getattr(x, "dtype")) is D.DType:
-            dtypes.append(x.dtype)
-        else:
-            raise ArgumentTypeError(f"result_type() takes Arrays, xbackend dtypes and Python scalars, got {type(x).__name__}")
-    cfg = _current()  # the default dtypes flow in from the config; _dtypes itself reads no config
-    if not dtypes:
-        if not scalars:
-            raise ArgumentValueError("result_type() needs at least one argument")
-        out = D.python_scalar_dtype(scalars[0], cfg.default_float, cfg.default_int)
-        scalars = scalars[1:]
-    else:
-        out = dtypes[0]
-        for d in dtypes[1:]:
-            out = D.promote(out, d)
-    for s in scalars:
-        out = D.scalar_result(out, s, cfg.default_float, cfg.default_int)
-    return out

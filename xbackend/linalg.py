@@ -42,7 +42,7 @@ from ._errors import (
     ArgumentTypeError, ArgumentValueError, AxisError, LinAlgError, ShapeError, UnsupportedDTypeError, linalg_failure,
 )  # fmt: skip
 from ._linear_algebra import _numeric_pair, _pair, _vector_axis, matrix_transpose, tensordot, vecdot
-from ._misc import matmul
+from ._linear_algebra import matmul
 
 __all__ = [
     "cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv", "matmul", "matrix_norm",

@@ -38,7 +38,7 @@ from .._devices import Device
 from .._dtypes import DType
 from .._elementwise import cos, log1p, logical_not, sin, sqrt
 from .._manipulation import reshape, stack
-from .._misc import astype
+from .._dtype_functions import astype
 from .._searching import nonzero, where
 from .._utility import any as any_
 from . import _philox

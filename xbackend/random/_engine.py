@@ -23,7 +23,7 @@ from .._devices import Device, bind
 from .._dtypes import DType
 from .._elementwise import floor
 from .._errors import XBackendError
-from .._misc import astype
+from .._dtype_functions import astype
 from . import _philox
 from ._draws import WORDS, shift_into
 from ._source import source_for

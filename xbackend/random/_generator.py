@@ -26,7 +26,7 @@ from .._elementwise import isnan
 from .._errors import ArgumentTypeError, ArgumentValueError, AxisError, ScalarOverflowError, UnsupportedDTypeError
 from .._indexing import take, take_along_axis
 from .._manipulation import broadcast_shapes, reshape
-from .._misc import astype
+from .._dtype_functions import astype
 from .._searching import searchsorted, where
 from .._sorting import argsort
 from .._statistical import cumulative_sum, sum as sum_

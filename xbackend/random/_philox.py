@@ -30,7 +30,7 @@ from .. import _dtypes as D
 from .._array import Array
 from .._creation import arange
 from .._manipulation import reshape, stack
-from .._misc import astype
+from .._dtype_functions import astype
 from .._searching import where
 
 __all__ = ["key_from_seed_sequence", "philox_blocks", "words_at", "words_range", "blocks_for", "M64", "RETRY_STRIDE"]
