@@ -301,18 +301,12 @@ class Backend(AutogradContract):
         """Compile ``fn`` (native arrays in, a list of native arrays out) for inputs like ``example``.
 
         Returns a callable with ``fn``'s signature, or ``None``: this backend runs jitted functions
-        eagerly (the default; NumPy and Dask keep it). Raise :class:`xbackend._jit.JitUnsupported` (or
+        eagerly (the default; NumPy and Dask keep it). Raise :class:`xbackend._errors.JitUnsupported` (or
         any error) with the reason when ``fn`` cannot be compiled; ``@xb.jit`` then runs it eagerly
         and warns once. A compiled callable must check its own shape assumptions (retrace when they
-        fail) and never return what ``fn`` would not.
-
-        The default asks :func:`xbackend._backends.jit_hook_for` for a compiler of this backend's library
-        (``module``): libraries the generic Array-API backend holds bring their own (JAX: ``jax.jit``).
+        fail) and never return what ``fn`` would not. Torch (``torch.compile``) and JAX (``jax.jit``) override it.
         """
-        from ._backends import jit_hook_for
-
-        hook = jit_hook_for(self.module)
-        return None if hook is None else hook(fn, example, options)
+        return None
 
     # -- the rest of the contract, as type checkers see it -------------------------------------
     # Every built-in backend defines these (signatures as NumpyBackend, the reference backend, writes them); the

@@ -216,6 +216,15 @@ class BackendFailure(XBackendError, RuntimeError):
     ``__cause__``; please report it, so that the check can be added (every other error says the fix)."""
 
 
+class JitUnsupported(Exception):
+    """Raised by a backend's ``compile`` hook: this function cannot be compiled (the message says why).
+
+    Not an error a user meets: ``@xb.jit`` catches it and runs the function eagerly, warning once
+    (:class:`~xbackend.JitFallbackWarning`). It lives here, below the backends, so that a backend's compiler can
+    raise it without importing ``@xb.jit``.
+    """
+
+
 _LINALG_REASONS = {
     "cholesky": "a matrix is not positive-definite",
     "inv": "a matrix is singular", "solve": "a matrix is singular", "matrix_power": "a matrix is singular",

@@ -29,6 +29,7 @@ from typing import Any, Callable, TypeVar, overload
 from . import _config
 from ._array import Array, _new
 from ._dispatch import backend_for_type
+from ._errors import JitUnsupported
 
 __all__ = ["jit", "jit_cache_info", "JitFallbackWarning", "JitCacheInfo"]
 
@@ -44,10 +45,6 @@ class JitFallbackWarning(RuntimeWarning):
     ``if x.item() > 0``, ``float(x)``, unsupported ops), or silence it with
     ``warnings.simplefilter("ignore", xb.JitFallbackWarning)``.
     """
-
-
-class JitUnsupported(Exception):
-    """Raised by a backend's ``compile`` hook: this function cannot be compiled (the message says why)."""
 
 
 @dataclass(frozen=True)

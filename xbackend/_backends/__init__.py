@@ -1,27 +1,16 @@
-"""Built-in backends: one module per library; every library quirk lives in exactly one of them."""
+"""The backends' floor: one package per library, with the same file names where files have the same role.
 
-from __future__ import annotations
+Design constraint: every quirk of a library lives here, in exactly one place, and nothing here imports the Array or
+anything above it (``tests/test_import_graph.py``): a backend works on native arrays and xbackend's value objects
+(:class:`~xbackend.DType`, :class:`~xbackend.Device`), and the registry (``xbackend/_dispatch.py``) loads its class by
+import path, on first use.
 
-import importlib
-from typing import Any, Callable
+- ``numpy/``, ``torch/``, ``cupy/``, ``dask/``: ``backend.py`` the backend class; beside it one module per concern
+  (``fast.py`` fast paths, ``linalg.py``, ``index.py``, ``grad.py``, ``jit.py``, ...);
+- ``generic/``: any library with the Array API standard (array-api-strict, JAX), written against the standard's
+  namespace; JAX's gradients and compiler (``grad.py``, ``jit.py``);
+- ``common/``: what several backends share: kernels written once over a NumPy-like namespace (``kernels.py``),
+  index-key walks (``keys.py``), ``arange``/``linspace`` helpers.
 
-#: ``@xb.jit`` compilers of libraries that the generic Array-API backend holds (it has no module per
-#: library to define ``compile`` in): top-level module -> (module under xbackend._backends, function).
-#: :meth:`xbackend.Backend.compile` asks here; a backend class that defines ``compile`` itself wins.
-JIT_HOOKS: dict[str, tuple[str, str]] = {"jax": ("generic.jit", "compile_jax")}
-
-
-def jit_hook_for(module: str) -> Callable[..., Any] | None:
-    """The compile hook for arrays of library ``module`` (imported on first use), or ``None``: eager."""
-    where = JIT_HOOKS.get(module)
-    if where is None:
-        return None
-    hook: Callable[..., Any] = getattr(importlib.import_module(f"{__name__}.{where[0]}"), where[1])
-    return hook
-
-
-#: ``xb.random``'s per-library parts (portable-stream ``Source``, native ``Native`` engine): backend name (or
-#: top-level module) -> module under xbackend._backends, imported on first use. A backend missing here runs
-#: the portable stream with xbackend operations (:class:`xbackend.random._source.PhiloxSource`) and has no
-#: native stream of its own.
-RANDOM: dict[str, str] = {"numpy": "_numpy", "torch": "_torch", "cupy": "_cupy", "dask": "_dask"}  # fmt: skip
+``xb.random``'s per-library engines live with ``xb.random`` (``xbackend/random/``).
+"""

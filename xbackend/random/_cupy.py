@@ -1,7 +1,7 @@
 """``xb.random`` on CuPy: the portable stream from a CUDA kernel, and CuPy's own ``RandomState``.
 
 Design constraint: a draw is made on the array's device by one launch of one raw kernel
-(:func:`xbackend._backends._random_cuda.cupy_source`, one thread per Philox block, native 64-bit
+(:func:`xbackend.random._cuda.cupy_source`, one thread per Philox block, native 64-bit
 integers), which writes raw words, float64 or float32 uniforms, normals, exponentials, integers (their
 rejections redrawn inside the kernel) or permutation keys directly; everything else is xbackend operations
 on CuPy arrays. No value passes through the host: the key and counter travel as kernel arguments.

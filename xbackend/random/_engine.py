@@ -5,7 +5,7 @@ provides (``uniform``, ``normal``, ``exponential``, ``integers``, ``keys``: stan
 dtype, on a backend and device). :class:`Portable` takes whole counter blocks for each call under a lock
 (threads sharing a generator never get the same numbers) and asks the backend's
 :class:`~xbackend.random._source.PhiloxSource`; :class:`Native` is the base of the per-backend engines that
-call the library's own generator (``xbackend/_backends/_random_<library>.py``).
+call the library's own generator (``xbackend/random/_<library>.py``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Design constraint: the core never names a backend. The default source runs
 :func:`~xbackend.random._philox.philox_blocks` with xbackend operations, so it is correct on any backend
 (array-api-strict, JAX, a plugin); a backend with a faster way (NumPy's C Philox, a CUDA kernel) subclasses
-it in ``xbackend/_backends/_random_<library>.py``, named in :data:`xbackend._backends.RANDOM`, and its words
+it in ``xbackend/random/_<library>.py``, named in :data:`ENGINES`, and its words
 are tested against the default's and NumPy's. A lazy backend (Dask) overrides :meth:`PhiloxSource.sample`
 to build its result chunk by chunk from the eager source of its chunks' backend.
 """
@@ -83,11 +83,15 @@ class PhiloxSource:
 _SOURCES: dict[Backend, PhiloxSource] = {}
 
 
-def _module_for(be: Backend) -> Any:
-    from .._backends import RANDOM
+#: the per-library parts (a portable-stream ``Source``, a ``Native`` engine): backend name (or top-level module) ->
+#: module of this package, imported on first use. A backend missing here runs the portable stream with xbackend
+#: operations (:class:`PhiloxSource`) and has no native stream of its own.
+ENGINES: dict[str, str] = {"numpy": "_numpy", "torch": "_torch", "cupy": "_cupy", "dask": "_dask"}
 
-    name = RANDOM.get(be.name) or RANDOM.get(be.module)
-    return None if name is None else importlib.import_module(f"xbackend.random.{name}")
+
+def _module_for(be: Backend) -> Any:
+    name = ENGINES.get(be.name) or ENGINES.get(be.module)
+    return None if name is None else importlib.import_module(f"{__package__}.{name}")
 
 
 def source_for(be: Backend) -> PhiloxSource:

@@ -1,8 +1,7 @@
 """``@xb.jit`` on JAX: ``jax.jit`` of the function, for Arrays the generic Array-API backend holds as JAX arrays.
 
-Design constraint: nothing here runs unless JAX arrays reach ``@xb.jit``; JAX is imported inside the
-hook only. Wiring: the generic backend has no module per library, so :meth:`xbackend.Backend.compile`
-finds this hook through :data:`xbackend._backends.JIT_HOOKS` (keyed by the library's top-level module).
+Design constraint: nothing here runs unless JAX arrays reach ``@xb.jit``; JAX is imported inside
+:func:`compile_jax` only, which ``JaxBackend.compile`` (``backend.py``) calls.
 
 ``jax.jit`` traces ``fn`` with abstract values: xbackend's Python runs for real on the tracers (our
 promotion rules, special cases and emulations decide every call the backend makes), and only the

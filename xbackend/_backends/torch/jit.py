@@ -45,7 +45,7 @@ import threading
 import time
 from typing import Any, Callable, Literal
 
-from ..._jit import JitUnsupported
+from ..._errors import JitUnsupported
 
 MAX_TRACES = 8
 

@@ -9,10 +9,10 @@ the same for torch: the source is compiled once per device on first use (never a
 library torch itself loads, and each call packs its 64-bit arguments into a reused per-thread parameter block
 and calls ``cuLaunchKernel`` through ``ctypes`` on ``torch.cuda.current_stream()`` - ordered with torch's work
 like any torch op, no synchronisation. Everything that can fail (no NVRTC, no driver, an old torch) raises at
-the first call, so the caller can fall back (``xbackend/_backends/_random_torch.py``).
+the first call, so the caller can fall back (``xbackend/random/_torch.py``).
 
 The driver is a seam: :attr:`RawKernel.driver` builds ``(launch, stream_of)`` for a device; tests put a host
-build of the same kernel there (``xbackend/_backends/_random_cuda.py``'s ``host_source``), so the argument
+build of the same kernel there (``xbackend/random/_cuda.py``'s ``host_source``), so the argument
 packing and the callers run on the CPU.
 """
 
