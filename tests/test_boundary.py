@@ -108,6 +108,36 @@ def test_ours_users_and_programming_errors_pass_through():
     assert type(B.translate(raised, "f")) is xb.ArgumentValueError  # ValueError: never "our bug"
 
 
+def test_a_backend_declares_the_modules_whose_exceptions_are_translated(monkeypatch):
+    """A plugin's library raises its own exception classes: translated once the backend that declares the module
+    (``Backend.exception_modules``) is registered; before that, and for an undeclared module, they are a user's."""
+    from xbackend import _dispatch
+    from xbackend._backends.numpy.backend import NumpyBackend
+
+    monkeypatch.setattr(_dispatch, "EXCEPTION_MODULES", set(_dispatch.EXCEPTION_MODULES))
+    monkeypatch.setattr(B, "EXCEPTION_MODULES", _dispatch.EXCEPTION_MODULES)
+    for d in ("_paths", "_classes", "_instances", "_by_module"):
+        monkeypatch.setattr(_dispatch, d, dict(getattr(_dispatch, d)))
+    errors = types.ModuleType("fancylib_errors")
+    exec("class Fault(ValueError):\n    pass\n", errors.__dict__)
+    errors.Fault.__module__ = "fancylib_errors.core"
+    other = type("Fault", (ValueError,), {"__module__": "unrelated.core"})
+    before = errors.Fault("shape mismatch in fancylib")
+    assert B.translate(before, "f") is before  # nobody declared fancylib_errors yet
+
+    class FancyBackend(NumpyBackend):
+        name = "fancy"
+        module = "fancylib"
+        exception_modules = ("fancylib_errors",)
+
+    xb.register_backend("fancy", FancyBackend)
+    t = B.translate(errors.Fault("shape mismatch in fancylib"), "f")
+    assert type(t) is xb.ShapeError and "shape mismatch in fancylib" in str(t)
+    assert type(B.translate(type("E", (TypeError,), {"__module__": "fancylib.sub"})("x"), "f")) is xb.ArgumentTypeError
+    stray = other("shape")
+    assert B.translate(stray, "f") is stray  # a module no backend declared: a user's exception
+
+
 def _sample(a, /, b, c=2, *args, d, e=3, **kw):
     """A docstring."""
     if a == "raise":

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as _np
 
-from . import _config, _dtypes as D, _native_errors as _NE
+from . import _boundary, _config, _dtypes as D
 from ._grad import closures as _GH
 from ._backend import Backend
 from ._devices import Device, bind as _bind
@@ -500,16 +500,16 @@ def _partners(a: Array, b: Array, inplace: bool = False, native: bool = False) -
     return pair  # type: ignore[return-value]
 
 
-# --- native errors, translated (xbackend/_native_errors.py; called only after a native kernel raised) ------
+# --- native errors, translated (xbackend/_boundary.py; called only after a native kernel raised) ----------
 def _failed(name: str, a: Array, b: Any, exc: BaseException, inplace: bool = False) -> None:
     """An operator's kernel raised: shapes that do not broadcast raise ShapeError, anything else its translation."""
     if type(b) is Array:
-        _NE.binary_failed(name, a, b, exc, inplace)
-    _NE.any_failed(name, exc)
+        _boundary.binary_failed(name, a, b, exc, inplace)
+    _boundary.any_failed(name, exc)
 
 
-_matmul_failed = _NE.matmul_failed
-_index_failed = _NE.index_failed
+_matmul_failed = _boundary.matmul_failed
+_index_failed = _boundary.index_failed
 
 
 def _setitem_failed(a: Array, key: Any, nkey: Any, value: Any, exc: BaseException) -> None:
@@ -521,7 +521,7 @@ def _setitem_failed(a: Array, key: Any, nkey: Any, value: Any, exc: BaseExceptio
             sel = tuple(a._be.getitem(a._data, nkey).shape)
         except Exception:  # noqa: BLE001 - the key itself is wrong: the index checks below say how
             sel = None
-        if sel is not None and (len(vshape) > len(sel) or _NE.broadcast(tuple(vshape), sel) != sel):
+        if sel is not None and (len(vshape) > len(sel) or _boundary.broadcast(tuple(vshape), sel) != sel):
             raise ShapeError(f"cannot write a value of shape {tuple(vshape)} into a selection of shape {sel}; a value "
                              "must broadcast to the selection. Fix: reshape the value, or select a region of its "
                              "shape") from exc  # fmt: skip

@@ -17,7 +17,8 @@ Required (a backend is unusable without them)
     updated array, which the Array then holds), ``item``, ``tolist``, ``reshape``.
 
 Optional (defaults here raise a typed error or fall back to a generic implementation)
-    ``dlpack``, ``dlpack_device``, ``synchronize``, ``compile`` (``@xb.jit``: None, the default, runs eagerly),
+    ``exception_modules`` (the modules besides ``module`` whose exceptions the library's calls raise: translated
+    into typed errors at the boundary), ``dlpack``, ``dlpack_device``, ``synchronize``, ``compile`` (``@xb.jit``: None, the default, runs eagerly),
     and the autograd methods inherited from :class:`~xbackend._backend_grad.AutogradContract` (``requires_grad``,
     ``detach``, ``grad_of``, ``backward``, ``value_and_grad``, ...; defaults: no autograd, refused with a fix).
 
@@ -148,6 +149,10 @@ class Backend(AutogradContract):
     #: True for a lazy library (Dask): values are not known until computed, so checks that read values (the finite
     #: check of iterative linalg routines) run on each chunk when it is computed instead of at the call
     lazy: ClassVar[bool] = False
+    #: top-level modules, besides ``module``, whose exceptions this backend's calls may raise: the boundary translates
+    #: them into xbackend's typed errors (``xbackend/_boundary.py``); an exception of an undeclared module is taken
+    #: for a user's (a callback's) and passes through untouched
+    exception_modules: ClassVar[tuple[str, ...]] = ()
     #: True when ``native.reshape(shape)`` is ``reshape(x, shape, copy=None)`` for shapes whose entries are all
     #: ``>= -1`` (errors included: they fall through to the checks): ``xb.reshape`` then calls it directly
     native_reshape: ClassVar[bool] = False

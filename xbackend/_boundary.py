@@ -18,6 +18,16 @@ one (:data:`FP_SIGNALS`) runs again with NumPy's signals off for that call (:fun
 the standard's IEEE result; the user's settings keep applying to their own NumPy code, and NumPy's warnings are
 still shown where the filters only display them.
 
+The situations xbackend recognises after a native kernel raised (shapes that do not broadcast, an index outside
+its axis, ``@`` of inner sizes that differ) become their one typed error on every backend, with the same text:
+NumPy's ValueError and torch's RuntimeError for the same mistake read alike (:func:`binary_failed`,
+:func:`matmul_failed`, :func:`index_failed`). They run only on the error path, so they may be slow; they read only
+``_data``, ``_be`` and ``_dev`` of the Arrays they get, so this module sits below the Array.
+
+Which exceptions are the libraries' (translated) and which a user's (passed through): Python's and NumPy's, and
+those of the modules each loaded backend declares (:attr:`xbackend.Backend.exception_modules`, collected by the
+registry).
+
 >>> from xbackend._boundary import translate
 >>> type(translate(RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB"), "zeros")).__name__
 'OutOfMemoryError'
@@ -25,12 +35,16 @@ still shown where the filters only display them.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
+import re
 from typing import Any, Callable
 
 import numpy as _np
 
+from ._backends.common.keys import map_index_arrays
+from ._dispatch import EXCEPTION_MODULES
 from ._rules import ELEMENTWISE
 from ._errors import (
     ArgumentTypeError,
@@ -44,9 +58,12 @@ from ._errors import (
     ScalarOverflowError,
     ShapeError,
     XBackendError,
+    index_out_of_range,
+    shape_mismatch,
 )
 
-__all__ = ["translate", "boundary", "install", "install_methods", "raise_translated", "INLINE", "FP_SIGNALS", "quiet"]
+__all__ = ["translate", "boundary", "install", "install_methods", "raise_translated", "INLINE", "FP_SIGNALS", "quiet",
+           "broadcast", "binary_failed", "matmul_failed", "index_failed", "any_failed"]
 
 _MEMORY = ("out of memory", "can't allocate", "cannot allocate", "not enough memory", "failed to allocate",
            "unable to allocate")  # fmt: skip
@@ -86,15 +103,10 @@ def translate(exc: BaseException, fname: str) -> BaseException:
                           "for this case yet: please report it (the library's error is attached as __cause__)")
 
 
-#: top-level modules whose exceptions are translated: Python's own and the libraries backends call
-_LIBRARIES = frozenset({"builtins", "numpy", "torch", "cupy", "cupyx", "cupy_backends", "dask", "distributed",
-                        "array_api_strict", "jax", "jaxlib", "ml_dtypes", "scipy"})  # fmt: skip
-
-
 def _foreign(exc: BaseException) -> bool:
-    """An exception class of neither Python nor a backend's library: a user's callback raised it (a Dask task, an
-    ``__index__``, a function under ``@xb.jit``); it passes through untouched."""
-    return type(exc).__module__.partition(".")[0] not in _LIBRARIES
+    """An exception class of neither Python nor a loaded backend's library (``Backend.exception_modules``): a user's
+    callback raised it (a Dask task, an ``__index__``, a function under ``@xb.jit``); it passes through untouched."""
+    return type(exc).__module__.partition(".")[0] not in EXCEPTION_MODULES
 
 
 _BUGS = (NameError, AttributeError, KeyError, AssertionError, RecursionError, ImportError)
@@ -239,3 +251,117 @@ def install_methods(cls: type) -> None:
         f = cls.__dict__.get(n)
         if inspect.isfunction(f) and not getattr(f, "__xb_boundary__", False):
             setattr(cls, n, boundary(f, f"Array.{n}"))
+
+
+# --- the situations recognised after a native kernel raised (the error path only) --------------------------------
+def broadcast(s1: tuple[int, ...], s2: tuple[int, ...]) -> tuple[int, ...] | None:
+    out = []
+    for i in range(1, max(len(s1), len(s2)) + 1):
+        m = s1[-i] if i <= len(s1) else 1
+        n = s2[-i] if i <= len(s2) else 1
+        if m != n and m != 1 and n != 1:
+            return None
+        out.append(n if m == 1 else m)
+    return tuple(reversed(out))
+
+
+def binary_failed(name: str, a: Any, b: Any, exc: BaseException, inplace: bool = False) -> None:
+    """``a op b`` raised natively (``b`` an Array): shapes that do not broadcast, or an in-place result
+    that would change ``a``'s shape, raise :class:`~xbackend.ShapeError`."""
+    sa, sb = tuple(a._data.shape), tuple(b._data.shape)
+    r = broadcast(sa, sb)
+    if r is None:
+        raise shape_mismatch(f"{name} of {a._be.name} Arrays on {a._dev}", (sa, sb), "cannot be broadcast together",
+                             "make each dimension equal or 1, counting from the right, e.g. y[:, None] or "
+                             "xb.broadcast_to(y, shape)") from exc  # fmt: skip
+    if inplace and r != sa:
+        raise shape_mismatch(f"in-place {name} of {a._be.name} Arrays on {a._dev}", (sa, sb),
+                             f"broadcast to {r}, not to the left operand's shape",
+                             "write x = x op y (out of place); an in-place result keeps x's shape") from exc  # fmt: skip
+
+
+def any_failed(name: str, exc: BaseException) -> None:
+    """The last resort of every inline error path: ``exc`` translated."""
+    raise_translated(exc, name)
+
+
+def matmul_failed(a: Any, b: Any, exc: BaseException) -> None:
+    sa, sb = tuple(a._data.shape), tuple(b._data.shape)
+    k1 = sa[-1]
+    k2 = sb[-2] if len(sb) > 1 else sb[0]
+    if k1 != k2:
+        raise shape_mismatch(f"matmul (x @ y) of {a._be.name} Arrays on {a._dev}", (sa, sb),
+                             f"do not fit: x.shape[-1] is {k1} but y.shape[-2] is {k2}",
+                             "make the inner sizes equal, e.g. transpose one (y.mT) or reshape it") from exc  # fmt: skip
+    if len(sa) > 2 and len(sb) > 2 and broadcast(sa[:-2], sb[:-2]) is None:
+        raise shape_mismatch(f"matmul (x @ y) of {a._be.name} Arrays on {a._dev}", (sa, sb),
+                             f"have batch dimensions {sa[:-2]} and {sb[:-2]} that cannot be broadcast together",
+                             "make each batch dimension equal or 1") from exc  # fmt: skip
+    raise_translated(exc, "matmul")
+
+
+_OUT_OF_RANGE = re.compile(r"index (-?\d+ )?is out of bounds for (?:axis|dimension) (\d+) with size (\d+)",
+                           re.I)
+"""NumPy and torch name the index; Dask writes "Index", and names none for an index array."""
+
+
+def _name_bad_index(m: Any, key: Any) -> Any:
+    """``(index, axis, size)`` with the first out-of-range value of a one-axis index array ``key``, or None."""
+    ax, n = int(m.group(2)), int(m.group(3))
+    k = key[ax] if type(key) is tuple and ax < len(key) else key
+    with contextlib.suppress(Exception):
+        vals = _np.asarray(getattr(k, "_data", k)).ravel()
+        bad = vals[(vals >= n) | (vals < -n)]
+        if bad.size:
+            return (str(int(bad[0])), str(ax), str(n))
+    return None
+
+
+def _first_out_of_range(shape: tuple[int, ...], key: Any) -> tuple[int, int, int] | None:
+    """``(index, axis, size)`` of the first index in ``key`` outside its axis, found from the key itself (ints and
+    integer index arrays, copied to the host: this runs on the error path only), or None."""
+    items = key if type(key) is tuple else (key,)
+    host = []
+    for k in items:
+        d = getattr(k, "_data", k)
+        if type(k) is int or (type(k) is not bool and isinstance(k, _np.integer)):
+            d = _np.asarray(int(k))
+        elif not (k is None or k is Ellipsis or type(k) in (slice, bool)):
+            with contextlib.suppress(Exception):
+                d = _np.asarray(getattr(k, "numpy", lambda: d)() if hasattr(k, "_data") else d)
+        host.append(d)
+    found: list[tuple[int, int, int]] = []
+
+    def check(k: Any, axis: int, n: int) -> Any:
+        bad = (k < -n) | (k >= n)
+        if not found and bool(bad.any()):
+            found.append((int(_np.asarray(k)[bad].ravel()[0]), axis, n))
+        return k
+
+    try:
+        map_index_arrays(shape, tuple(host), lambda k: isinstance(k, _np.ndarray), lambda k: k.dtype.kind == "b",
+                         check)  # fmt: skip
+    except Exception:  # noqa: BLE001 - a key the walk cannot follow: the library's own numbers below
+        return None
+    return found[0] if found else None
+
+
+def index_failed(a: Any, key: Any, exc: BaseException) -> None:
+    """Indexing raised: an index outside an axis is IndexOutOfRangeError on every backend, with the same text (the
+    offending index and its axis are found from the key, not read from the library's message); ours pass
+    unchanged; anything else is translated."""
+    if getattr(type(exc), "__module__", "").startswith("xbackend"):
+        raise exc
+    text = str(exc)
+    if "out of bounds" not in text and "out of range" not in text:
+        raise_translated(exc, "__getitem__")
+    shape = tuple(a._data.shape)
+    hit = _first_out_of_range(shape, key)
+    if hit is None:
+        m = _OUT_OF_RANGE.search(text)
+        groups = None if m is None else m.groups() if m.group(1) is not None else _name_bad_index(m, key)
+        hit = None if groups is None else tuple(int(g.strip()) for g in groups)  # type: ignore[assignment]
+    if hit is None:
+        raise IndexOutOfRangeError(f"an index is out of range for a {a._be.name} Array of shape {shape}. Fix: along "
+                                   "an axis of size n, use indices -n..n-1") from exc  # fmt: skip
+    raise index_out_of_range(*hit, a._be.name, shape) from exc

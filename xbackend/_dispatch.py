@@ -39,12 +39,24 @@ _by_module: dict[str, str] = {"numpy": "numpy", "torch": "torch", "cupy": "cupy"
                                "jaxlib": "jax"}  # (JAX's array class lives in jaxlib)
 _by_type: dict[type, Backend | None] = {}
 _plugins_loaded = False
+#: top-level modules whose exceptions the boundary translates (``xbackend/_boundary.py``): Python's own, the host
+#: libraries every backend may call (NumPy, ml_dtypes for bfloat16, SciPy under Dask's linalg), and those of each
+#: backend class once it is loaded or registered (its ``module``, the ``modules`` it was registered with, and its
+#: ``exception_modules``); an exception of any other module is a user's, and passes through untouched
+EXCEPTION_MODULES: set[str] = {"builtins", "numpy", "ml_dtypes", "scipy"}
+
+
+def _declare(cls: type[Backend], modules: tuple[str, ...] = ()) -> None:
+    """Record the modules whose exceptions ``cls``'s calls may raise (see :data:`EXCEPTION_MODULES`)."""
+    EXCEPTION_MODULES.update((cls.module, *modules, *cls.exception_modules))
 
 
 def register_backend(name: str, cls: type[Backend] | str, *, modules: tuple[str, ...] = ()) -> None:
     """Register a backend class (or ``"module:Class"`` path) under ``name``.
 
-    ``modules`` are the top-level module names whose array types this backend owns.
+    ``modules`` are the top-level module names whose array types this backend owns. The exceptions of those modules,
+    of the class's ``module`` and of its ``exception_modules`` are translated into xbackend's typed errors at the
+    boundary once the class is loaded (any other exception raised inside a call is a user's and passes through).
     """
     if isinstance(cls, str):
         _paths[name] = cls
@@ -52,6 +64,7 @@ def register_backend(name: str, cls: type[Backend] | str, *, modules: tuple[str,
     else:
         _classes[name] = cls
         modules = modules or (cls.module,)
+        _declare(cls, modules)
     _instances.pop(name, None)
     for m in modules:
         _by_module[m] = name
@@ -139,6 +152,7 @@ def get_backend_class(name: str) -> type[Backend]:
     mod, _, attr = _paths[name].partition(":")
     cls = getattr(importlib.import_module(mod), attr)
     _classes[name] = cls
+    _declare(cls, tuple(m for m, n in _by_module.items() if n == name))
     return cls
 
 

@@ -28,7 +28,7 @@ from . import _args as A, _dtypes as D
 from ._array import Array, _check_partner, _new
 from ._operators import binary, unary
 from ._coerce import is_native, py_scalar, scalar_dtype as _scalar_dtype, to_array, wrap_native
-from . import _native_errors as _NE
+from . import _boundary
 from ._errors import ArgumentTypeError, ArgumentValueError, PromotionError, ShapeError
 from ._rules import ELEMENTWISE
 
@@ -242,7 +242,7 @@ def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:  # noqa: A002 
     for b, which in zip(bounds, ("min", "max")):  # x, min and max broadcast together (the standard; array-api-tests)
         bs = getattr(b, "shape", None)
         if bs is not None:
-            r = _NE.broadcast(tuple(bs), shape)
+            r = _boundary.broadcast(tuple(bs), shape)
             if r is None:
                 raise ShapeError(f"clip(): {which} of shape {tuple(bs)} does not broadcast with x's shape {xs}"
                                  f"{'' if shape == xs else f' and the other bound (together {shape})'}. Fix: reshape "

@@ -32,7 +32,7 @@ from ._boundary import FP_SIGNALS, quiet
 from ._coerce import asarray as _asarray, fit_scalar as _fit_scalar, operator_operand as _coerce
 from ._coerce import scalar_dtype as _scalar_dtype, weak_native as _weak_native
 from ._errors import ArgumentTypeError, DomainError, PromotionError, ShapeError
-from ._native_errors import any_failed as _any_failed
+from ._boundary import any_failed as _any_failed
 from ._rules import ELEMENTWISE, bool_result, resolve, same_compute, same_ok
 
 __all__ = ["binary", "inplace", "matmul", "unary"]

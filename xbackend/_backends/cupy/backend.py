@@ -40,6 +40,7 @@ def _import_cupy() -> Any:
 class CupyBackend(NumpyBackend):
     name = "cupy"
     module = "cupy"
+    exception_modules = ("cupyx", "cupy_backends")
     index_checks = True  # CuPy wraps out-of-bounds integer indices around; xbackend raises IndexError (issue 3)
     native_reshape = False  # CuPy's reshape takes a bool shape entry as an int: ``reshaper`` lets only ints through
     fixed_default_device = False  # the current CUDA device can change

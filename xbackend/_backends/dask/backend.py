@@ -192,6 +192,7 @@ def _complex_from_parts(re: Any, im: Any) -> Any:
 class DaskBackend(NumpyBackend):
     name = "dask"
     module = "dask"
+    exception_modules = ("distributed",)
     fixed_default_device = True
     native_basic_indexing = False
     lazy = True

@@ -35,7 +35,7 @@ def is_lazy_index(k: Any) -> bool:
 
 class InBounds:
     """A Dask task that checks a block of indices for one axis and passes it on; out of range: the error the eager
-    backends raise, with the same text (``xbackend._native_errors.index_failed``), when the graph is computed."""
+    backends raise, with the same text (``xbackend._boundary.index_failed``), when the graph is computed."""
 
     def __init__(self, n: int, axis: int, shape: tuple[int, ...]) -> None:
         self.n, self.axis, self.shape = n, axis, shape

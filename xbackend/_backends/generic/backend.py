@@ -637,6 +637,7 @@ class JaxBackend(GenericBackend):
     """
 
     name = module = "jax"
+    exception_modules = ("jaxlib",)
     _WIDE = frozenset([D.int64, D.uint64, D.float64, D.complex128])
 
     def native_dtype(self, dt: DType) -> Any:
