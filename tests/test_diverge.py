@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import xbackend as xb
-from xbackend import _array, _jit, _namespace
+from xbackend import _jit, _namespace
 from xbackend._grad import transform as _grad
 from xbackend.testing import across_backends, diverge
 from xbackend.testing._trace import recording
@@ -39,7 +39,7 @@ def _snapshot() -> dict:
     snap[("Jitted", "__call__")] = vars(_jit.Jitted)["__call__"]
     snap[("_grad", "_run")] = _grad._run
     snap.update({("namespaces", k): v for k, v in _namespace._CACHE.items()})
-    snap.update({("array namespaces", k): v for k, v in _array._NAMESPACES.items()})
+    snap.update({("array namespaces", k): v for k, v in _namespace._NAMESPACES.items()})
     return snap
 
 

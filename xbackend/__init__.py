@@ -39,7 +39,7 @@ from ._errors import (
     OutOfMemoryError, UnknownBackendError, UnknownAttributeError,
 )  # fmt: skip
 from ._jit import JitFallbackWarning, jit, jit_cache_info
-from ._grad.autograd import no_grad  # installs x.grad, x.backward(), x.requires_grad_() on Array
+from ._grad.autograd import no_grad
 from ._grad.transform import grad, value_and_grad
 from ._interchange import DLPackError, Moved, moved, shares_memory, to_numpy
 from ._compute import compute, persist, rechunk
@@ -47,8 +47,8 @@ from ._dtype_functions import astype, result_type
 from ._version import __version__
 
 # one module per spec section; each owns its __all__
-from . import _constants, _indexing, _info, _linear_algebra as _linalg_main, _manipulation, _portable, _searching, _set, _sorting, _statistical
-from . import _pickling, _transfer, _utility, fft, linalg  # _pickling: Array.__reduce__ / __deepcopy__
+from . import _constants, _indexing, _info, _linear_algebra, _manipulation, _portable, _searching, _set, _sorting
+from . import _statistical, _transfer, _utility, fft, linalg
 from ._constants import *  # noqa: F403
 from ._indexing import *  # noqa: F403
 from ._info import *  # noqa: F403
@@ -63,7 +63,7 @@ from ._transfer import *  # noqa: F403
 from ._timing import synchronize, timer
 from ._utility import *  # noqa: F403
 
-_SECTIONS = (_constants, _indexing, _info, _linalg_main, _manipulation, _portable, _searching, _set, _sorting, _statistical,
+_SECTIONS = (_constants, _indexing, _info, _linear_algebra, _manipulation, _portable, _searching, _set, _sorting, _statistical,
              _transfer, _utility)  # fmt: skip
 
 __array_api_version__ = "2025.12"
@@ -96,21 +96,6 @@ __all__ = [
     "grad", "value_and_grad", "no_grad",
 ] + list(_elementwise_all) + [n for m in _SECTIONS for n in m.__all__]  # fmt: skip
 
-from . import _boundary  # noqa: E402 - every public function behind the one way out for errors
-
-_boundary.install(_sys.modules[__name__], [n for n in __all__ if n != "random"])
-_boundary.install(linalg, linalg.__all__, "linalg.")
-_boundary.install(fft, fft.__all__, "fft.")
-_boundary.install_methods(Array)
-
-from . import _methods  # noqa: E402 - NumPy's methods and ufuncs on Arrays, forwarding to the functions above
-
-_methods.install(_sys.modules[__name__], Array)
-
-from . import _habits  # noqa: E402 - torch's and NumPy's habits (x.cpu(), x.copy(), round(x)), or the spelling
-
-_habits.install(_sys.modules[__name__], Array)
-
 if _TYPE_CHECKING:
     from . import random
 else:
@@ -124,6 +109,6 @@ else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-from . import _namespace  # noqa: E402 - last: the bound namespaces copy the names above
+from . import _assemble  # noqa: E402 - last: the Array put together, the public functions behind the boundary
 
-_namespace.install(_sys.modules[__name__])
+_assemble.assemble(_sys.modules[__name__])

@@ -9,35 +9,32 @@ before the backend runs, so nothing is read back from the native result on the h
 
 from __future__ import annotations
 
+import contextvars
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as _np
 
-from . import _boundary, _config, _dtypes as D
-from ._grad import closures as _GH
+from . import _config, _dtypes as D
 from ._backend import Backend
 from ._devices import Device, bind as _bind
-from ._dispatch import get_backend
+from ._dispatch import backend_for_type, get_backend
 from ._dtypes import DType
 from ._errors import (
     ArgumentTypeError,
-    ArgumentValueError,
     ShapeError,
     BackendMismatchError,
     DeviceMismatchError,
     HostTransferError,
-    XBackendError,
     mismatch,
 )
 
-__all__ = ["Array"]
+__all__ = ["Array", "wrap_native"]
 
 _BOOL = D.bool
 _PROMO = D.PROMOTION
 _INT_RANGE = D._INT_RANGE
 _current = _config.current
 _SCALARS = (int, float, complex, bool)
-API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
 
 class _NoDirectCalls(type):
@@ -65,11 +62,10 @@ class Array(metaclass=_NoDirectCalls):
     _dt: DType
     _dev: Device  # the physical device (no backend): what backends understand
     _be: Backend
-    # __array_ufunc__ (NumPy's ufuncs run xbackend's functions) and NumPy's methods: installed by xbackend._methods
-    __array_priority__ = 1000
+    __array_priority__ = 1000  # NumPy hands its ufuncs and operators with an ndarray on the left to Array's
 
-    # The operators are installed by xbackend._operators when it loads (one implementation per arity, shared
-    # with xb.add & co.; ``import xbackend`` imports it); declared here for type checkers.
+    # The rest of the Array is implemented above this module and put on it by ``xbackend/_assemble.py``, which lists
+    # the whole surface with each part's provider; what the core calls is declared here for type checkers.
     if TYPE_CHECKING:
         def __add__(self, other: Any, /) -> Array: ...
         def __radd__(self, other: Any, /) -> Array: ...
@@ -121,7 +117,20 @@ class Array(metaclass=_NoDirectCalls):
         def __abs__(self, /) -> Array: ...
         def __invert__(self, /) -> Array: ...
 
-        # autograd, installed by xbackend._autograd (torch; other backends: None/False, or GradientError)
+        # moving data (xbackend/_interchange.py), indexing (_indexing.py), pickle and deep copy (_pickling.py), the
+        # bound namespace (_namespace.py)
+        def to(self, backend: str | None = None, device: Any = None, dtype: DType | None = None, *,
+               copy: bool | None = None) -> Array: ...  # fmt: skip
+        def numpy(self, *, copy: bool | None = True) -> Any: ...
+        def __dlpack__(self, /, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                       copy: bool | None = None) -> Any: ...  # fmt: skip
+        def __getitem__(self, key: Any) -> Array: ...
+        def __setitem__(self, key: Any, value: Any) -> None: ...
+        def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
+        def __deepcopy__(self, memo: dict[int, Any]) -> Array: ...
+        def __array_namespace__(self, /, *, api_version: str | None = None) -> Any: ...
+
+        # autograd (xbackend/_grad/autograd.py; torch; other backends: None/False, or GradientError)
         @property
         def grad(self) -> Array | None: ...
         @grad.setter
@@ -136,7 +145,19 @@ class Array(metaclass=_NoDirectCalls):
         def backward(self, gradient: Array | None = None, *, retain_graph: bool | None = None,
                      create_graph: bool = False) -> None: ...  # fmt: skip
 
-        # other libraries' habits, installed by xbackend._habits
+        # NumPy's methods and ufuncs (xbackend/_methods.py)
+        def reshape(self, *shape: Any, order: str = "C", copy: bool | None = None) -> Array: ...
+        def swapaxes(self, axis1: int, axis2: int, /) -> Array: ...
+        def sum(self, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Array: ...
+        def prod(self, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Array: ...
+        def mean(self, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Array: ...
+        def max(self, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Array: ...
+        def min(self, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Array: ...
+        def any(self, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Array: ...
+        def all(self, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Array: ...
+        def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any: ...
+
+        # other libraries' habits (xbackend/_habits.py)
         def copy(self) -> Array: ...
         def clone(self) -> Array: ...
         def cpu(self) -> Array: ...
@@ -299,46 +320,8 @@ class Array(metaclass=_NoDirectCalls):
             )
         return self._be.export_for_numpy(self._data, dtype=dtype, copy=copy)
 
-    def numpy(self, *, copy: bool | None = True) -> Any:
-        """A NumPy array with this Array's values: an independent copy on every backend and device, so a later
-        in-place update of the Array never shows in it (``xb.to_numpy``; ``copy=None`` shares on the CPU)."""
-        return _Late.to_numpy(self, copy=copy)
-
-    def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
-        """The Array API namespace bound to this Array's backend and device (cached: one object per device).
-
-        It is the xbackend namespace, except that its creation functions default to this backend and
-        device, so standard-conforming code (``xp.arange(n)``, ``xp.asarray(host_data)``) creates next
-        to this Array.
-        """
-        if api_version is not None and api_version not in API_VERSIONS:
-            raise ArgumentValueError(f"unsupported Array API version {api_version!r}; supported: {', '.join(API_VERSIONS)}")
-        d = self.device
-        ns = _NAMESPACES.get(d)
-        if ns is None:
-            ns = _NAMESPACES[d] = _Late.namespace_for(d)
-        return ns
-
-    def __dlpack__(self, /, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
-                   copy: bool | None = None) -> Any:  # fmt: skip
-        return _Late.export_dlpack(self, stream, max_version, dl_device, copy)
-
     def __dlpack_device__(self) -> tuple[int, int]:
         return self._be.dlpack_device(self._data)
-
-    def to(self, backend: str | None = None, device: Any = None, dtype: DType | None = None, *,
-           copy: bool | None = None) -> "Array":  # fmt: skip
-        """Move/cast to another backend, device or dtype.
-
-        ``copy=None`` shares memory where that is safe, ``copy=True`` always copies, ``copy=False`` raises
-        :class:`~xbackend.CopyError` where sharing is impossible.
-
-        >>> import xbackend as xb
-        >>> xb.asarray([1, 2]).to(dtype=xb.float32).dtype
-        xb.float32
-        """
-        dt = None if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
-        return _Late.move(self, backend=backend, device=device, dtype=dt, copy=copy)
 
     def to_device(self, device: Any, /, *, stream: Any = None) -> "Array":
         """Move to ``device`` on the same backend (Array API)."""
@@ -365,79 +348,25 @@ class Array(metaclass=_NoDirectCalls):
         a constant); other backends: the same data."""
         return _new(self._be.detach(self._data), self._dt, self._dev, self._be)
 
-    # -- pickle and copy ----------------------------------------------------------------------------
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickle as (backend name, the native array pickled by its own library, dtype, device); see
-        ``xbackend/_pickling.py``."""
-        return _Late.reduce(self)
-
     def __copy__(self) -> "Array":
         """A new Array object sharing the data (like a view)."""
         return _new(self._data, self._dt, self._dev, self._be)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "Array":
-        """An independent copy on the same backend and device (``xbackend/_pickling.py``)."""
-        return _Late.deepcopy(self, memo)
-
-    # -- indexing -------------------------------------------------------------------------------
-    def __getitem__(self, key: Any) -> "Array":
-        be = self._be
-        t = type(key)  # a step-less slice first: x[1:-1] is the commonest key
-        if (t is slice and key.step is None or t is int) and be.native_basic_indexing:
-            out = _alloc()
-            try:  # x[i] of a 1-d NumPy array is a scalar; x[i, ...] the 0-d view every other library returns
-                out._data = self._data[key] if t is slice or be.int_key_view else self._data[key, ...]
-            except Exception as exc:  # free while nothing is raised
-                _index_failed(self, key, exc)
-                raise
-            out._dt = self._dt
-            out._dev = self._dev
-            out._be = be
-            return out
-        try:
-            nkey = _Late.native_key(self, key)
-            return _new(be.getitem(self._data, nkey), self._dt, self._dev, be)
-        except Exception as exc:  # free while nothing is raised
-            _index_failed(self, key, exc)
-            raise
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        nkey = _Late.native_key(self, key)
-        v = _Late.setitem_value(self, value)
-        try:
-            new = self._be.setitem(self._data, nkey, v)
-        except Exception as exc:  # free while nothing is raised
-            _setitem_failed(self, key, nkey, v, exc)
-            raise
-        if new is not None:  # a library of immutable arrays (JAX): the backend returns the updated one
-            self._data = new
+    @staticmethod
+    def _new(data: Any, dt: DType, dev: Device, be: Any) -> "Array":
+        """The private constructor: an Array of native ``data`` with its dtype, device and backend (xbackend's only
+        way to make one; ``Array(...)`` raises)."""
+        if isinstance(data, _np.generic):  # 0-d Arrays are 0-d arrays: never a NumPy scalar inside
+            data = _np.asarray(data)
+        a = _alloc()
+        a._data = data
+        a._dt = dt
+        a._dev = dev
+        a._be = be
+        return a
 
 
 _alloc: Callable[[], Array] = type.__call__.__get__(Array, _NoDirectCalls)  # an empty Array (see _NoDirectCalls)
-
-_NAMESPACES: dict[Device, Any] = {}  # bound Device -> its namespace (xbackend._namespace builds them)
-
-
-class _Late:
-    """The parts of an Array that are implemented above this module: moving and exporting data
-    (``xbackend._interchange``), index keys and ``__setitem__`` values (``xbackend._coerce``, the one way in) and
-    the bound namespace (``xbackend._namespace``). Those modules import :class:`Array`, so this one cannot import
-    them back; each installs its function here when it is imported, and ``import xbackend`` imports them
-    all. A class attribute costs what a module global does on the hot path (no import machinery per call).
-    """
-
-    to_numpy: Callable[..., Any]
-    export_dlpack: Callable[..., Any]
-    move: Callable[..., "Array"]
-    transport: Callable[..., Any]
-    import_dlpack: Callable[..., "Array"]
-    namespace_for: Callable[[Device], Any]
-    native_key: Callable[["Array", Any], Any]
-    setitem_value: Callable[["Array", Any], Any]
-    stack: Callable[..., "Array"]
-    reduce: Callable[["Array"], tuple[Any, tuple[Any, ...]]]
-    deepcopy: Callable[["Array", dict[int, Any]], "Array"]
-
 
 def _computed(a: Array, native: Any) -> Array:
     """``a`` after its backend's ``compute`` returned ``native``: ``a`` itself when nothing changed (eager
@@ -448,30 +377,39 @@ def _computed(a: Array, native: Any) -> Array:
     return _new(native, a._dt, dst.device_of(native), dst)
 
 
-def _new(data: Any, dt: DType, dev: Device, be: Any) -> Array:
-    if isinstance(data, _np.generic):  # 0-d Arrays are 0-d arrays: never a NumPy scalar inside (issue 19)
-        data = _np.asarray(data)
-    a = _alloc()
-    a._data = data
-    a._dt = dt
-    a._dev = dev
-    a._be = be
-    return a
+_new = Array._new  # the private constructor, as a plain function (what the rest of the house imports)
 
 
-Array._new = staticmethod(_new)  # type: ignore[attr-defined]
-_GH.NEW[:] = [_new]
+def wrap_native(v: Any) -> Array:
+    """A native array as an Array of its own backend and device (no copy); a NumPy scalar as a 0-d NumPy Array.
+    Anything else raises :class:`~xbackend.ArgumentTypeError` naming ``xb.asarray``."""
+    be = backend_for_type(type(v))
+    if be is None:
+        if not isinstance(v, _np.generic):
+            raise ArgumentTypeError(f"expected an xbackend Array or a native array, got {type(v).__name__}; use "
+                                    "xb.asarray()")  # fmt: skip
+        v = _np.asarray(v)
+        be = backend_for_type(_np.ndarray)
+    v = be.adopt(v)  # type: ignore[union-attr]
+    return _new(v, be.dtype_of(v), be.device_of(v), be)  # type: ignore[union-attr]
+
+#: while ``xb.grad`` differentiates a function through another backend (NumPy and CuPy Arrays through torch): how an
+#: Array of the inputs' place meets the engine's views, an object with ``partners(a, b, inplace=)`` and
+#: ``mismatch(a, b, write)`` (``xbackend/_grad/closures.py``); None elsewhere. Read on the mismatch paths only.
+MIXED_PLACES: contextvars.ContextVar[Any] = contextvars.ContextVar("xbackend_mixed_places", default=None)
 
 
 # --- operands ----------------------------------------------------------------------------------
 def _check_partner(a: Array, b: Array, native: bool = False, write: bool = False) -> None:
     """Raise the mismatch error for two operands of one call on different backends or devices. The fix names the
     explicit move, spelled so that it works for an Array and a native array alike (``xb.asarray(y, ...)``).
-    Inside ``xb.grad`` a closure Array next to the differentiated views raises what ``xbackend._gradhomes`` says
+    Inside ``xb.grad`` a closure Array next to the differentiated views raises what :data:`MIXED_PLACES` says
     (the boundary then runs the call again with the closure as a constant)."""
-    in_grad = _GH.mismatch_in_grad(a, b, write)
-    if in_grad is not None:
-        raise in_grad
+    rule = MIXED_PLACES.get()
+    if rule is not None:
+        in_grad = rule.mismatch(a, b, write)
+        if in_grad is not None:
+            raise in_grad
     here = f"backend={a._be.name!r}, device={str(a._dev)!r}"
     what = f"Arrays (one a native {type(b._data).__module__.partition('.')[0]} array)" if native else "Arrays"
     if "meta" in (a._dev.type, b._dev.type):  # a meta tensor has no data: nothing can move to or from it
@@ -492,37 +430,10 @@ def _check_partner(a: Array, b: Array, native: bool = False, write: bool = False
 
 def _partners(a: Array, b: Array, inplace: bool = False, native: bool = False) -> tuple[Array, Array]:
     """Operands of two places: inside ``xb.grad``, a closure Array next to a differentiated view becomes a constant
-    on the engine (``xbackend._gradhomes``; ``inplace``: only ``b``); otherwise the mismatch error. Called on the
+    on the engine (:data:`MIXED_PLACES`; ``inplace``: only ``b``); otherwise the mismatch error. Called on the
     mismatch path only."""
-    pair = _GH.partners(a, b, inplace=inplace)
+    rule = MIXED_PLACES.get()
+    pair = None if rule is None else rule.partners(a, b, inplace=inplace)
     if pair is None:
         _check_partner(a, b, native, write=inplace)
     return pair  # type: ignore[return-value]
-
-
-# --- native errors, translated (xbackend/_boundary.py; called only after a native kernel raised) ----------
-def _failed(name: str, a: Array, b: Any, exc: BaseException, inplace: bool = False) -> None:
-    """An operator's kernel raised: shapes that do not broadcast raise ShapeError, anything else its translation."""
-    if type(b) is Array:
-        _boundary.binary_failed(name, a, b, exc, inplace)
-    _boundary.any_failed(name, exc)
-
-
-_matmul_failed = _boundary.matmul_failed
-_index_failed = _boundary.index_failed
-
-
-def _setitem_failed(a: Array, key: Any, nkey: Any, value: Any, exc: BaseException) -> None:
-    """A write raised natively: a value that does not broadcast to the selection raises ShapeError, an index
-    outside an axis IndexOutOfRangeError, anything else its translation (called only on the error path)."""
-    vshape = getattr(value, "shape", None)
-    if vshape is not None and not isinstance(exc, IndexError):
-        try:
-            sel = tuple(a._be.getitem(a._data, nkey).shape)
-        except Exception:  # noqa: BLE001 - the key itself is wrong: the index checks below say how
-            sel = None
-        if sel is not None and (len(vshape) > len(sel) or _boundary.broadcast(tuple(vshape), sel) != sel):
-            raise ShapeError(f"cannot write a value of shape {tuple(vshape)} into a selection of shape {sel}; a value "
-                             "must broadcast to the selection. Fix: reshape the value, or select a region of its "
-                             "shape") from exc  # fmt: skip
-    _index_failed(a, key, exc)

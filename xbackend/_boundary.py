@@ -63,7 +63,7 @@ from ._errors import (
 )
 
 __all__ = ["translate", "boundary", "install", "install_methods", "raise_translated", "INLINE", "FP_SIGNALS", "quiet",
-           "broadcast", "binary_failed", "matmul_failed", "index_failed", "any_failed"]
+           "broadcast", "binary_failed", "matmul_failed", "index_failed", "setitem_failed", "any_failed"]
 
 _MEMORY = ("out of memory", "can't allocate", "cannot allocate", "not enough memory", "failed to allocate",
            "unable to allocate")  # fmt: skip
@@ -202,7 +202,7 @@ def quiet(name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 
 def rebased(name: str, fn: Callable[..., Any], rebase: Callable[[Any], Any], *args: Any, **kwargs: Any) -> Any:
     """``fn`` again on its arguments mapped by ``rebase`` (inside ``xb.grad``: closure Arrays as constants on the
-    engine, ``xbackend/_gradhomes.py``); anything raised now is translated."""
+    engine, ``xbackend/_grad/closures.py``); anything raised now is translated."""
     try:
         return fn(*(rebase(a) for a in args), **{k: rebase(v) for k, v in kwargs.items()})
     except Exception as exc:
@@ -365,3 +365,19 @@ def index_failed(a: Any, key: Any, exc: BaseException) -> None:
         raise IndexOutOfRangeError(f"an index is out of range for a {a._be.name} Array of shape {shape}. Fix: along "
                                    "an axis of size n, use indices -n..n-1") from exc  # fmt: skip
     raise index_out_of_range(*hit, a._be.name, shape) from exc
+
+
+def setitem_failed(a: Any, key: Any, nkey: Any, value: Any, exc: BaseException) -> None:
+    """A write raised natively: a value that does not broadcast to the selection raises ShapeError, an index
+    outside an axis IndexOutOfRangeError, anything else its translation (called only on the error path)."""
+    vshape = getattr(value, "shape", None)
+    if vshape is not None and not isinstance(exc, IndexError):
+        try:
+            sel = tuple(a._be.getitem(a._data, nkey).shape)
+        except Exception:  # noqa: BLE001 - the key itself is wrong: the index checks below say how
+            sel = None
+        if sel is not None and (len(vshape) > len(sel) or broadcast(tuple(vshape), sel) != sel):
+            raise ShapeError(f"cannot write a value of shape {tuple(vshape)} into a selection of shape {sel}; a value "
+                             "must broadcast to the selection. Fix: reshape the value, or select a region of its "
+                             "shape") from exc  # fmt: skip
+    index_failed(a, key, exc)

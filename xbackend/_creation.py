@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ._grad import autograd as _autograd
 from . import _config, _dtypes as D
 from ._array import Array, _alloc, _new
 from ._devices import Device, split as _split
@@ -21,7 +20,7 @@ from ._dtypes import DType
 from . import _args as A
 from ._boundary import raise_translated
 from ._coerce import asarray, first_array, fit_scalar, is_native, py_scalar, to_array, wrap_native
-from ._coerce import resolve as _resolve, target as _target
+from ._coerce import leaf as _leaf, resolve as _resolve, target as _target
 from ._errors import (
     ArgumentTypeError, ArgumentValueError, DomainError, OutOfMemoryError, PromotionError, ScalarOverflowError,
     ShapeError, UnsupportedDTypeError,
@@ -102,7 +101,7 @@ def _filled(method: str, doc: str) -> Any:
     def fill(shape: Any, *, dtype: DType | None = None, device: Any = None, backend: str | None = None,
              requires_grad: bool = False) -> Array:  # fmt: skip
         if requires_grad:
-            return _autograd.leaf(fill(shape, dtype=dtype, device=device, backend=backend))
+            return _leaf(fill(shape, dtype=dtype, device=device, backend=backend))
         c = _ctx_get()
         b, v, d, f, hit = last[0]  # the same arguments (same objects) as last time: no key to build and hash
         if f is not c or b is not backend or v is not device or d is not dtype:
@@ -461,8 +460,8 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType |
 
 
 def _leaf_if(x: Array, requires_grad: bool) -> Array:
-    """``requires_grad=`` of a creation function: ``x`` made a leaf that requires grad (``_autograd.leaf``)."""
-    return _autograd.leaf(x) if requires_grad else x
+    """``requires_grad=`` of a creation function: ``x`` made a leaf that requires grad (``xbackend/_coerce/_asarray.py``)."""
+    return _leaf(x) if requires_grad else x
 
 
 def _need_array(x: Any, name: str, min_ndim: int = 0) -> Array:

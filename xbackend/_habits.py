@@ -37,7 +37,7 @@ from typing import Any
 from . import _args as A
 from ._errors import ArgumentValueError, UnknownAttributeError, UnknownDeviceError
 
-__all__ = ["install", "SPELLINGS"]
+__all__ = ["habits", "refusals", "SPELLINGS"]
 
 #: attribute -> (what it means, the xbackend code): other libraries' methods an Array does not have
 SPELLINGS: dict[str, tuple[str, str]] = {
@@ -176,13 +176,14 @@ def _round(root: types.ModuleType) -> Any:
     return __round__
 
 
-def install(root: types.ModuleType, array: type) -> None:
-    """Put the habits on ``array``, forwarding to ``root``'s public functions."""
-    setattr(array, "copy", _copy(root, "copy"))
-    setattr(array, "clone", _copy(root, "clone"))
-    setattr(array, "cpu", _cpu)
-    setattr(array, "cuda", _cuda)
-    setattr(array, "transpose", _transpose(root))
-    setattr(array, "__round__", _round(root))
-    for name, (what, code) in _spellings(root, array).items():
-        setattr(array, name, _habit(name, what, code))
+def habits(root: types.ModuleType) -> dict[str, Any]:
+    """The working habits, forwarding to ``root``'s public functions: ``xbackend/_assemble.py`` puts them on the
+    Array."""
+    return {"copy": _copy(root, "copy"), "clone": _copy(root, "clone"), "cpu": _cpu, "cuda": _cuda,
+            "transpose": _transpose(root), "__round__": _round(root)}  # fmt: skip
+
+
+def refusals(root: types.ModuleType, array: type) -> dict[str, property]:
+    """A refusing property for every habit attribute ``array`` (assembled: the rest of its surface in place) does
+    not have: :data:`SPELLINGS`, torch's in-place methods, and ``root``'s public functions (``x.std()``)."""
+    return {name: _habit(name, what, code) for name, (what, code) in _spellings(root, array).items()}

@@ -1,4 +1,5 @@
-"""The Array API standard's indexing functions (2025.12): take, take_along_axis.
+"""Indexing: ``x[key]`` and ``x[key] = value`` (the Array's ``__getitem__``/``__setitem__``), and the Array API
+standard's indexing functions (2025.12): take, take_along_axis.
 
 Design constraint: one declared behaviour for what the standard leaves open. Negative indices count
 from the end; out-of-bounds indices raise ``IndexError`` on every backend (CuPy would wrap them around,
@@ -18,14 +19,55 @@ from __future__ import annotations
 from typing import Any
 
 from . import _args as A
-from ._array import Array, _new
-from ._coerce import index_array, to_array
+from ._array import Array, _alloc, _new
+from ._boundary import index_failed, setitem_failed
+from ._coerce import index_array, native_key, setitem_value, to_array
 from ._errors import ArgumentValueError, IndexOutOfRangeError, ShapeError, UnsupportedDTypeError
 from ._manipulation import broadcast_shapes
 
 __all__ = ["take", "take_along_axis"]
 
 
+# --- x[key] and x[key] = value: the Array's methods (xbackend/_assemble.py puts them on it) ------------------------
+def getitem(self: Array, key: Any) -> Array:
+    """``x[key]`` (``Array.__getitem__``): a step-less slice or an int on its fast path, every other key through
+    the way in (``native_key``); a native failure becomes its typed error."""
+    be = self._be
+    t = type(key)  # a step-less slice first: x[1:-1] is the commonest key
+    if (t is slice and key.step is None or t is int) and be.native_basic_indexing:
+        out = _alloc()
+        try:  # x[i] of a 1-d NumPy array is a scalar; x[i, ...] the 0-d view every other library returns
+            out._data = self._data[key] if t is slice or be.int_key_view else self._data[key, ...]
+        except Exception as exc:  # free while nothing is raised
+            index_failed(self, key, exc)
+            raise
+        out._dt = self._dt
+        out._dev = self._dev
+        out._be = be
+        return out
+    try:
+        nkey = native_key(self, key)
+        return _new(be.getitem(self._data, nkey), self._dt, self._dev, be)
+    except Exception as exc:  # free while nothing is raised
+        index_failed(self, key, exc)
+        raise
+
+
+def setitem(self: Array, key: Any, value: Any) -> None:
+    """``x[key] = value`` (``Array.__setitem__``): the key and the value through the way in, the write by the
+    backend (an immutable library's returns the updated array, which the Array then holds)."""
+    nkey = native_key(self, key)
+    v = setitem_value(self, value)
+    try:
+        new = self._be.setitem(self._data, nkey, v)
+    except Exception as exc:  # free while nothing is raised
+        setitem_failed(self, key, nkey, v, exc)
+        raise
+    if new is not None:  # a library of immutable arrays (JAX): the backend returns the updated one
+        self._data = new
+
+
+# --- take, take_along_axis -----------------------------------------------------------------------------------------
 def _indices(x: Array, indices: Any, name: str) -> Array:
     i = index_array(indices, x)
     if i._dt.kind not in "iu":

@@ -34,9 +34,8 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from . import _dtypes as D
-from ._array import Array, _Late, _new
+from ._array import Array, _new, wrap_native
 from ._backend import Backend
-from ._coerce._natives import cpu_move, wrap_native
 from ._devices import KNOWN_TYPES as _DEVICE_TYPES, Device, device as _device, split as _split
 from ._dispatch import _instances, backend_for_type, get_backend, registered as _KNOWN_NAMES
 from ._dtypes import DType
@@ -105,6 +104,29 @@ def _target_device(dst: Any, a: Array, device: Any) -> Device:
         return dst.check_device(a._dev)  # stay on the same physical device where the target can
     except XBackendError:
         return dst.default_device()
+
+
+_STAYS: dict[tuple[Any, Device], bool] = {}  # (target backend, device) -> the target holds data on that device
+
+
+def cpu_move(src: Any, x: Any, dt: Any, dev: Device, dst: Any) -> Any:
+    """``x`` (a native array of backend ``src`` in dtype ``dt`` on the CPU device ``dev``) as a native array of
+    another backend ``dst`` on the same device: ``dst``'s import of host memory (``torch.from_numpy`` where that is
+    safe, else a copy), which is what moving it there does when nothing else is
+    asked; None where the move is not that simple (``dst`` keeps no data on ``dev``, ``x`` carries a graph: the
+    move's checks and errors decide). ``Array.to`` and ``xb.asarray`` take it first."""
+    try:
+        stays = _STAYS[dst, dev]
+    except KeyError:
+        try:
+            stays = dst.check_device(dev) is dev
+        except XBackendError:
+            stays = False
+        _STAYS[dst, dev] = stays
+    if not stays or src.requires_grad(x):
+        return None
+    dst.native_dtype(dt)  # a typed error with the fix (bfloat16 without ml_dtypes) before any work, as a move
+    return dst.from_host(src.to_host(x), dt, dev, None)
 
 
 def move(a: Array, *, backend: Any = None, device: Any = None, dtype: DType | None = None,
@@ -485,5 +507,29 @@ def import_dlpack(obj: Any, *, device: Any = None, copy: bool | None = None, bac
     return move(a, backend=backend, device=device, copy=copy)
 
 
-_Late.move, _Late.to_numpy, _Late.export_dlpack = move, to_numpy, export_dlpack  # Array.to / numpy / __dlpack__
-_Late.transport, _Late.import_dlpack = _transport, import_dlpack  # xbackend/_coerce: host data and DLPack in
+# --- the Array's methods (xbackend/_assemble.py puts them on it: x.to, x.numpy, x.__dlpack__) ------------------------
+def array_to(self: Array, backend: str | None = None, device: Any = None, dtype: DType | None = None, *,
+             copy: bool | None = None) -> Array:  # fmt: skip
+    """Move/cast to another backend, device or dtype.
+
+    ``copy=None`` shares memory where that is safe, ``copy=True`` always copies, ``copy=False`` raises
+    :class:`~xbackend.CopyError` where sharing is impossible.
+
+    >>> import xbackend as xb
+    >>> xb.asarray([1, 2]).to(dtype=xb.float32).dtype
+    xb.float32
+    """
+    dt = None if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
+    return move(self, backend=backend, device=device, dtype=dt, copy=copy)
+
+
+def array_numpy(self: Array, *, copy: bool | None = True) -> np.ndarray:
+    """A NumPy array with this Array's values: an independent copy on every backend and device, so a later
+    in-place update of the Array never shows in it (``xb.to_numpy``; ``copy=None`` shares on the CPU)."""
+    return to_numpy(self, copy=copy)
+
+
+def array_dlpack(self: Array, /, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                 copy: bool | None = None) -> Any:  # fmt: skip
+    """A DLPack capsule of this Array (``__dlpack__``; see :func:`export_dlpack`)."""
+    return export_dlpack(self, stream, max_version, dl_device, copy)

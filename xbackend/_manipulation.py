@@ -19,7 +19,7 @@ import operator
 from typing import Any, Sequence
 
 from . import _args as A, _dtypes as D
-from ._array import Array, _alloc, _check_partner, _Late, _new
+from ._array import Array, _alloc, _check_partner, _new
 from ._boundary import boundary
 from ._coerce import first_array, is_native, to_array, weak
 from ._errors import ArgumentTypeError, ArgumentValueError, AxisError, CopyError, ShapeError
@@ -469,5 +469,3 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
         data = x._be.reshape(data, (1,) * (n - x.ndim) + tuple(data.shape))
     return _new(x._be.tile(data, reps), x._dt, x._dev, x._be)
 
-
-_Late.stack = stack  # lists of Arrays given to asarray (xbackend/_coerce builds on this module's callers)

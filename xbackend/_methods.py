@@ -16,7 +16,7 @@ values, not torch's ``(values, indices)``).
   as well and give what ``x.__radd__(a)`` gives. A ufunc method (``np.add.reduce``), ``out=`` or other keywords,
   and ufuncs xbackend has no function for raise :class:`~xbackend.ArgumentTypeError` with the fix.
 
-Importing this module changes nothing; :func:`install` (called by ``import xbackend``) puts them on Array.
+Importing this module changes nothing; ``xbackend/_assemble.py`` puts :func:`methods` on the Array.
 
 >>> import numpy as np, xbackend as xb
 >>> x = xb.asarray([[1.0, -2.0], [3.0, -4.0]], backend="numpy")
@@ -36,7 +36,7 @@ import numpy as np
 
 from ._errors import ArgumentTypeError, ArgumentValueError
 
-__all__ = ["install", "UFUNC_NAMES"]
+__all__ = ["methods", "UFUNC_NAMES"]
 
 #: NumPy ufunc name -> xbackend function name, where they differ; every other ufunc is looked up by its own name
 UFUNC_NAMES = {
@@ -127,10 +127,11 @@ def _array_ufunc(root: types.ModuleType) -> Callable[..., Any]:
     return __array_ufunc__
 
 
-def install(root: types.ModuleType, array: type) -> None:
-    """Put the methods and ``__array_ufunc__`` on ``array``, forwarding to ``root``'s (public) functions."""
-    setattr(array, "reshape", _reshape(root.reshape))
-    setattr(array, "swapaxes", _swapaxes(root.permute_dims))
+def methods(root: types.ModuleType) -> dict[str, Any]:
+    """The methods and ``__array_ufunc__``, forwarding to ``root``'s (public) functions: ``xbackend/_assemble.py``
+    puts them on the Array."""
+    out: dict[str, Any] = {"reshape": _reshape(root.reshape), "swapaxes": _swapaxes(root.permute_dims)}
     for name in _REDUCTIONS:
-        setattr(array, name, _reduction(name, getattr(root, name)))
-    setattr(array, "__array_ufunc__", _array_ufunc(root))
+        out[name] = _reduction(name, getattr(root, name))
+    out["__array_ufunc__"] = _array_ufunc(root)
+    return out

@@ -27,7 +27,8 @@ import types
 from typing import Any, Callable
 
 from . import _info
-from ._array import Array, _Late
+from ._array import Array
+from ._errors import ArgumentValueError
 from ._devices import Device
 from ._dispatch import backend_for_type, get_backend
 
@@ -123,10 +124,29 @@ _ROOT: list[types.ModuleType] = []
 
 
 def install(root: types.ModuleType) -> None:
-    """Called once by ``xbackend/__init__.py`` with itself: the names every namespace copies, and
-    ``Array.__array_namespace__`` wired to :func:`namespace_for`."""
+    """Called once by ``xbackend/_assemble.py`` with the ``xbackend`` package: the names every namespace copies."""
     _ROOT[:] = [root]
-    _Late.namespace_for = namespace_for
+
+
+#: the Array API versions ``x.__array_namespace__(api_version=...)`` accepts (xbackend implements the latest)
+API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
+_NAMESPACES: dict[Device, Any] = {}  # bound Device -> its namespace, the Array method's cache (see namespace_for)
+
+
+def array_namespace(self: Array, /, *, api_version: str | None = None) -> Any:
+    """The Array API namespace bound to this Array's backend and device (cached: one object per device).
+
+    It is the xbackend namespace, except that its creation functions default to this backend and
+    device, so standard-conforming code (``xp.arange(n)``, ``xp.asarray(host_data)``) creates next
+    to this Array.
+    """
+    if api_version is not None and api_version not in API_VERSIONS:
+        raise ArgumentValueError(f"unsupported Array API version {api_version!r}; supported: {', '.join(API_VERSIONS)}")
+    d = self.device
+    ns = _NAMESPACES.get(d)
+    if ns is None:
+        ns = _NAMESPACES[d] = namespace_for(d)
+    return ns
 
 
 def namespace_for(dev: Device) -> BoundNamespace:

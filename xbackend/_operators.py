@@ -2,14 +2,14 @@
 
 One implementation per arity serves both the dunder (``x + y``) and the public function (``xb.add``): ``binary``,
 ``inplace``, ``unary`` and ``matmul`` are factories and functions over the Array's four slots. Importing this
-module installs the dunders on :class:`Array` (``import xbackend`` does), so ``_array`` never imports it back.
+module changes nothing: ``xbackend/_assemble.py`` builds the dunders with these factories and puts them on
+:class:`Array`, so ``_array`` never imports this module.
 """
 
 from __future__ import annotations
 
 import functools
 import operator
-import sys as _sys
 from typing import Any, Callable, cast
 
 from . import _dtypes as D
@@ -20,22 +20,20 @@ from ._array import (
     Array,
     _alloc,
     _current,
-    _failed,
-    _matmul_failed,
     _new,
     _partners,
 )
 import numpy as _np
 
 from ._assign import _KIND_RANK
-from ._boundary import FP_SIGNALS, quiet
+from ._boundary import FP_SIGNALS, binary_failed, matmul_failed as _matmul_failed, quiet
 from ._coerce import asarray as _asarray, fit_scalar as _fit_scalar, operator_operand as _coerce
 from ._coerce import scalar_dtype as _scalar_dtype, weak_native as _weak_native
 from ._errors import ArgumentTypeError, DomainError, PromotionError, ShapeError
 from ._boundary import any_failed as _any_failed
 from ._rules import ELEMENTWISE, bool_result, resolve, same_compute, same_ok
 
-__all__ = ["binary", "inplace", "matmul", "unary"]
+__all__ = ["binary", "inplace", "matmul", "rmatmul", "imatmul", "unary"]
 
 # --- operator and function factories -----------------------------------------------------------
 # The fast path of every binary operator, specialised per operation when the module loads (as
@@ -109,6 +107,13 @@ def {fname}(self, other):
                 return out
     return general(self, other)
 """
+
+
+def _failed(name: str, a: Array, b: Any, exc: BaseException, inplace: bool = False) -> None:
+    """An operator's kernel raised: shapes that do not broadcast raise ShapeError, anything else its translation."""
+    if type(b) is Array:
+        binary_failed(name, a, b, exc, inplace)
+    _any_failed(name, exc)
 
 
 @functools.lru_cache(maxsize=None)
@@ -267,9 +272,10 @@ _NOT_FAST = object()
 _EXACT_F64 = 1 << 53  # ints float64 holds exactly: float(v) is what the general path passes
 
 
-def inplace(name: str) -> Any:
+def inplace(name: str, forward: Callable[[Array, Any], Array]) -> Any:
     """``x op= y``: computes in x's dtype and writes into x. A result of a higher kind (int += float) raises; one of
-    x's kind or a lower one (int32 += int64) is stored as ``x[...] = x op y`` stores it (NumPy's and torch's rule)."""
+    x's kind or a lower one (int32 += int64) is stored as ``x[...] = x op y`` stores it (NumPy's and torch's rule),
+    ``forward`` (``binary(name)``, the ``x op y`` the Array has) computing ``x op y``."""
     category = ELEMENTWISE[name][1]
     native = getattr(operator, {"add": "iadd", "subtract": "isub", "multiply": "imul", "divide": "itruediv",
                                 "floor_divide": "ifloordiv", "remainder": "imod", "pow": "ipow",
@@ -329,7 +335,7 @@ def inplace(name: str) -> Any:
                 )
             # the result is of x's kind or a lower one (int32 += int64, float32 += float64): NumPy and torch
             # store it in x's dtype; here by the assignment rule, x[...] = x op y (ints checked to fit, never wrapped)
-            self[...] = getattr(_sys.modules["xbackend"], name)(self, other)
+            self[...] = forward(self, other)
             return self
         if type(other) is Array and other._dt is not d1:
             y = be.astype(y, d1)
@@ -471,39 +477,17 @@ matmul = _specialise("matmul", False, False, _NUMERIC, frozenset(), _matmul_gene
                      lambda name, a, b, exc: _matmul_error(a, b, exc))  # fmt: skip
 
 
-def _install_operators() -> None:
-    for dunder, name in (
-        ("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "divide"),
-        ("floordiv", "floor_divide"), ("mod", "remainder"), ("pow", "pow"), ("and", "bitwise_and"),
-        ("or", "bitwise_or"), ("xor", "bitwise_xor"), ("lshift", "bitwise_left_shift"),
-        ("rshift", "bitwise_right_shift"),
-    ):  # fmt: skip
-        setattr(Array, f"__{dunder}__", binary(name))
-        setattr(Array, f"__r{dunder}__", binary(name, reflected=True))
-        setattr(Array, f"__i{dunder}__", inplace(name))
-    for dunder, name in (("eq", "equal"), ("ne", "not_equal"), ("lt", "less"), ("le", "less_equal"),
-                         ("gt", "greater"), ("ge", "greater_equal")):  # fmt: skip
-        setattr(Array, f"__{dunder}__", binary(name))
-    for dunder, name in (("neg", "negative"), ("pos", "positive"), ("abs", "abs"), ("invert", "bitwise_invert")):
-        setattr(Array, f"__{dunder}__", unary(name))
-    Array.__matmul__ = matmul  # type: ignore[method-assign]
-
-    def rmatmul(self: Array, other: Any) -> Array:
-        return _matmul_general(self, other, True)
-
-    Array.__rmatmul__ = rmatmul  # type: ignore[method-assign]
-
-    def imatmul(self: Array, other: Any) -> Array:
-        r = matmul(self, other)
-        if r._dt is not self._dt or r.shape != self.shape:
-            raise PromotionError("in-place @= must keep the left operand's dtype and shape; use x = x @ y")
-        new = self._be.setitem(self._data, Ellipsis, r._data)
-        if new is not None:
-            self._data = new
-        return self
-
-    Array.__imatmul__ = imatmul  # type: ignore[method-assign]
-    Array.__hash__ = None  # type: ignore[assignment]
+def rmatmul(self: Array, other: Any) -> Array:
+    """``other @ self`` (``Array.__rmatmul__``)."""
+    return _matmul_general(self, other, True)
 
 
-_install_operators()
+def imatmul(self: Array, other: Any) -> Array:
+    """``self @= other`` (``Array.__imatmul__``): the product must keep self's dtype and shape."""
+    r = matmul(self, other)
+    if r._dt is not self._dt or r.shape != self.shape:
+        raise PromotionError("in-place @= must keep the left operand's dtype and shape; use x = x @ y")
+    new = self._be.setitem(self._data, Ellipsis, r._data)
+    if new is not None:
+        self._data = new
+    return self

@@ -1,10 +1,9 @@
-"""Arrays as ordinary Python objects: pickle and deep copy (issue 14).
+"""Arrays as ordinary Python objects: pickle and deep copy (``Array.__reduce__``, ``Array.__deepcopy__``).
 
 Design constraint: an Array pickles as its backend's *name*, the native array pickled by its own library,
 its dtype and device - never the backend object or its kernel tables - so it crosses process boundaries
-(multiprocessing, joblib, dask.distributed) and loads where the same library is installed. This module
-imports :class:`~xbackend._array.Array` and installs ``Array.__reduce__``/``__deepcopy__`` through the
-late-bound slots of ``_array`` (``import xbackend`` imports it).
+(multiprocessing, joblib, dask.distributed) and loads where the same library is installed. ``xbackend/_assemble.py``
+puts :func:`reduce_array` and :func:`deepcopy_array` on the Array.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ import contextlib
 import copy
 from typing import Any
 
-from ._array import Array, _Late, _new
+from ._array import Array, _new
 from ._devices import CPU as _CPU, device as _parse
 from ._dispatch import backend_for_type, get_backend
 from ._dtypes import DType
@@ -89,5 +88,3 @@ def _unpickle(backend: str, payload: Any, dt: DType, place: str, grad: bool = Fa
         native.requires_grad_(True)
     return _new(native, dt, dev, be)
 
-
-_Late.reduce, _Late.deepcopy = reduce_array, deepcopy_array

@@ -29,19 +29,15 @@ of data to an Array), ``_operands`` (arguments next to an Array), ``_keys`` (ind
 
 from __future__ import annotations
 
-from .._array import _Late
 from ._scalars import SCALARS, fit_scalar, py_scalar, scalar_array, scalar_dtype
 from ._natives import first_array, is_native, wrap_native
 from ._sequences import HOST_SEQUENCES, holds_arrays, host_data, weak_dtype
 from ._place import resolve, target
-from ._asarray import asarray, from_arrays, host_native, weak, weak_native
+from ._asarray import asarray, asarray_leaf, from_arrays, host_native, leaf, weak, weak_native
 from ._operands import index_array, operand, operator_operand, placed, to_array
 from ._keys import native_key, setitem_value
 
-__all__ = ["SCALARS", "HOST_SEQUENCES", "asarray", "first_array", "fit_scalar", "from_arrays", "holds_arrays",
-           "host_data", "host_native", "index_array", "is_native", "native_key", "operand", "operator_operand",
-           "placed", "py_scalar", "resolve", "scalar_array", "scalar_dtype", "setitem_value", "target", "to_array",
-           "weak", "weak_dtype", "weak_native", "wrap_native"]  # fmt: skip
-
-_Late.native_key = native_key  # Array.__getitem__ / __setitem__ (xbackend/_array.py cannot import this package)
-_Late.setitem_value = setitem_value
+__all__ = ["SCALARS", "HOST_SEQUENCES", "asarray", "asarray_leaf", "first_array", "fit_scalar", "from_arrays",
+           "holds_arrays", "host_data", "host_native", "index_array", "is_native", "leaf", "native_key", "operand",
+           "operator_operand", "placed", "py_scalar", "resolve", "scalar_array", "scalar_dtype", "setitem_value",
+           "target", "to_array", "weak", "weak_dtype", "weak_native", "wrap_native"]  # fmt: skip

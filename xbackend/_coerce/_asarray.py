@@ -4,8 +4,8 @@ tuples, buffers, DLPack producers - and Python data next to an Array takes its p
 Design constraint: the fast cases first, each the least work that gives what the general path gives: an Array
 returned as it is, a native array wrapped in one Array, a NumPy array moved to another CPU library by that
 library's zero-copy import (``torch.from_numpy``) once the checks passed, Python data converted by NumPy once.
-Moving between backends and DLPack are ``xbackend/_interchange.py``'s, reached through ``_array._Late`` (it builds
-on this package).
+Moving between backends and DLPack are ``xbackend/_interchange.py``'s. ``requires_grad=True`` makes the result a
+new leaf here (:func:`leaf`, :func:`asarray_leaf`): the creation functions share it.
 """
 
 from __future__ import annotations
@@ -16,16 +16,16 @@ from typing import Any
 import numpy as np
 
 from .. import _config, _dtypes as D
-from .._array import Array, _check_partner, _Late, _new
+from .._array import Array, _check_partner, _new, wrap_native
 from .._devices import split as _split
 from .._dispatch import _instances, backend_for_type, get_backend
-from .._errors import CopyError, ForeignArrayError, ShapeError, UnsupportedDTypeError
+from .._errors import CopyError, ForeignArrayError, GradientError, ShapeError, UnsupportedDTypeError
+from .._interchange import _transport, cpu_move, import_dlpack, move, shares_memory
 from . import _sequences as H
-from ._natives import cpu_move, wrap_native
 from ._place import target
 from ._scalars import SCALARS, py_scalar, scalar_array
 
-__all__ = ["asarray", "weak", "weak_native", "from_arrays", "host_native"]
+__all__ = ["asarray", "weak", "weak_native", "from_arrays", "host_native", "leaf", "asarray_leaf"]
 
 _current = _config.current
 
@@ -51,10 +51,8 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
     True
     """
     if requires_grad:
-        from .._grad import autograd as _autograd
-
         x = asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend, chunks=chunks)
-        return _autograd.asarray_leaf(x, obj, copy)
+        return asarray_leaf(x, obj, copy)
     if chunks is not None:  # xb.rechunk(asarray(...), chunks)
         x = asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend)
         return _new(x._be.rechunk(x._data, chunks), x._dt, x._dev, x._be)
@@ -73,7 +71,7 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
         if (backend is None or obj._be.name == backend) and (device is None or device is obj._dev):
             data = obj._be.wrap_native(obj._data, dt, None, copy)
             return obj if data is obj._data and (dt is None or dt is obj._dt) else _new(data, dt or obj._dt, obj._dev, obj._be)
-        return _Late.move(obj, backend=backend, device=device, dtype=dt, copy=copy)
+        return move(obj, backend=backend, device=device, dtype=dt, copy=copy)
     src = backend_for_type(t)
     if src is not None:
         if dt is None and copy is None and device is None:  # where it is, or NumPy -> torch: zero-copy
@@ -97,7 +95,7 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
         be, dev = target(backend, device)
         return _python_data(obj, t, dt, be, dev, copy, found)  # the commonest data: straight to NumPy
     if hasattr(obj, "__dlpack__") and not isinstance(obj, (np.ndarray, np.generic)):
-        return _Late.import_dlpack(obj, device=device, copy=copy, backend=backend)
+        return import_dlpack(obj, device=device, copy=copy, backend=backend)
     be, dev = target(backend, device)
     cfg = _current()
     if t in SCALARS:
@@ -147,9 +145,7 @@ def _python_data(obj: Any, t: type, dt: D.DType | None, be: Any, dev: Any, copy:
         raise ShapeError(f"cannot make an Array from {t.__name__}: {H.ragged(exc)}. Fix: give every row the same "
                          "length (nested lists must be rectangular)") from None  # fmt: skip
     except RuntimeError as exc:  # tensors (or Arrays) that require grad in nested data
-        from .._grad import autograd as _autograd
-
-        raise _autograd.nested_grad_error(obj, exc) from exc
+        raise nested_grad_error(obj, exc) from exc
     if isinstance(obj, H.BUFFERS):  # typed memory keeps its type: memoryview of float32 is float32, bytes are uint8
         if host.dtype.kind not in "biufc":
             raise UnsupportedDTypeError(f"cannot make an Array from a {t.__name__} of format {host.dtype}; "
@@ -197,7 +193,7 @@ def host_native(h: np.ndarray, dt: D.DType, be: Any, dev: Any) -> Any:
     be.native_dtype(dt)  # a typed error with the fix before any work
     if dt is not cur and dt.itemsize < cur.itemsize:
         h, cur = npb.astype(h, dt), dt  # type: ignore[union-attr]
-    y = _Late.transport(npb, h, cur, npb.default_device(), be, dev)  # type: ignore[union-attr]
+    y = _transport(npb, h, cur, npb.default_device(), be, dev)  # type: ignore[union-attr]
     return y if cur is dt else be.astype(y, dt)
 
 
@@ -228,7 +224,6 @@ def weak(v: Any, like: Array) -> Array:
 def from_arrays(obj: Any) -> Array:
     """A (nested) sequence holding Arrays or native arrays, stacked on *their* backend and device: nothing goes
     through the host, and arrays of two places are refused with the fix (never converted silently)."""
-    stack = _Late.stack
 
     def build(o: Any) -> Any:
         if type(o) is Array:
@@ -248,8 +243,88 @@ def from_arrays(obj: Any) -> Array:
                 if type(p) is Array and p._dt is not dt:
                     dt = D.promote(dt, p._dt)
             like = _new(anchor._data, dt, anchor._dev, anchor._be)
-            return stack([p if type(p) is Array else weak(p, like) for p in parts])
+            return _stacked([p if type(p) is Array else weak(p, like) for p in parts])
         return o
 
     out = build(obj)
     return out if type(out) is Array else asarray(out)
+
+
+def _stacked(parts: list[Array]) -> Array:
+    """Arrays of one place stacked along a new first axis, their dtypes promoted: what ``xb.stack(parts)`` gives."""
+    first = parts[0]
+    dt = first._dt
+    for p in parts[1:]:
+        if p._dt is not dt:
+            dt = D.promote(dt, p._dt)
+    ref = first.shape
+    for p in parts[1:]:
+        if p.shape != ref:
+            raise ShapeError(f"stack(): all Arrays need the same shape, got {ref} and {p.shape}. Fix: reshape or "
+                             "broadcast them to one shape first")  # fmt: skip
+    be = first._be
+    natives = [p._data if p._dt is dt else be.astype(p._data, dt) for p in parts]
+    return _new(be.stack(natives, 0), dt, first._dev, be)
+
+
+# --- requires_grad=: a new leaf (xb.asarray and the creation functions) --------------------------------------------
+def leaf(x: Array) -> Array:
+    """``x``, a freshly created Array, made a leaf that requires grad (``requires_grad=True`` of the creation
+    functions); on a backend without autograd, :class:`~xbackend.GradientError` with the fix."""
+    x._data = x._be.set_requires_grad(x._data, True)
+    return x
+
+
+def asarray_leaf(x: Array, obj: Any, copy: bool | None) -> Array:
+    """``xb.asarray(obj, ..., requires_grad=True)``, where ``x`` is what ``asarray`` made of ``obj``.
+
+    The result is a new leaf: a tensor passed in keeps its own ``requires_grad`` (the leaf aliases its memory,
+    as ``asarray`` does). With ``copy=None``, data of another library (a NumPy array becoming a torch
+    parameter) is copied: a parameter is updated in place, and those updates must not rewrite the caller's
+    NumPy data. An Array that already is a leaf that requires grad is returned as it is.
+    """
+    be = x._be
+    data = x._data
+    if be.requires_grad(data):
+        if be.is_leaf(data):
+            return x
+        raise GradientError(
+            "xb.asarray(y, requires_grad=True) of an Array computed from others (part of an autograd graph): it "
+            "cannot become a leaf. Fix: start a new leaf from its values, xb.asarray(y.detach(), requires_grad=True)"
+        )
+    src = obj._data if type(obj) is Array else obj
+    if data is src:
+        data = be.detach(data)  # a new tensor on the same memory: the caller's tensor keeps its flag
+    elif copy is None and _shares_foreign(x, obj):
+        data = be.astype(data, x._dt, copy=True)
+    return leaf(_new(data, x._dt, x._dev, be))
+
+
+def _shares_foreign(x: Array, obj: Any) -> bool:
+    """Whether ``x`` shares memory with ``obj``, an array of another library (NumPy data on torch's CPU)."""
+    other: Any = obj._be if type(obj) is Array else backend_for_type(type(obj))
+    if other is None or other is x._be:
+        return False
+    with contextlib.suppress(Exception):
+        return bool(shares_memory(x, obj))
+    return False
+
+
+def nested_grad_error(obj: Any, exc: BaseException) -> BaseException:
+    """What ``xb.asarray(data)`` raises when NumPy failed on nested ``data`` holding tensors (or Arrays) that
+    require grad: a :class:`~xbackend.GradientError` with the fix, else ``exc`` itself."""
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if type(o) is list or type(o) is tuple:
+            stack.extend(o)
+            continue
+        data = o._data if type(o) is Array else o
+        be: Any = o._be if type(o) is Array else backend_for_type(type(o))
+        if be is not None and be.requires_grad(data):
+            return GradientError(
+                f"xb.asarray() of a {type(obj).__name__} holding {be.name} arrays that require grad would gather "
+                "them on the host and drop their autograd graph. Fix: xb.stack([xb.asarray(t) for t in data]) "
+                "keeps the graph (on their backend), or detach them first: [t.detach() for t in data]"
+            )
+    return exc

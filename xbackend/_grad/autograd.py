@@ -1,11 +1,12 @@
 """Autograd on Arrays, where the backend has it (torch): ``x.requires_grad``, ``x.grad``, ``x.backward()``,
-``x.requires_grad_()``, ``x.is_leaf``, ``requires_grad=`` at creation, and the portable ``xb.no_grad()``.
+``x.requires_grad_()``, ``x.is_leaf``, and the portable ``xb.no_grad()`` (``requires_grad=`` at creation is the way
+in's: ``xbackend/_coerce/_asarray.py``).
 
-Design constraint: this module names no backend. It installs the attributes on :class:`~xbackend.Array` when
-it loads (``import xbackend`` imports it), as ``_operators`` installs the dunders, and each attribute asks the
-Array's backend (the autograd part of the contract, ``_backend_grad.py``). A backend without autograd answers
+Design constraint: this module names no backend. ``xbackend/_assemble.py`` puts the attributes on
+:class:`~xbackend.Array` (importing this module changes nothing), and each attribute asks the Array's backend (the
+autograd part of the contract, ``AutogradContract`` in ``_backend.py``). A backend without autograd answers
 "nothing requires grad" (``x.grad`` is None) and refuses the rest with :class:`~xbackend.GradientError` naming
-what works instead: ``xb.grad(f)``, which differentiates NumPy and CuPy Arrays through torch (``_grad.py``).
+what works instead: ``xb.grad(f)``, which differentiates NumPy and CuPy Arrays through torch (``transform.py``).
 
 ``xb.no_grad()`` switches off the grad mode of every loaded backend that has one (torch), and is a no-op
 elsewhere - NumPy records nothing, and JAX has no tape. Inside a function that ``xb.grad`` differentiates
@@ -22,9 +23,8 @@ import sys
 from typing import Any
 
 from .._array import Array, _check_partner, _new
-from .._dispatch import _by_module, backend_for_type, get_backend, get_backend_class
+from .._dispatch import _by_module, get_backend, get_backend_class
 from .._errors import ArgumentTypeError, GradientError, XBackendError
-from .._interchange import shares_memory
 
 __all__ = ["no_grad"]
 
@@ -115,69 +115,6 @@ class no_grad(contextlib.ContextDecorator):
         return bool(stack is not None and stack.__exit__(*exc))
 
 
-# --- requires_grad= at creation ----------------------------------------------------------------
-def leaf(x: Array) -> Array:
-    """``x``, a freshly created Array, made a leaf that requires grad (``requires_grad=True`` of the creation
-    functions); on a backend without autograd, :class:`~xbackend.GradientError` with the fix."""
-    x._data = x._be.set_requires_grad(x._data, True)
-    return x
-
-
-def asarray_leaf(x: Array, obj: Any, copy: bool | None) -> Array:
-    """``xb.asarray(obj, ..., requires_grad=True)``, where ``x`` is what ``asarray`` made of ``obj``.
-
-    The result is a new leaf: a tensor passed in keeps its own ``requires_grad`` (the leaf aliases its memory,
-    as ``asarray`` does). With ``copy=None``, data of another library (a NumPy array becoming a torch
-    parameter) is copied: a parameter is updated in place, and those updates must not rewrite the caller's
-    NumPy data. An Array that already is a leaf that requires grad is returned as it is.
-    """
-    be = x._be
-    data = x._data
-    if be.requires_grad(data):
-        if be.is_leaf(data):
-            return x
-        raise GradientError(
-            "xb.asarray(y, requires_grad=True) of an Array computed from others (part of an autograd graph): it "
-            "cannot become a leaf. Fix: start a new leaf from its values, xb.asarray(y.detach(), requires_grad=True)"
-        )
-    src = obj._data if type(obj) is Array else obj
-    if data is src:
-        data = be.detach(data)  # a new tensor on the same memory: the caller's tensor keeps its flag
-    elif copy is None and _shares_foreign(x, obj):
-        data = be.astype(data, x._dt, copy=True)
-    return leaf(_new(data, x._dt, x._dev, be))
-
-
-def _shares_foreign(x: Array, obj: Any) -> bool:
-    """Whether ``x`` shares memory with ``obj``, an array of another library (NumPy data on torch's CPU)."""
-    other: Any = obj._be if type(obj) is Array else backend_for_type(type(obj))
-    if other is None or other is x._be:
-        return False
-    with contextlib.suppress(Exception):
-        return bool(shares_memory(x, obj))
-    return False
-
-
-def nested_grad_error(obj: Any, exc: BaseException) -> BaseException:
-    """What ``xb.asarray(data)`` raises when NumPy failed on nested ``data`` holding tensors (or Arrays) that
-    require grad: a :class:`~xbackend.GradientError` with the fix, else ``exc`` itself."""
-    stack = [obj]
-    while stack:
-        o = stack.pop()
-        if type(o) is list or type(o) is tuple:
-            stack.extend(o)
-            continue
-        data = o._data if type(o) is Array else o
-        be: Any = o._be if type(o) is Array else backend_for_type(type(o))
-        if be is not None and be.requires_grad(data):
-            return GradientError(
-                f"xb.asarray() of a {type(obj).__name__} holding {be.name} arrays that require grad would gather "
-                "them on the host and drop their autograd graph. Fix: xb.stack([xb.asarray(t) for t in data]) "
-                "keeps the graph (on their backend), or detach them first: [t.detach() for t in data]"
-            )
-    return exc
-
-
 # --- the Array attributes ----------------------------------------------------------------------
 def _get_grad(self: Array) -> Array | None:
     be = self._be
@@ -240,18 +177,14 @@ def _get_is_leaf(self: Array) -> bool:
     return self._be.is_leaf(self._data)
 
 
-def _install() -> None:
-    Array.grad = property(_get_grad, _set_grad, doc=(  # type: ignore[method-assign,assignment]
-        "The gradient accumulated by ``backward()`` (an Array on this Array's backend and device), or None; "
-        "assign None to reset it. Always None on backends without autograd."))  # fmt: skip
-    Array.requires_grad = property(_get_requires_grad, _set_requires_grad, doc=(  # type: ignore[method-assign,assignment]
-        "Whether operations on this Array are recorded for autograd (torch); assigning True is "
-        "``requires_grad_()``. False on backends without autograd."))  # fmt: skip
-    Array.is_leaf = property(_get_is_leaf, doc=(  # type: ignore[method-assign,assignment]
-        "True for Arrays created rather than computed from Arrays that require grad: the ones whose ``.grad`` "
-        "``backward()`` fills (torch; always True elsewhere)."))  # fmt: skip
-    Array.requires_grad_ = requires_grad_  # type: ignore[method-assign]
-    Array.backward = backward  # type: ignore[method-assign]
-
-
-_install()
+#: ``x.grad``, ``x.requires_grad``, ``x.is_leaf``: the Array's autograd properties (``xbackend/_assemble.py`` puts them
+#: and :func:`requires_grad_`, :func:`backward` on it)
+grad_property = property(_get_grad, _set_grad, doc=(
+    "The gradient accumulated by ``backward()`` (an Array on this Array's backend and device), or None; "
+    "assign None to reset it. Always None on backends without autograd."))  # fmt: skip
+requires_grad_property = property(_get_requires_grad, _set_requires_grad, doc=(
+    "Whether operations on this Array are recorded for autograd (torch); assigning True is "
+    "``requires_grad_()``. False on backends without autograd."))  # fmt: skip
+is_leaf_property = property(_get_is_leaf, doc=(
+    "True for Arrays created rather than computed from Arrays that require grad: the ones whose ``.grad`` "
+    "``backward()`` fills (torch; always True elsewhere)."))  # fmt: skip

@@ -2,33 +2,27 @@
 
 Design constraint: "written once". A loss that reads a global or closure Array trains on torch Arrays; on NumPy
 and CuPy Arrays, which ``xb.grad`` differentiates through torch on zero-copy views of the arguments, the same loss
-meets a NumPy Array next to torch views. While ``f`` runs, :data:`HOMES` names each such place (the arguments'
-backend and device, and the engine that differentiates them); an operation that mixes an Array of a home place
-with one of its engine takes the home Array as a *constant* on the engine - the zero-copy view the arguments get,
-with no graph - which is what torch does with a closure tensor that does not require grad. Nothing moves
-between devices and nothing is copied (the same transport as the arguments').
+meets a NumPy Array next to torch views. While ``f`` runs, a :class:`Homes` in ``_array.MIXED_PLACES`` names each
+such place (the arguments' backend and device, and the engine that differentiates them); an operation that mixes an
+Array of a home place with one of its engine takes the home Array as a *constant* on the engine - the zero-copy view
+the arguments get, with no graph - which is what torch does with a closure tensor that does not require grad. Nothing
+moves between devices and nothing is copied (the same transport as the arguments').
 
 Only the mismatch paths read this (an operation of two places is an error everywhere else), so it costs the
 matched operations nothing. The operators convert on the spot (:func:`partners`); a public function behind the
-boundary gets :class:`GradPlaceMismatch`, which carries :func:`rebase`, and runs again on converted arguments.
+boundary gets :class:`GradPlaceMismatch`, which carries :meth:`Homes.rebase`, and runs again on converted arguments.
 An in-place write into a home Array from an engine one (``c += w`` with ``c`` a closure) stays refused, with the
 fix: it would write the graph into NumPy memory.
 """
 
 from __future__ import annotations
 
-import contextvars
 from typing import Any, Callable
 
+from .._array import MIXED_PLACES, _new
 from .._errors import BackendMismatchError
 
-__all__ = ["HOMES", "partners", "rebase", "GradPlaceMismatch", "mismatch_in_grad"]
-
-#: the places ``xb.grad`` differentiates through another backend right now, innermost last:
-#: ``(home backend, home device, engine, engine device, move_in)``; ``xbackend._grad`` sets it while ``f`` runs
-HOMES: contextvars.ContextVar[tuple[tuple[Any, ...], ...]] = contextvars.ContextVar("xbackend_grad_homes", default=())
-#: ``xbackend._array._new`` (installed by ``_array``, which imports this module)
-NEW: list[Callable[..., Any]] = []
+__all__ = ["Homes", "enter", "GradPlaceMismatch"]
 
 
 class GradPlaceMismatch(BackendMismatchError):
@@ -36,6 +30,32 @@ class GradPlaceMismatch(BackendMismatchError):
     next to the engine's views; the boundary runs the call again with ``xb_rebase`` applied to its arguments."""
 
     xb_rebase: Callable[[Any], Any]
+
+
+class Homes:
+    """The places ``xb.grad`` differentiates through another backend right now, innermost last: ``(home backend,
+    home device, engine, engine device, move_in)`` each. While ``f`` runs, ``_array.MIXED_PLACES`` holds this object,
+    and the Array's mismatch paths ask it (:meth:`partners`, :meth:`mismatch`)."""
+
+    __slots__ = ("homes",)
+
+    def __init__(self, homes: tuple[tuple[Any, ...], ...]) -> None:
+        self.homes = homes
+
+    def partners(self, a: Any, b: Any, *, inplace: bool = False) -> tuple[Any, Any] | None:
+        return partners(self.homes, a, b, inplace=inplace)
+
+    def mismatch(self, a: Any, b: Any, write: bool = False) -> BackendMismatchError | None:
+        return mismatch_in_grad(self.homes, a, b, write)
+
+    def rebase(self, obj: Any) -> Any:
+        return rebase(self.homes, obj)
+
+
+def enter(home: tuple[Any, ...]) -> Any:
+    """Make ``home`` the innermost place while ``f`` runs; returns the token for ``MIXED_PLACES.reset``."""
+    outer = MIXED_PLACES.get()
+    return MIXED_PLACES.set(Homes((() if outer is None else outer.homes) + (home,)))
 
 
 def _home(x: Any, homes: tuple[tuple[Any, ...], ...]) -> tuple[Any, ...] | None:
@@ -53,16 +73,14 @@ def _on_engine(x: Any, homes: tuple[tuple[Any, ...], ...]) -> bool:
 
 def _constant(x: Any, h: tuple[Any, ...]) -> Any:
     """Home Array ``x`` as a constant on the engine: the zero-copy view the arguments get, no graph."""
-    return NEW[0](h[4](x._data, x._dt), x._dt, h[3], h[2])
+    return _new(h[4](x._data, x._dt), x._dt, h[3], h[2])
 
 
-def partners(a: Any, b: Any, *, inplace: bool = False) -> tuple[Any, Any] | None:
+def partners(homes: tuple[tuple[Any, ...], ...], a: Any, b: Any, *,
+             inplace: bool = False) -> tuple[Any, Any] | None:  # fmt: skip
     """Two Arrays of two places, as one place inside ``xb.grad``: the home one as a constant on the engine; None
     when they are not a home and its engine (the caller raises the mismatch). ``inplace``: ``a`` is written, so only
     ``b`` may be converted."""
-    homes = HOMES.get()
-    if not homes:
-        return None
     if _on_engine(a, homes):
         h = _home(b, homes)
         return None if h is None else (a, _constant(b, h))
@@ -72,12 +90,11 @@ def partners(a: Any, b: Any, *, inplace: bool = False) -> tuple[Any, Any] | None
     return None
 
 
-def rebase(obj: Any) -> Any:
+def rebase(homes: tuple[tuple[Any, ...], ...], obj: Any) -> Any:
     """``obj`` with every Array of a home place (in tuples and lists too) as a constant on its engine."""
-    homes = HOMES.get()
     t = type(obj)
     if t is tuple or t is list:
-        return t(rebase(o) for o in obj)
+        return t(rebase(homes, o) for o in obj)
     if hasattr(obj, "_be"):
         h = _home(obj, homes)
         if h is not None:
@@ -85,14 +102,12 @@ def rebase(obj: Any) -> Any:
     return obj
 
 
-def mismatch_in_grad(a: Any, b: Any, write: bool = False) -> BackendMismatchError | None:
+def mismatch_in_grad(homes: tuple[tuple[Any, ...], ...], a: Any, b: Any,
+                     write: bool = False) -> BackendMismatchError | None:  # fmt: skip
     """The error for a home Array next to an engine one that no conversion resolved here: a
     :class:`GradPlaceMismatch` (the boundary converts the arguments and runs the call again), or, for a write
     into the home Array ``a`` (``write``), the refusal with the fix: the graph would go into a temporary view of
-    NumPy memory, and a later read of ``a`` would not see it. None outside ``xb.grad`` or for other pairs."""
-    homes = HOMES.get()
-    if not homes:
-        return None
+    NumPy memory, and a later read of ``a`` would not see it. None for other pairs."""
     h = _home(a, homes) or _home(b, homes)
     if h is None or not (_on_engine(a, homes) or _on_engine(b, homes)):
         return None
@@ -104,5 +119,5 @@ def mismatch_in_grad(a: Any, b: Any, write: bool = False) -> BackendMismatchErro
         f"made inside f, e.g. c = xb.asarray(c, backend={engine!r}, device={str(h[3])!r}, copy=True)"
     )
     if type(exc) is GradPlaceMismatch:
-        exc.xb_rebase = rebase
+        exc.xb_rebase = Homes(homes).rebase
     return exc

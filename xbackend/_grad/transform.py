@@ -3,7 +3,7 @@ that has them - NumPy and CuPy included.
 
 Design constraint: the gradient of one function is the same on every backend (to float tolerance), and data
 never moves silently. This module names no backend; each backend says how it is differentiated
-(``_backend_grad.py``):
+(``AutogradContract`` in ``_backend.py``):
 
 * torch Arrays: torch's autograd (``value_and_grad`` of the torch backend: ``torch.autograd.grad`` on fresh
   leaves aliasing the inputs; nothing is accumulated into ``.grad``);
@@ -28,11 +28,11 @@ import functools
 from typing import Any, Callable, Sequence
 
 from .. import _config
-from .._array import Array, _alloc, _check_partner, _new
+from .._array import MIXED_PLACES, Array, _alloc, _check_partner, _new
 from .autograd import ACTIVE
 from .._dispatch import get_backend
 from .._errors import BackendUnavailableError, GradientError
-from .closures import HOMES
+from . import closures
 from .._interchange import _transport
 from .._jit import _rebuild  # the same container specs ("a": the i-th Array, "c": a constant, containers)
 
@@ -227,8 +227,8 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
                        _wrap(x, a._dt, a._dev, a._be) for x, a in zip(xs, arrays)]  # fmt: skip
         token = ACTIVE.set(ACTIVE.get() + (engine,))
         ctoken = None if cfg is None else _config._ctx.set(cfg)
-        # a global or closure Array of the inputs' place meets the views as a constant, as on torch (_gradhomes)
-        htoken = None if via is None else HOMES.set(HOMES.get() + ((be, dev, engine, edev, move_in),))
+        # a global or closure Array of the inputs' place meets the views as a constant, as on torch (closures.py)
+        htoken = None if via is None else closures.enter((be, dev, engine, edev, move_in))
         try:
             if specs is None:
                 out = f(*rebuilt)
@@ -237,7 +237,7 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
                 out = f(*a, **{k: _rebuild(s, rebuilt) for k, s in kspecs.items()}) if kspecs else f(*a)
         finally:
             if htoken is not None:
-                HOMES.reset(htoken)
+                MIXED_PLACES.reset(htoken)
             if ctoken is not None:
                 _config._ctx.reset(ctoken)
             ACTIVE.reset(token)

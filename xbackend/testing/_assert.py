@@ -88,7 +88,7 @@ def to_host(x: Any) -> np.ndarray:
         be = backend_for_type(type(x))
         if be is None:
             return np.array(x, copy=True)
-        x = Array._new(x, be.dtype_of(x), be.device_of(x), be)  # type: ignore[attr-defined]
+        x = Array._new(x, be.dtype_of(x), be.device_of(x), be)
     if x.dtype is D.bfloat16:
         x = x.astype(D.float32)
     return x.detach().numpy()  # an independent copy

@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from .. import _array, _boundary, _dtypes as D, _jit, _namespace
+from .. import _boundary, _dtypes as D, _jit, _namespace
 from .._grad import transform as _grad
 from .._array import Array
 from .._coerce import wrap_native
@@ -439,9 +439,9 @@ def _install() -> None:
         if _OPEN[0] > 1:
             return
         swaps = surface()
-        _CACHES[:] = [dict(_namespace._CACHE), dict(_array._NAMESPACES)]
+        _CACHES[:] = [dict(_namespace._CACHE), dict(_namespace._NAMESPACES)]
         _namespace._CACHE.clear()  # bound namespaces copy the functions: new ones are built from the wrappers
-        _array._NAMESPACES.clear()
+        _namespace._NAMESPACES.clear()
         for owner, n, orig, new in swaps:
             _SAVED.append((owner, n, orig))
             setattr(owner, n, new)
@@ -457,8 +457,8 @@ def _uninstall() -> None:
         _SAVED.clear()
         _namespace._CACHE.clear()
         _namespace._CACHE.update(_CACHES[0])
-        _array._NAMESPACES.clear()
-        _array._NAMESPACES.update(_CACHES[1])
+        _namespace._NAMESPACES.clear()
+        _namespace._NAMESPACES.update(_CACHES[1])
         _CACHES.clear()
 
 

@@ -1,5 +1,5 @@
 """torch's autograd behind xbackend's gradient API (issue 22): the torch backend's part of the contract in
-``xbackend/_backend_grad.py``.
+``xbackend/_backend.py``'s ``AutogradContract``.
 
 Design constraint: torch's raw autograd errors never reach the user; each one xbackend can name becomes a
 :class:`~xbackend.GradientError` that says what happened and the fix that works (``with xb.no_grad():`` for an
@@ -86,7 +86,7 @@ def _differentiate(fn: Callable[[list[Any]], tuple[Any, list[Any]]], ins: list[A
 
 
 class TorchGradMixin(Backend):
-    """Autograd methods of the torch backend (see ``xbackend/_backend_grad.py`` for the contract)."""
+    """Autograd methods of the torch backend (see ``xbackend/_backend.py``'s ``AutogradContract`` for the contract)."""
 
     has_grad_mode = True
 
