@@ -226,6 +226,22 @@ def test_numpy_scalars_among_arrays_in_a_list_act_as_python_scalars(xb_target):
             assert got.backend == x.backend and got.tolist() == want.tolist() == [1.0, float(py)]
 
 
+def test_a_list_of_arrays_stacks_on_their_place_with_promoted_dtypes(xb_target):
+    """``xb.asarray([a, b])`` of Arrays builds the stack where they live; dtypes promote as NumPy's ``np.stack`` of
+    the same data does (int8 with int16: int16; int8 with float64: float64), and rows of two shapes are refused."""
+    rows = {"int8": np.array([1, -2], dtype=np.int8), "int16": np.array([300, 4], dtype=np.int16),
+            "float64": np.array([0.5, 1.5])}  # fmt: skip
+    for a, b in (("int8", "int16"), ("int8", "float64"), ("int16", "int8")):
+        if not (xb_target.holds(getattr(xb, a)) and xb_target.holds(getattr(xb, b))):
+            continue
+        got = xb.asarray([xb_target.asarray(rows[a]), xb_target.asarray(rows[b])])
+        want = np.stack([rows[a], rows[b]])
+        assert got.backend == xb_target.backend and got.dtype == xb.dtype(want.dtype.name)
+        np.testing.assert_array_equal(got.numpy(), want)
+    with pytest.raises(xb.ShapeError, match=r"all Arrays need the same shape, got \(2,\) and \(3,\)"):
+        xb.asarray([xb_target.asarray([1.0, 2.0]), xb_target.asarray([1.0, 2.0, 3.0])])
+
+
 def test_an_array_type_defined_in_main_is_refused_like_one_from_any_module():
     """An ndarray subclass from a module without an import spec (a script's or a notebook's __main__) gets the
     same answer as the same class from an ordinary user module, not importlib's 'no __spec__' error."""
