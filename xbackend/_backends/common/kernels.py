@@ -22,8 +22,10 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..._errors import DomainError
+
 __all__ = ["tie_second", "clip_floats", "shift_right", "shift_left", "nextafter16", "standard_floor_divide",
-           "complex_log1p"]
+           "complex_log1p", "negative_integer_power"]
 
 _SCALARS = (bool, int, float, complex)
 
@@ -179,3 +181,9 @@ def complex_log1p(xp: Any, z: Any) -> Any:
         r = xp.log1p(z)
     with np.errstate(all="ignore"):  # the fix-up's are not the user's
         return xp.where(xp.isinf(xp.real(r)) & xp.isfinite(z), xp.log(1 + z), r)
+
+
+def negative_integer_power() -> Exception:
+    """The one error for an integer raised to a negative integer power, on every backend."""
+    return DomainError("integers to negative integer powers are not defined (the result is not an integer). "
+                       "Fix: cast to a float dtype first, e.g. x.astype(xb.float64) ** y")

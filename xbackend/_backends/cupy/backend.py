@@ -22,7 +22,8 @@ from ..._devices import Device, device as _device
 from ..._dtypes import DType
 from ..._errors import HostTransferError, UnknownDeviceError
 from . import fixes as F
-from ..numpy.backend import NumpyBackend, negative_integer_power, standard_floor_divide
+from ..common.kernels import negative_integer_power, standard_floor_divide
+from ..numpy.backend import NumpyBackend
 
 cupy: Any = None
 _NULL = contextlib.nullcontext()  # reusable

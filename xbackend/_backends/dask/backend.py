@@ -44,7 +44,8 @@ from ..._errors import (
 )
 from . import index as I
 from ..common.keys import check_bounds, map_index_arrays
-from ..numpy.backend import NumpyBackend, negative_integer_power
+from ..common.kernels import negative_integer_power
+from ..numpy.backend import NumpyBackend
 
 da: Any = None
 dask: Any = None

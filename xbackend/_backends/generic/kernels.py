@@ -17,7 +17,7 @@ import numpy as np
 
 from ..._dtypes import DType
 from ..._rules import ELEMENTWISE
-from ..numpy.backend import complex_log1p, negative_integer_power, standard_floor_divide
+from ..common.kernels import complex_log1p, negative_integer_power, standard_floor_divide
 
 __all__ = ["make_generic_kernel"]
 

@@ -17,7 +17,7 @@ from ..._backend import Backend
 from ..._dtypes import DType
 from . import complex as C
 from .linalg import _int_matmul
-from ..numpy.backend import negative_integer_power
+from ..common.kernels import negative_integer_power
 
 torch: Any = None  # the torch module: bound by torch.py's _import_torch() before any backend runs
 
