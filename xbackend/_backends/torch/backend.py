@@ -45,8 +45,8 @@ from ..common.linspace import complex_parts, real_linspace
 from ..._saturate import inner_bounds
 from . import linalg as _torch_linalg
 from .linalg import TorchLinalgMixin
-from . import complex as _torch_complex, special as _torch_special
-from .special import TorchSpecialCasesMixin
+from . import complex as _torch_complex, kernels as _torch_special
+from .kernels import TorchSpecialCasesMixin
 from . import fast as _torch_fast
 from .fast import TorchFastPathsMixin
 from . import cuda as _torch_cuda
