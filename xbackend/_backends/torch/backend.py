@@ -45,8 +45,10 @@ from ..common.linspace import complex_parts, real_linspace
 from ..._saturate import inner_bounds
 from . import linalg as _torch_linalg
 from .linalg import TorchLinalgMixin
-from . import complex as _torch_complex, kernels as _torch_special
-from .kernels import TorchSpecialCasesMixin
+from . import complex as _torch_complex, kernels as _torch_kernels
+from .kernels import TorchKernelsMixin
+from . import reductions as _torch_reductions
+from .reductions import TorchReductionsMixin
 from . import fast as _torch_fast
 from .fast import TorchFastPathsMixin
 from . import cuda as _torch_cuda
@@ -74,24 +76,11 @@ def _import_torch() -> Any:
         torch = _torch
         _tf_stack_len = getattr(_torch._C, "_len_torch_function_stack", _tf_stack_len)
         # the moved emulations' global, too
-        _torch_uint.torch = _torch_index.torch = _torch_linalg.torch = _torch_special.torch = _torch_fast.torch = _torch
-        _torch_cuda.torch = _torch_grad.torch = _torch_complex.torch = _torch
+        _torch_uint.torch = _torch_index.torch = _torch_linalg.torch = _torch_kernels.torch = _torch_fast.torch = _torch
+        _torch_cuda.torch = _torch_grad.torch = _torch_complex.torch = _torch_reductions.torch = _torch
     return torch
 
 
-_OPS: dict[str, Callable[..., Any]] = {
-    "add": operator.add, "subtract": operator.sub, "multiply": operator.mul, "divide": operator.truediv,
-    "floor_divide": operator.floordiv, "remainder": operator.mod, "pow": operator.pow,
-    "bitwise_and": operator.and_, "bitwise_or": operator.or_, "bitwise_xor": operator.xor,
-    "bitwise_left_shift": operator.lshift, "bitwise_right_shift": operator.rshift,
-    "equal": operator.eq, "not_equal": operator.ne, "less": operator.lt, "less_equal": operator.le,
-    "greater": operator.gt, "greater_equal": operator.ge,
-}  # fmt: skip
-# standard name -> torch function name where they differ (binary ones need two tensors)
-_TORCH_NAMES = {"bitwise_invert": "bitwise_not", "negative": "neg", "conj": "conj_physical"}
-_NEEDS_TENSORS = frozenset(
-    "atan2 copysign hypot logaddexp nextafter maximum minimum logical_and logical_or logical_xor".split()
-)
 # uint64 ops whose result on the int64 bit pattern is the right uint64 bit pattern
 _HOST_DT: dict[Any, DType | None] = {}
 
@@ -106,7 +95,7 @@ def _host_dtype(nd: Any) -> DType | None:
 
 
 class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchIndexMixin, TorchLinalgMixin,
-                   TorchSpecialCasesMixin, TorchGradMixin, Backend):  # fmt: skip
+                   TorchKernelsMixin, TorchReductionsMixin, TorchGradMixin, Backend):  # fmt: skip
     name = "torch"
     module = "torch"
     native_basic_indexing = True  # ints and step-less slices; negative steps go through getitem below
@@ -356,45 +345,6 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
             h = h.copy()
         return h
 
-    # -- kernels --------------------------------------------------------------------------------
-    def make_kernel(self, name: str, dt: DType) -> Callable[..., Any]:
-        fn = self._plain_kernel(name, dt)
-        if dt in _UINT_WIDE and name not in ("equal", "not_equal") and dt in self.to_t:
-            return self._uint_kernel(name, dt, fn)
-        return fn
-
-    def _plain_kernel(self, name: str, dt: DType) -> Callable[..., Any]:
-        special = getattr(self, "_k_" + name, None)
-        if special is not None:
-            return special(dt)
-        if name in _OPS:
-            return _OPS[name]
-        f = getattr(torch, _TORCH_NAMES.get(name, name))
-        if name in _NEEDS_TENSORS:
-            nd = self.native_dtype(dt)
-
-            def two_tensors(x: Any, y: Any) -> Any:  # torch.full: torch.tensor(v, device="cuda") syncs the host
-                if not isinstance(x, torch.Tensor):
-                    x = torch.full((), x, dtype=nd, device=y.device)
-                elif not isinstance(y, torch.Tensor):
-                    y = torch.full((), y, dtype=nd, device=x.device)
-                return f(x, y)
-
-            if (name == "maximum" or name == "minimum") and dt.kind == "f":
-                # a tie (-0.0 vs +0.0) gives the second argument (docs/behaviour.md), by formula: torch's own tie
-                # depends on the dtype and device (CPU float64 and CUDA give +0.0 either way), NumPy's likewise
-                # (xbackend/_backends/_np_rules.py: the same rule on NumPy and CuPy)
-                def tie_second(x: Any, y: Any) -> Any:
-                    if not isinstance(x, torch.Tensor):
-                        x = torch.full((), x, dtype=nd, device=y.device)
-                    elif not isinstance(y, torch.Tensor):
-                        y = torch.full((), y, dtype=nd, device=x.device)
-                    return torch.where(x == y, y, f(x, y))
-
-                return tie_second
-            return two_tensors
-        return f
-
     # -- creation -------------------------------------------------------------------------------
     def empty(self, shape: tuple[int, ...], dt: DType, dev: Device) -> Any:
         return torch.empty(shape, dtype=self.native_dtype(dt), device=str(dev))
@@ -643,88 +593,6 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
         if signed is not None:  # equality of the same bits (torch.isin has no bool or uint16/32/64 kernel)
             x1, x2 = x1.view(signed), x2.view(signed)
         return torch.isin(x1, x2, invert=invert)
-
-    @functools.cached_property
-    def _full_reducers(self) -> dict[tuple[str, Any], Any]:
-        """(name, torch dtype) -> the no-dim torch reduction whose result already has the right dtype."""
-        keep = (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int64)
-        table: dict[tuple[str, Any], Any] = {}
-        for nd in keep + (torch.complex64, torch.complex128):
-            table["sum", nd] = torch.sum
-            table["prod", nd] = torch.prod
-        for nd in keep + (torch.int8, torch.int16, torch.int32, torch.uint8, torch.bool):
-            table["max", nd] = torch.amax
-            table["min", nd] = torch.amin
-        for nd in (torch.float16, torch.bfloat16, torch.float32, torch.float64):
-            table["mean", nd] = torch.mean
-        return table
-
-    def reduce(self, name: str, x: Any, dt: DType, axes: tuple[int, ...], keepdims: bool) -> Any:
-        """``name`` in sum, prod, max, min, mean, all, any over non-empty ``axes``."""
-        full = not keepdims and len(axes) == x.ndim  # torch's no-dim overloads cost half as much
-        if full:  # the common case first: one dict lookup, no dtype= keyword (it costs ~0.15 µs)
-            fn = self._full_reducers.get((name, x.dtype))
-            if fn is not None:
-                return fn(x)
-        if name == "sum" or name == "prod":
-            if dt in _UINT_WIDE:
-                return self._narrow(self._sum_prod(name, self._wide(x, dt), axes, keepdims, torch.int64, full), dt)
-            return self._sum_prod(name, x, axes, keepdims, x.dtype, full)
-        if name == "max" or name == "min":
-            fn = torch.amax if name == "max" else torch.amin
-            if dt is D.uint64:  # order-preserving int64 image, and back
-                sign = -(1 << 63)
-                return (fn(x.view(torch.int64) ^ sign, dim=axes, keepdim=keepdims) ^ sign).view(torch.uint64)
-            if dt in _UINT_WIDE:
-                return fn(x.to(torch.int64), dim=axes, keepdim=keepdims).to(x.dtype)
-            return fn(x) if full else fn(x, dim=axes, keepdim=keepdims)
-        if name == "mean" and dt.kind == "c":  # real and imaginary parts separately (NaN stays in its part)
-            return torch.complex(torch.mean(x.real, dim=axes, keepdim=keepdims),
-                                 torch.mean(x.imag, dim=axes, keepdim=keepdims))  # fmt: skip
-        fn = getattr(torch, name)  # mean, all, any
-        return fn(x) if full else fn(x, dim=axes, keepdim=keepdims)
-
-    @staticmethod
-    def _sum_prod(name: str, x: Any, axes: tuple[int, ...], keepdims: bool, nd: Any, full: bool) -> Any:
-        if name == "sum":
-            return torch.sum(x, dtype=nd) if full else torch.sum(x, dim=axes, keepdim=keepdims, dtype=nd)
-        if full:
-            return torch.prod(x, dtype=nd)
-        for a in reversed(axes):  # torch.prod takes one dim at a time
-            x = torch.prod(x, dim=a, keepdim=keepdims, dtype=nd)
-        return x
-
-    def moment(self, name: str, x: Any, axes: tuple[int, ...], correction: float, keepdims: bool) -> Any:
-        fn = torch.var if name == "var" else torch.std
-        return fn(x, dim=axes, correction=correction, keepdim=keepdims)
-
-    def cumulative(self, name: str, x: Any, dt: DType, axis: int, include_initial: bool) -> Any:
-        fn = torch.cumsum if name == "cumulative_sum" else torch.cumprod
-        if dt in _UINT_WIDE:
-            out = self._narrow(fn(self._wide(x, dt), axis, dtype=torch.int64), dt)
-        elif x.dtype in (torch.float16, torch.bfloat16):  # accumulate in float32 (CUDA's half cumsum does not)
-            out = fn(x, axis, dtype=torch.float32).to(x.dtype)
-        else:
-            out = fn(x, axis, dtype=x.dtype)
-            if dt.kind == "c" and name != "cumulative_sum" and x.shape[axis]:
-                # torch multiplies the first element by 1 (1 * (1 - inf j) is NaN - inf j); it is x[0] itself
-                first = [slice(None)] * x.ndim
-                first[axis] = slice(0, 1)
-                out[tuple(first)] = x[tuple(first)]
-        if include_initial:
-            shape = list(x.shape)
-            shape[axis] = 1
-            init = (torch.zeros if name == "cumulative_sum" else torch.ones)(shape, dtype=x.dtype, device=x.device)
-            out = torch.cat([init, out], dim=axis)
-        return out
-
-    def diff(self, x: Any, dt: DType, axis: int, n: int) -> Any:
-        """The ``n``-th difference along ``axis`` (n >= 1; edges are already attached by the core)."""
-        if dt in _UINT_WIDE:
-            return self._narrow(torch.diff(self._wide(x, dt), n=n, dim=axis), dt)
-        if dt.kind == "c":  # torch's complex subtraction leaks a NaN imaginary part into the real part
-            return torch.view_as_complex(torch.diff(torch.view_as_real(x.resolve_conj()), n=n, dim=axis))
-        return torch.diff(x, n=n, dim=axis)
 
     # -- @xb.jit --------------------------------------------------------------------------------
     def compile(self, fn: Callable[..., Any], example: list[Any], options: dict[str, Any]) -> Any:

@@ -1,29 +1,86 @@
-"""The standard's special cases where torch's kernels differ from it (and from NumPy).
+"""The elementwise kernels of the torch backend, and the standard's special cases where torch's differ from it.
 
-Design constraint: one answer on every backend. Each ``_k_<name>(dt)`` builds the kernel of ``name`` for
-dtype ``dt`` where torch needs a correction (integer division by zero gives 0; a zero remainder takes the
-divisor's sign; complex ``+``/``-`` componentwise; ``pow`` at 0.5/-0.5 and complex ``pow`` as NumPy; ``sign``
-of NaN; NaN ``clip`` bounds; ...); ``make_kernel`` finds them by name. :class:`TorchSpecialCasesMixin` is
-part of :class:`~xbackend._backends.torch.TorchBackend`.
+Design constraint: one answer on every backend. ``make_kernel`` takes torch's function of the standard's name (or
+its operator) unless a ``_k_<name>(dt)`` here builds the kernel of ``name`` for dtype ``dt`` where torch needs a
+correction (integer division by zero gives 0; a zero remainder takes the divisor's sign; complex ``+``/``-``
+componentwise; ``pow`` at 0.5/-0.5 and complex ``pow`` as NumPy; ``sign`` of NaN; NaN ``clip`` bounds; ...);
+uint16/32/64 kernels are emulated (``uint.py``). :class:`TorchKernelsMixin` is part of
+:class:`~xbackend._backends.torch.backend.TorchBackend`.
 """
 
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from ... import _dtypes as D
 from ..._backend import Backend
 from ..._dtypes import DType
 from . import complex as C
 from .linalg import _int_matmul
 from ..common.kernels import negative_integer_power
+from .uint import _UINT_WIDE
 
-torch: Any = None  # the torch module: bound by torch.py's _import_torch() before any backend runs
+torch: Any = None  # the torch module: bound by backend.py's _import_torch() before any backend runs
+
+_OPS: dict[str, Callable[..., Any]] = {
+    "add": operator.add, "subtract": operator.sub, "multiply": operator.mul, "divide": operator.truediv,
+    "floor_divide": operator.floordiv, "remainder": operator.mod, "pow": operator.pow,
+    "bitwise_and": operator.and_, "bitwise_or": operator.or_, "bitwise_xor": operator.xor,
+    "bitwise_left_shift": operator.lshift, "bitwise_right_shift": operator.rshift,
+    "equal": operator.eq, "not_equal": operator.ne, "less": operator.lt, "less_equal": operator.le,
+    "greater": operator.gt, "greater_equal": operator.ge,
+}  # fmt: skip
+# standard name -> torch function name where they differ (binary ones need two tensors)
+_TORCH_NAMES = {"bitwise_invert": "bitwise_not", "negative": "neg", "conj": "conj_physical"}
+_NEEDS_TENSORS = frozenset(
+    "atan2 copysign hypot logaddexp nextafter maximum minimum logical_and logical_or logical_xor".split()
+)
 
 
-class TorchSpecialCasesMixin(Backend):
-    """Part of :class:`~xbackend._backends.torch.TorchBackend`: see the module docstring."""
+class TorchKernelsMixin(Backend):
+    """Part of :class:`~xbackend._backends.torch.backend.TorchBackend`: see the module docstring."""
+
+    if TYPE_CHECKING:  # defined by TorchBackend and its uint mixin
+        to_t: dict[DType, Any]  # xbackend dtype -> torch dtype
+        def _uint_kernel(self, name: str, dt: DType, fn: Callable[..., Any]) -> Callable[..., Any]: ...
+
+    def make_kernel(self, name: str, dt: DType) -> Callable[..., Any]:
+        fn = self._plain_kernel(name, dt)
+        if dt in _UINT_WIDE and name not in ("equal", "not_equal") and dt in self.to_t:
+            return self._uint_kernel(name, dt, fn)
+        return fn
+
+    def _plain_kernel(self, name: str, dt: DType) -> Callable[..., Any]:
+        special = getattr(self, "_k_" + name, None)
+        if special is not None:
+            return special(dt)
+        if name in _OPS:
+            return _OPS[name]
+        f = getattr(torch, _TORCH_NAMES.get(name, name))
+        if name in _NEEDS_TENSORS:
+            nd = self.native_dtype(dt)
+
+            def two_tensors(x: Any, y: Any) -> Any:  # torch.full: torch.tensor(v, device="cuda") syncs the host
+                if not isinstance(x, torch.Tensor):
+                    x = torch.full((), x, dtype=nd, device=y.device)
+                elif not isinstance(y, torch.Tensor):
+                    y = torch.full((), y, dtype=nd, device=x.device)
+                return f(x, y)
+
+            if (name == "maximum" or name == "minimum") and dt.kind == "f":
+                # a tie (-0.0 vs +0.0) gives the second argument (docs/behaviour.md), by formula: torch's own tie
+                # depends on the dtype and device (CPU float64 and CUDA give +0.0 either way), NumPy's likewise
+                # (xbackend/_backends/_np_rules.py: the same rule on NumPy and CuPy)
+                def tie_second(x: Any, y: Any) -> Any:
+                    if not isinstance(x, torch.Tensor):
+                        x = torch.full((), x, dtype=nd, device=y.device)
+                    elif not isinstance(y, torch.Tensor):
+                        y = torch.full((), y, dtype=nd, device=x.device)
+                    return torch.where(x == y, y, f(x, y))
+
+                return tie_second
+            return two_tensors
+        return f
 
     def _int_div(self, dt: DType, op: Callable[..., Any]) -> Callable[..., Any]:
         if dt.kind not in "iu":
