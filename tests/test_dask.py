@@ -265,7 +265,7 @@ def test_a_distributed_client_is_the_default_scheduler(cluster):
 # must get different keys, and one computation built twice the same key (equal graphs share their work).
 def _token_pairs():
     from xbackend._backends.dask.index import InBounds as _InBounds
-    from xbackend._backends.dask.backend import ChunkCall, ChunkKernel, _SearchSorted
+    from xbackend._backends.dask.chunks import ChunkCall, ChunkKernel, _SearchSorted
 
     base = ChunkCall("sort_values", (xb.float64, 0, False), None, 1)
     return {

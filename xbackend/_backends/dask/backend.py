@@ -5,7 +5,7 @@ Design constraint: **lazy, with explicit results**. No method here computes: eve
 the task graph, and only ``to_host``/``item``/``tolist`` (reached from ``x.numpy()``, ``float(x)``,
 ``x.item()``, ``xb.compute``) run it. Values are NumPy's bit for bit where the work is per chunk:
 elementwise kernels, sorts, linear algebra and set functions run the *NumPy backend's own* code (with
-its special-case patches) on each chunk (:class:`ChunkCall`), so a quirk fixed for NumPy is fixed here
+its special-case patches) on each chunk (:class:`~.chunks.ChunkCall`), so a quirk fixed for NumPy is fixed here
 too. Reductions and cumulative functions use Dask's chunked algorithms (tree reductions: sums may differ
 from NumPy's in the last bits, as any reordering does).
 
@@ -17,7 +17,8 @@ Shapes that depend on values (boolean masks, ``nonzero``, ``unique_*``) are ``No
 
 ``dask`` is imported when this module is (never by ``import xbackend``); ``distributed`` never is: a
 ``dask.distributed.Client`` the user created becomes Dask's default scheduler and everything here
-runs on it unchanged.
+runs on it unchanged. Beside the class: the graphs' tasks (``chunks.py``), linear algebra and FFT (``linalg.py``)
+and indexing (``index.py``).
 """
 
 from __future__ import annotations
@@ -38,14 +39,15 @@ from ..._errors import (
     CopyError,
     DLPackError,
     HostTransferError,
-    linalg_failure,
     UnknownDeviceError,
     XBackendError,
 )
-from . import index as I
+from . import index as I, linalg as L
 from ..common.keys import check_bounds, map_index_arrays
 from ..common.kernels import negative_integer_power
 from ..numpy.backend import NumpyBackend
+from .chunks import ChunkCall, ChunkKernel, _SearchSorted
+from .linalg import DaskLinalgMixin
 
 da: Any = None
 dask: Any = None
@@ -74,28 +76,8 @@ def _import() -> Any:
         import dask.array as _da
 
         dask, da = _dask, _da
-        I.da = _da
+        I.da = L.da = _da
     return da
-
-
-def _chunk_backend(x: Any) -> Any:
-    """The backend that owns one chunk (NumPy, or CuPy for CuPy chunks)."""
-    from ..._dispatch import backend_for_type, get_backend
-
-    t = type(x)
-    if t is np.ndarray or not hasattr(x, "shape"):
-        return get_backend("numpy")
-    return backend_for_type(t) or get_backend("numpy")
-
-
-_ITERATIVE = frozenset({"eig", "eigvals", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank"})
-
-
-def _iterative(method: str, args: tuple[Any, ...]) -> bool:
-    """The chunk call computes singular values or eigenvalues, which xbackend refuses on NaN or inf with one
-    LinAlgError (``linalg.ITERATIVE``, and ``matrix_norm`` of ord 2, -2 or 'nuc', as the eager backends check)."""
-    name = method[3:]
-    return name in _ITERATIVE or (name == "matrix_norm" and args[0] in (2, -2, "nuc"))
 
 
 def _matmul(a: Any, b: Any) -> Any:
@@ -109,80 +91,6 @@ def _matmul(a: Any, b: Any) -> Any:
     return da.matmul(a, b)
 
 
-class ChunkCall:
-    """``backend.<method>(chunk, *args)`` on each chunk, with the chunk's own backend (NumPy or CuPy).
-
-    Picklable (workers of a distributed cluster rebuild it by name) and tokenised by its method and
-    arguments, so equal graphs get equal keys. Results are cast to ``out`` (a dtype per output) when
-    given; NumPy linear-algebra errors become :class:`~xbackend.LinAlgError` at compute time.
-    """
-
-    __slots__ = ("method", "args", "out", "nargs")
-
-    def __init__(self, method: str, args: tuple[Any, ...] = (), out: Any = None, nargs: int = 1) -> None:
-        self.method = method
-        self.args = args
-        self.out = out
-        self.nargs = nargs
-
-    def __reduce__(self) -> Any:
-        return (ChunkCall, (self.method, self.args, self.out, self.nargs))
-
-    def __dask_tokenize__(self) -> Any:
-        norm = tuple(a.name if type(a) is DType else a for a in self.args)
-        return ("xbackend-chunk", self.method, norm, str(self.out), self.nargs)
-
-    @property
-    def __name__(self) -> str:  # dask names graph layers after this
-        return self.method
-
-    def __call__(self, *chunks: Any) -> Any:
-        be = _chunk_backend(chunks[0])
-        fn = getattr(be, self.method)
-        if _iterative(self.method, self.args) and chunks[0].size and not bool(be.xp.isfinite(chunks[0]).all()):
-            raise linalg_failure(self.method[3:])  # the check the eager backends make at the call (linalg.ITERATIVE)
-        if self.method == "la_cholesky" and chunks[0].size and not bool(be.xp.isfinite(chunks[0]).all()):
-            raise linalg_failure("cholesky")  # (linalg.cholesky: no matrix holding NaN or inf has a finite factor)
-        try:
-            r = fn(*chunks[: self.nargs], *self.args, *chunks[self.nargs :])
-        except be.linalg_errors as exc:
-            raise linalg_failure(self.method[3:]) from exc
-        out = self.out
-        if out is None:
-            return r
-        if type(out) is tuple:
-            return tuple(v.astype(d, copy=False) for v, d in zip(r, out))
-        return r.astype(out, copy=False)
-
-
-class ChunkKernel:
-    """The elementwise kernel ``name`` for compute dtype ``dt`` of the chunk's backend, on one chunk."""
-
-    __slots__ = ("name", "dt")
-
-    def __init__(self, name: str, dt: DType) -> None:
-        self.name = name
-        self.dt = dt
-
-    def __reduce__(self) -> Any:
-        return (ChunkKernel, (self.name, self.dt))
-
-    def __dask_tokenize__(self) -> Any:
-        return ("xbackend-kernel", self.name, self.dt.name)
-
-    @property
-    def __name__(self) -> str:
-        return self.name
-
-    def __call__(self, *args: Any) -> Any:
-        be = _chunk_backend(args[0])
-        try:
-            fn = be.kernels[self.name][self.dt]
-        except KeyError:
-            fn = be.kernel(self.name, self.dt)
-        return fn(*args)
-
-
 def _complex_from_parts(re: Any, im: Any) -> Any:
     out = np.empty(re.shape, dtype=np.result_type(re.dtype, np.complex64))
     out.real = re
@@ -190,7 +98,7 @@ def _complex_from_parts(re: Any, im: Any) -> Any:
     return out
 
 
-class DaskBackend(NumpyBackend):
+class DaskBackend(DaskLinalgMixin, NumpyBackend):
     name = "dask"
     module = "dask"
     exception_modules = ("distributed",)
@@ -649,120 +557,11 @@ class DaskBackend(NumpyBackend):
             return self._empty_result(tuple(s * r for s, r in zip(x.shape, reps)), x.dtype)
         return da.tile(x, reps) if reps else x.copy()
 
-    # -- linalg / fft: NumPy's code on each block, matrix dimensions in one chunk ---------------
-    def la_cholesky(self, x: Any, upper: bool) -> Any:
-        return self._gufunc("la_cholesky", "(n,n)->(n,n)", [x], (upper,), x.dtype)
-
-    def la_det(self, x: Any) -> Any:
-        return self._gufunc("la_det", "(n,n)->()", [x], (), x.dtype)
-
-    def la_slogdet(self, x: Any) -> tuple[Any, Any]:
-        rd = np.empty(0, x.dtype).real.dtype
-        return tuple(self._gufunc("la_slogdet", "(n,n)->(),()", [x], (), (x.dtype, rd)))
-
-    def la_eigh(self, x: Any) -> tuple[Any, Any]:
-        rd = np.empty(0, x.dtype).real.dtype
-        return tuple(self._gufunc("la_eigh", "(n,n)->(n),(n,n)", [x], (), (rd, x.dtype)))
-
-    def la_eigvalsh(self, x: Any) -> Any:
-        return self._gufunc("la_eigvalsh", "(n,n)->(n)", [x], (), np.empty(0, x.dtype).real.dtype)
-
-    def la_eig(self, x: Any) -> tuple[Any, Any]:
-        cd = np.result_type(x.dtype, np.complex64)
-        return tuple(self._gufunc("la_eig", "(n,n)->(n),(n,n)", [x], (), (cd, cd)))
-
-    def la_eigvals(self, x: Any) -> Any:
-        return self._gufunc("la_eigvals", "(n,n)->(n)", [x], (), np.result_type(x.dtype, np.complex64))
-
-    def la_inv(self, x: Any) -> Any:
-        return self._gufunc("la_inv", "(n,n)->(n,n)", [x], (), x.dtype)
-
-    def la_solve(self, a: Any, b: Any) -> Any:
-        return self._gufunc("la_solve", "(m,m),(m,k)->(m,k)", [a, b], (), a.dtype)
-
-    def la_qr(self, x: Any, mode: str) -> tuple[Any, Any]:
-        m, n = x.shape[-2:]
-        sig = "(m,n)->(m,m),(m,n)" if mode == "complete" else "(m,n)->(m,k),(k,n)"
-        return tuple(self._gufunc("la_qr", sig, [x], (mode,), (x.dtype, x.dtype),
-                                  sizes={"k": min(m, n)}))  # fmt: skip
-
-    def la_svd(self, x: Any, full_matrices: bool) -> tuple[Any, Any, Any]:
-        m, n = x.shape[-2:]
-        rd = np.empty(0, x.dtype).real.dtype
-        sig = "(m,n)->(m,m),(k),(n,n)" if full_matrices else "(m,n)->(m,k),(k),(k,n)"
-        return tuple(self._gufunc("la_svd", sig, [x], (full_matrices,), (x.dtype, rd, x.dtype),
-                                  sizes={"k": min(m, n)}))  # fmt: skip
-
-    def la_svdvals(self, x: Any) -> Any:
-        m, n = x.shape[-2:]
-        rd = np.empty(0, x.dtype).real.dtype
-        return self._gufunc("la_svdvals", "(m,n)->(k)", [x], (), rd, sizes={"k": min(m, n)})
-
-    def la_matrix_power(self, x: Any, n: int) -> Any:
-        return self._gufunc("la_matrix_power", "(n,n)->(n,n)", [x], (n,), x.dtype)
-
-    def la_pinv(self, x: Any, rtol: Any) -> Any:
-        if isinstance(rtol, float):
-            return self._gufunc("la_pinv", "(m,n)->(n,m)", [x], (rtol,), x.dtype)
-        return self._gufunc("la_pinv", "(m,n),()->(n,m)", [x, rtol], (), x.dtype)
-
-    def la_matrix_rank(self, x: Any, rtol: Any) -> Any:
-        if isinstance(rtol, float):
-            return self._gufunc("la_matrix_rank", "(m,n)->()", [x], (rtol,), np.int64)
-        return self._gufunc("la_matrix_rank", "(m,n),()->()", [x, rtol], (), np.int64)
-
-    def la_matrix_norm(self, x: Any, ord: Any, keepdims: bool) -> Any:
-        rd = np.empty(0, x.dtype).real.dtype
-        r = self._gufunc("la_matrix_norm", "(m,n)->()", [x], (ord, False), rd)
-        return r[..., None, None] if keepdims else r
-
-    def la_vector_norm(self, x: Any, axis: Any, keepdims: bool, ord: Any) -> Any:
-        if 0 in x.shape:  # nothing to compute (an empty result, or 0 for a sum): NumPy's code on empty data (Dask's
-            return self._via_numpy_empty(lambda e: self._np.la_vector_norm(e, axis, keepdims, ord), x)  # max fails)
-        return super().la_vector_norm(x, axis, keepdims, ord)
-
-    def la_cross(self, a: Any, b: Any, axis: int) -> Any:
-        a, b = da.moveaxis(a, axis, -1), da.moveaxis(b, axis, -1)
-        r = self._gufunc("la_cross", "(i),(i)->(i)", [a, b], (-1,), np.result_type(a.dtype, b.dtype))
-        return da.moveaxis(r, -1, axis)
-
-    def la_diagonal(self, x: Any, offset: int) -> Any:
-        return da.diagonal(x, offset, -2, -1)
-
-    def fft_1d(self, name: str, x: Any, n: int | None, axis: int, norm: str) -> Any:
-        self._whole(x, (axis,), f"fft.{name}()")
-        return super().fft_1d(name, x, n, axis, norm)
-
-    def fft_nd(self, name: str, x: Any, s: list[int] | None, axes: list[int], norm: str) -> Any:
-        self._whole(x, tuple(axes), f"fft.{name}()")
-        return super().fft_nd(name, x, s, axes, norm)
-
     def info_max_dims(self) -> int | None:
         return 64 if int(np.__version__.split(".")[0]) >= 2 else 32
 
     def capabilities(self) -> dict[str, Any]:
         return {"lazy": True, "refusals": dict(REFUSALS)}
-
-
-class _SearchSorted:
-    """``searchsorted`` of one sorted block against a block of values (NumPy's, per chunk of values)."""
-
-    __slots__ = ("side", "sorter")
-
-    def __init__(self, side: str, sorter: bool) -> None:
-        self.side = side
-        self.sorter = sorter
-
-    def __reduce__(self) -> Any:
-        return (_SearchSorted, (self.side, self.sorter))
-
-    def __dask_tokenize__(self) -> Any:
-        return ("xbackend-searchsorted", self.side, self.sorter)
-
-    def __call__(self, x1: Any, *rest: Any) -> Any:
-        be = _chunk_backend(x1)
-        sorter, v = (rest[0], rest[1]) if self.sorter else (None, rest[0])
-        return be.searchsorted(x1, v, self.side, sorter)
 
 
 def _parse_cores(ins: str) -> list[tuple[str, ...]]:
