@@ -1,4 +1,6 @@
-"""The core has no import cycles: no xbackend module imports a module that imports it back.
+"""The house's layers: no xbackend module imports a module that imports it back, every folder is one layer (the
+graph of rooms - the files of ``xbackend/`` and its folders, a folder counted as one room - has no cycle either, so
+the rooms stack in floors and every import points down), and the backends' floor stays below the Array.
 
 The graph is built from the source (``ast``), not from ``sys.modules``, so it sees every import a module
 *can* run: module-level imports and function-level ones alike (a function-level import is still a
@@ -7,7 +9,10 @@ out: they never run and exist for annotations only. Both relative (``from . impo
 y``, ``from .. import x``) and absolute (``import xbackend``, ``from xbackend.x import y``) forms count.
 
 Not edges: the registry (``_dispatch``) loads backend modules by import path (``importlib``), as it loads
-plugins; a backend module sits above the core and may import any of it, the core never imports a backend.
+plugins - the one import that runs back up. Everything under ``_backends/`` sits below the Array: it imports only the
+value objects and policy, the Backend contract and the registry (:data:`BELOW_THE_BACKENDS`), never ``_array`` or
+anything above it; above the Array the core may use what the backends share (``_backends/common/``), but names no
+backend.
 """
 
 from __future__ import annotations
@@ -111,6 +116,44 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+#: what a module under ``xbackend/_backends/`` may import outside that folder: the floors below the backends
+BELOW_THE_BACKENDS = frozenset({
+    "xbackend._errors", "xbackend._dtypes", "xbackend._devices", "xbackend._rules", "xbackend._saturate",
+    "xbackend._backend", "xbackend._dispatch",
+})  # fmt: skip
+
+
+def room(module: str) -> str:
+    """The room a module is in: a file of ``xbackend/``, or the folder (one room) a deeper module is in."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 else module
+
+
+def rooms(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The graph of rooms: an arrow between two rooms where a module of one imports a module of the other. A
+    package's own ``__init__`` is in its room; the ``xbackend`` package itself is a room of its own."""
+    out: dict[str, set[str]] = {}
+    for a, targets in graph.items():
+        ra = room(a)
+        out.setdefault(ra, set())
+        for b in targets:
+            rb = room(b)
+            if rb != ra:
+                out[ra].add(rb)
+    return out
+
+
+def _reaches(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for t in graph[todo.pop()]:
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return seen
+
+
 def test_the_graph_sees_the_core():
     g = import_graph()
     assert "xbackend._array" in g["xbackend._creation"]  # module-level
@@ -121,6 +164,26 @@ def test_the_graph_sees_the_core():
 def test_no_import_cycles():
     cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_every_folder_is_one_layer():
+    """No import runs back up: the rooms (a folder is one) have no cycle, so a folder never imports a room that
+    imports it back (the registry's loads by import path are no arrows)."""
+    cycle = find_cycle(rooms(import_graph()))
+    assert cycle is None, "rooms that import each other: " + " -> ".join(cycle or [])
+
+
+def test_the_backends_floor_is_below_the_array():
+    g = import_graph()
+    backends = [m for m in g if m.startswith("xbackend._backends")]
+    assert {"xbackend._backends.numpy.backend", "xbackend._backends.torch.backend"} <= set(backends)
+    outside = {(m, t) for m in backends for t in g[m] if not t.startswith("xbackend._backends")}
+    assert {t for _, t in outside} <= BELOW_THE_BACKENDS, sorted(p for p in outside if p[1] not in BELOW_THE_BACKENDS)
+    reached = set().union(*(_reaches(g, m) for m in backends))
+    assert "xbackend._array" not in reached and "xbackend" not in reached
+    # and the floors below the backends never import one (the registry loads them by import path)
+    below = set().union(*(_reaches(g, m) for m in BELOW_THE_BACKENDS))
+    assert not any(m.startswith("xbackend._backends") for m in below)
 
 
 def test_a_function_level_import_cycle_is_found(tmp_path):
@@ -147,3 +210,17 @@ def test_each_kind_of_cycle_fails(tmp_path, kind):
     body = "import xbackend\n" if kind == "module-level" else "def f():\n    import xbackend\n"
     (pkg / "_x.py").write_text(body)
     assert find_cycle(import_graph(pkg)) == ["xbackend", "xbackend._x", "xbackend"]
+
+
+def test_a_folder_that_imports_a_room_importing_it_back_is_found(tmp_path):
+    """Files without a cycle, folders with one: ``_a`` imports ``_sub.x``, and ``_sub.y`` imports ``_a``."""
+    pkg = tmp_path / "xbackend"
+    (pkg / "_sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "_sub" / "__init__.py").write_text("")
+    (pkg / "_a.py").write_text("from ._sub import x\n")
+    (pkg / "_sub" / "x.py").write_text("")
+    (pkg / "_sub" / "y.py").write_text("from .. import _a\n")
+    g = import_graph(pkg)
+    assert find_cycle(g) is None
+    assert find_cycle(rooms(g)) == ["xbackend._a", "xbackend._sub", "xbackend._a"]
