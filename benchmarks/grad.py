@@ -54,7 +54,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # o
 import numpy as np  # noqa: E402
 
 import xbackend as xb  # noqa: E402
-from xbackend.__main__ import make_clicks  # noqa: E402
+from xbackend._demo import make_clicks  # noqa: E402
 from xbackend._demo import log_loss  # noqa: E402
 
 LR = 0.5

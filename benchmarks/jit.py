@@ -167,7 +167,7 @@ def _inputs(name: str, quick: bool, t: Any) -> tuple[Any, ...]:
     if name == "chain":
         return (xb.asarray(rng.standard_normal(10**6 if quick else 10**7).astype(np.float32), **on),)
     if name == "logreg":  # the demo's data and sizes (python -m xbackend demo --jit)
-        from xbackend.__main__ import make_clicks
+        from xbackend._demo import make_clicks
 
         X_np, y_np, _ = make_clicks(20_000, 16)
         X, y = xb.asarray(X_np, **on), xb.asarray(y_np, **on)

@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from xbackend.__main__ import _numpy_reference, make_clicks, train_logistic
+from xbackend._demo import _numpy_reference, make_clicks, train_logistic
 
 
 def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -116,7 +116,7 @@ def test_help_documents_the_demo_options_and_there_is_a_version(capsys):
 def test_jit_warm_up_runs_until_the_steps_are_steady():
     """Issue 32: compiled steps are slow for their first tens of calls on the CPU; the demo warms up until the
     last calls take the same time, instead of timing right after one call."""
-    from xbackend.__main__ import warm_until_steady
+    from xbackend._demo import warm_until_steady
 
     costs = iter([9, 8, 7, 6, 5, 4, 3] + [1] * 20)
     clock = [0.0]

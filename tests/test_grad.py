@@ -22,7 +22,7 @@ from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import xbackend as xb
-from xbackend import _demo as _training
+from xbackend import _demo
 from xbackend.testing import available_targets
 
 torch = pytest.importorskip("torch")
@@ -356,11 +356,11 @@ def test_jit_composes_with_grad_on_torch():
     w, b = xb.zeros(3, backend="torch"), xb.zeros((), backend="torch")
 
     def step(w, b, X, y):
-        loss, (gw, gb) = xb.value_and_grad(_training.log_loss, argnums=(0, 1))(w, b, X, y)
+        loss, (gw, gb) = xb.value_and_grad(_demo.log_loss, argnums=(0, 1))(w, b, X, y)
         return w - 0.5 * gw, b - 0.5 * gb, loss
 
     jitted = xb.jit(step, backend_options={"backend": "aot_eager"})
-    loss_jit = xb.jit(_training.log_loss, backend_options={"backend": "aot_eager"})
+    loss_jit = xb.jit(_demo.log_loss, backend_options={"backend": "aot_eager"})
     want = step(w, b, X, y)
     import warnings
 
@@ -370,7 +370,7 @@ def test_jit_composes_with_grad_on_torch():
         g_of_jit = xb.grad(loss_jit, argnums=(0, 1))(w, b, X, y)
     for a, e in zip(got, want):
         np.testing.assert_allclose(a.numpy(), e.numpy(), rtol=1e-12)
-    eager_g = xb.grad(_training.log_loss, argnums=(0, 1))(w, b, X, y)
+    eager_g = xb.grad(_demo.log_loss, argnums=(0, 1))(w, b, X, y)
     for a, e in zip(g_of_jit, eager_g):
         np.testing.assert_allclose(a.numpy(), e.numpy(), rtol=1e-12)
     assert jitted.cache_info().compiles == 1 and loss_jit.cache_info().compiles == 1
@@ -378,7 +378,7 @@ def test_jit_composes_with_grad_on_torch():
 
 # -- the training loops of the guide and the demo --------------------------------------------------------
 def _clicks(n=300, d=4):
-    from xbackend.__main__ import make_clicks
+    from xbackend._demo import make_clicks
 
     X, y, _ = make_clicks(n, d, seed=5)
     return X, y
@@ -387,7 +387,7 @@ def _clicks(n=300, d=4):
 def test_training_loops_reach_the_same_loss_on_every_target_with_gradients():
     """The logistic regression and the MLP, written once, train to the same losses (float64 rounding) on
     every CPU target with gradients; the logistic regression also matches the hand-derived NumPy gradient."""
-    from xbackend.__main__ import _numpy_reference
+    from xbackend._demo import _numpy_reference
 
     X_np, y_np = _clicks()
     ref_w = _numpy_reference(X_np, y_np, 30, 0.5)
@@ -396,9 +396,9 @@ def test_training_loops_reach_the_same_loss_on_every_target_with_gradients():
         if not _has_gradients(t) or t.is_gpu:
             continue
         X, y = t.asarray(X_np), t.asarray(y_np)
-        w, b, lr_losses = _training.train_logistic(X, y, 30, 0.5, log_every=10)
+        w, b, lr_losses = _demo.train_logistic(X, y, 30, 0.5, log_every=10)
         np.testing.assert_allclose(w.numpy(), ref_w, rtol=1e-10, atol=1e-12, err_msg=t.id)
-        params, mlp_losses = _training.train_mlp(X, y, 30, 0.5, log_every=10)
+        params, mlp_losses = _demo.train_mlp(X, y, 30, 0.5, log_every=10)
         assert mlp_losses[-1] < mlp_losses[0] and lr_losses[-1] < lr_losses[0]
         runs[t.id] = (lr_losses, mlp_losses, {k: p.numpy() for k, p in params.items()})
     assert "numpy-cpu" in runs and "torch-cpu" in runs
@@ -413,21 +413,21 @@ def test_training_loops_reach_the_same_loss_on_every_target_with_gradients():
 def test_the_pytorch_style_loop_equals_the_functional_one():
     X_np, y_np = _clicks()
     X, y = xb.asarray(X_np, backend="torch"), xb.asarray(y_np, backend="torch")
-    w1, b1, l1 = _training.train_logistic(X, y, 20, 0.5, log_every=5)
-    w2, b2, l2 = _training.train_logistic_backward(X, y, 20, 0.5, log_every=5)
+    w1, b1, l1 = _demo.train_logistic(X, y, 20, 0.5, log_every=5)
+    w2, b2, l2 = _demo.train_logistic_backward(X, y, 20, 0.5, log_every=5)
     np.testing.assert_allclose(l2, l1, rtol=1e-13)
     np.testing.assert_allclose(w2.detach().numpy(), w1.numpy(), rtol=1e-12)
     assert w2.requires_grad and w2.is_leaf and w2.grad is None
 
 
 def test_the_guide_shows_the_training_code_the_demo_runs():
-    """docs/guide/gradients.md shows xbackend/_training.py's functions exactly (the demo imports them)."""
+    """docs/guide/gradients.md shows xbackend/_demo.py's functions exactly (the demo imports them)."""
     page = (ROOT / "docs" / "guide" / "gradients.md").read_text()
     blocks = re.findall(r"```python\n(.*?)\n```", page, re.S)
     text = "\n".join(blocks)
     for name in ("log_loss", "train_logistic", "train_logistic_backward", "init_mlp", "mlp_loss", "train_mlp"):
-        src = inspect.getsource(getattr(_training, name)).strip()
-        assert src in text, f"the guide does not show {name} as xbackend/_training.py defines it"
+        src = inspect.getsource(getattr(_demo, name)).strip()
+        assert src in text, f"the guide does not show {name} as xbackend/_demo.py defines it"
 
 
 @pytest.mark.gpu
@@ -435,7 +435,7 @@ def test_gpu_gradients_match_numpy_and_stay_on_the_device(monkeypatch):
     """torch-CUDA and CuPy: the same gradients as NumPy (float64), on the input's device and backend; CuPy's
     come back without a copy (DLPack) and the engine ran on CuPy's current stream (a non-default one here)."""
     X_np, y_np = _clicks(2000, 8)
-    ref = xb.value_and_grad(_training.log_loss, argnums=(0, 1))(xb.zeros(8), xb.zeros(()), xb.asarray(X_np),
+    ref = xb.value_and_grad(_demo.log_loss, argnums=(0, 1))(xb.zeros(8), xb.zeros(()), xb.asarray(X_np),
                                                                  xb.asarray(y_np))  # fmt: skip
     targets = [t for t in available_targets() if t.is_gpu and _has_gradients(t)]
     assert targets
@@ -451,19 +451,19 @@ def test_gpu_gradients_match_numpy_and_stay_on_the_device(monkeypatch):
             monkeypatch.setattr(TorchBackend, "use_stream",
                                 lambda self, h, dev: handles.append(h) or real(self, h, dev))  # fmt: skip
             with cupy.cuda.Stream(non_blocking=True) as s:
-                v, (gw, gb) = xb.value_and_grad(_training.log_loss, argnums=(0, 1))(w, b, X, y)
+                v, (gw, gb) = xb.value_and_grad(_demo.log_loss, argnums=(0, 1))(w, b, X, y)
                 assert handles == [s.ptr] and torch.cuda.current_stream().cuda_stream != s.ptr  # restored
                 s.synchronize()
             monkeypatch.undo()
             assert type(gw.native) is cupy.ndarray
         else:
-            v, (gw, gb) = xb.value_and_grad(_training.log_loss, argnums=(0, 1))(w, b, X, y)
+            v, (gw, gb) = xb.value_and_grad(_demo.log_loss, argnums=(0, 1))(w, b, X, y)
         assert gw.backend == t.backend and gw.device == X.device and v.device == X.device
         np.testing.assert_allclose(gw.numpy(), ref[1][0].numpy(), rtol=1e-10, atol=1e-13, err_msg=t.id)
         np.testing.assert_allclose(float(gb), float(ref[1][1]), rtol=1e-10, err_msg=t.id)
         np.testing.assert_allclose(float(v), float(ref[0]), rtol=1e-12, err_msg=t.id)
-        _, _, losses = _training.train_logistic(X, y, 20, 0.5, log_every=5)
-        _, _, ref_losses = _training.train_logistic(xb.asarray(X_np), xb.asarray(y_np), 20, 0.5, log_every=5)
+        _, _, losses = _demo.train_logistic(X, y, 20, 0.5, log_every=5)
+        _, _, ref_losses = _demo.train_logistic(xb.asarray(X_np), xb.asarray(y_np), 20, 0.5, log_every=5)
         np.testing.assert_allclose(losses, ref_losses, rtol=1e-10, err_msg=t.id)
 
 

@@ -233,7 +233,7 @@ def test_jit_cache_info_keeps_the_counts_of_collected_functions():
 
 def test_demo_with_jit_agrees_with_numpy(capsys):
     """``python -m xbackend demo --jit``: every target's jitted training matches the NumPy reference."""
-    from xbackend.__main__ import demo
+    from xbackend._demo import demo
 
     assert demo(n=500, d=4, steps=8, jit=True) == 0
     out = capsys.readouterr().out

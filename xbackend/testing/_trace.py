@@ -215,7 +215,7 @@ def _internal(filename: str) -> bool:
 def user_site(frame: Any) -> tuple[str, int, str]:
     """``(file, line, function)`` of the user's code that made a call whose innermost frame is ``frame``: the
     first frame outside xbackend's modules; code that lives in xbackend itself (a user function in
-    ``xbackend/_training.py``) keeps the frame that called."""
+    ``xbackend/_demo.py``) keeps the frame that called."""
     first = frame
     while first is not None and os.path.abspath(first.f_code.co_filename) == _HERE:
         first = first.f_back
