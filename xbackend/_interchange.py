@@ -369,8 +369,8 @@ def to_numpy(a: Any, *, copy: bool | None = True, detach: bool = False) -> np.nd
     """The values as a NumPy array: by default an independent copy, on every backend and device (``x.numpy()``).
 
     One rule gives the same values everywhere: a later in-place update of ``x`` never shows in the result, whether
-    ``x`` lives in NumPy, on a GPU or in a Dask graph (torch's ``.numpy()`` aliases on the CPU and copies on CUDA;
-    issue 32). Zero-copy is explicit: ``copy=None`` shares memory on the CPU where possible (a copy elsewhere),
+    ``x`` lives in NumPy, on a GPU or in a Dask graph (torch's ``.numpy()`` aliases on the CPU and copies on
+    CUDA). Zero-copy is explicit: ``copy=None`` shares memory on the CPU where possible (a copy elsewhere),
     ``copy=False`` shares or raises :class:`CopyError` (device data, torch conjugate/negative views); on the CPU
     ``np.asarray(x)`` shares too. A torch Array that requires grad raises :class:`GradientError`;
     ``detach=True`` returns its values - with ``copy=None``, as a **read-only** view (NumPy writes would bypass

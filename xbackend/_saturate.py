@@ -23,7 +23,7 @@ def inner_bounds(src: D.DType, dst: D.DType) -> tuple[float, float]:
     """The smallest and largest values of ``src`` inside ``dst``'s range (its bounds, where ``src`` holds them)."""
     lo, hi = D._INT_RANGE[dst]
     ft = src.dtype.type  # the source's own precision (bfloat16: ml_dtypes', which holding one requires)
-    with np.errstate(over="ignore"):  # through float64: ml_dtypes < 0.7 refuses Python ints beyond int64 (issue 28);
+    with np.errstate(over="ignore"):  # through float64: ml_dtypes < 0.7 refuses Python ints beyond int64;
         top, bottom = ft(float(hi)), ft(float(lo))  # exact here: a bound is 0, -2**k, or 2**k - 1 (-> 2**k if k > 53)
     # rounded past the range (2**63 - 1 is 2**63 in float64; 65535 is inf in float16): the float just inside
     if not np.isfinite(top) or float(top) > hi:  # (float: exact against an int; ml_dtypes < 0.7 int() overflows)

@@ -8,7 +8,7 @@ provide ``synchronize(dev)`` and, optionally, ``timing_event(dev)`` / ``elapsed_
 ``gpu_devices_in_use()`` (what the no-argument forms wait for); nothing here imports a backend library:
 a bare Device is waited for by the backends already loaded.
 
-What the two numbers measure (issue 20): ``ms`` is the span between two events on the *current stream*
+What the two numbers measure: ``ms`` is the span between two events on the *current stream*
 of the timed device(s) - everything that stream ran in between, idle gaps included (waiting for the
 host to launch, or for another stream it waits on); work on other streams that the current stream does
 not wait for is not in it. ``wall_ms`` is the host's time from a device-wide wait before the block to a

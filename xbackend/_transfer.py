@@ -15,7 +15,7 @@ starts almost at once; there is no size above which the path changes. Without a 
 NumPy/torch-CPU targets) every function falls back to the plain move, so the same code runs - and is
 tested, on the fake CUDA of tests/fakecuda.py - on a CPU machine.
 
-Stream safety (issue 20; each rule is a bug the fake shows without it):
+Stream safety (each rule is a bug the fake shows without it):
 
 * The device buffer is allocated in the *copy stream's* order and everything the transfer does to it
   (the DMAs, a widening cast) runs on that stream. A buffer dropped half-written - an error in the

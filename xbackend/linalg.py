@@ -147,7 +147,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     """
     x, data, cd, rd = _prep(x, "cholesky", square=True)
     if x.size and not x._be.lazy:  # NaN/inf: LAPACK returns NaN or inf factors, torch raises for NaN, cuSOLVER gives
-        flat = x._be.reshape(data, (-1,))  # NaN for [[inf]] (issue 28); no such matrix has a finite factor, so
+        flat = x._be.reshape(data, (-1,))  # NaN for [[inf]]; no such matrix has a finite factor, so
         finite = x._be.reduce("all", x._be.kernel("isfinite", cd)(flat), D.bool, (0,), False)  # LinAlgError
         if not bool(x._be.item(finite)):  # on every backend (one read of the device, as LAPACK's own check)
             raise linalg_failure("cholesky")

@@ -106,8 +106,8 @@ def setitem_value(a: Array, value: Any) -> Any:
 
 def host_value(a: Array, value: Any) -> Array:
     """A non-Array ``__setitem__`` value as an Array. Writing is the one place host data moves by itself: a NumPy
-    array (and Python data) is made where ``a`` lives (the seeds' ``x[0] = np.array([1.0, 2.0])`` into a GPU Array,
-    issue 9). NumPy arrays keep their dtype (the assignment casts then decide); Python (nested) lists are weak
+    array (and Python data) is made where ``a`` lives (``x[0] = np.array([1.0, 2.0])`` into a GPU Array works as
+    on the CPU). NumPy arrays keep their dtype (the assignment casts then decide); Python (nested) lists are weak
     like Python scalars - they take ``a``'s dtype when their kind is not higher and their ints fit. A native array of
     another library is as it is (its place is checked by the caller)."""
     if isinstance(value, _np.ndarray):

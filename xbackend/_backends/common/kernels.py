@@ -1,4 +1,4 @@
-"""Kernels written once over a NumPy-like namespace ``xp``, where libraries' own kernels disagree (issue 28).
+"""Kernels written once over a NumPy-like namespace ``xp``, where libraries' own kernels disagree.
 
 Design constraint: one formula on every backend instead of a library's kernel plus a device-only patch. NumPy and
 CuPy (``NumpyBackend`` with ``xp`` = ``numpy`` / ``cupy``) run these functions; torch's backend writes the same

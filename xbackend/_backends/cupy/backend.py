@@ -42,7 +42,7 @@ class CupyBackend(NumpyBackend):
     name = "cupy"
     module = "cupy"
     exception_modules = ("cupyx", "cupy_backends")
-    index_checks = True  # CuPy wraps out-of-bounds integer indices around; xbackend raises IndexError (issue 3)
+    index_checks = True  # CuPy wraps out-of-bounds integer indices around; xbackend raises IndexError
     native_reshape = False  # CuPy's reshape takes a bool shape entry as an int: ``reshaper`` lets only ints through
     fixed_default_device = False  # the current CUDA device can change
     native_basic_indexing = False  # out-of-bounds checks go through check_index
@@ -63,7 +63,7 @@ class CupyBackend(NumpyBackend):
         return _import_cupy()
 
     def reshaper(self) -> Any:
-        """``x.reshape(shape)`` for shapes of Python ints; anything else (``True``: CuPy reshaped by it, issue 28) is
+        """``x.reshape(shape)`` for shapes of Python ints; anything else (``True``: CuPy reshaped by it) is
         left to ``xb.reshape``'s checks, which refuse it as on every backend."""
 
         def reshape(x: Any, shape: tuple[Any, ...]) -> Any:
@@ -77,7 +77,7 @@ class CupyBackend(NumpyBackend):
     def _supports_ml_bfloat16(self) -> bool:
         # CuPy 14 stores ml_dtypes.bfloat16, but several routines (tril, where with scalars, ...) return
         # float32 for it and comparisons flush bfloat16 subnormals: an Array labelled bfloat16 would not
-        # hold bfloat16 data. xbackend refuses bfloat16 on CuPy at creation instead (issue 8).
+        # hold bfloat16 data. xbackend refuses bfloat16 on CuPy at creation instead.
         return False
 
     def native_dtype(self, dt: DType) -> Any:
@@ -181,7 +181,7 @@ class CupyBackend(NumpyBackend):
     def memory_range(self, x: Any) -> tuple[int, int]:
         return byte_bounds(x.data.ptr, x.shape, x.strides, x.itemsize)
 
-    # -- interchange / transfer (issue 4) ----
+    # -- interchange / transfer --------------
     # DLPack import/export and the layout normalisation are inherited from the NumPy backend (``self.xp``).
     # CuPy's from_dlpack passes its current stream to the producer, which makes that stream wait for the
     # producer's pending work; CuPy refuses copy=True from non-CPU producers (cupy/cupy#9842), so
@@ -334,7 +334,7 @@ class CupyBackend(NumpyBackend):
         with self._on(dev):
             return int(cupy.cuda.get_current_stream().ptr)
 
-    # -- sorting / set / statistical / utility (issue 3) ----------------------------------------
+    # -- sorting / set / statistical / utility --------------------------------------------------
     # CuPy's sort/argsort are always stable (thrust; NaNs last like NumPy) and accept only kind=None.
     # The NumPy code allocates helper arrays, which CuPy puts on the *current* device: run on x's.
     sort_kind = None
@@ -383,7 +383,7 @@ class CupyBackend(NumpyBackend):
         with x.device:
             return super().diff(x, dt, axis, n)
 
-    # -- manipulation / searching / indexing (issue 3) ----------------------------------------
+    # -- manipulation / searching / indexing --------------------------------------------------
     def repeat(self, x: Any, repeats: Any, axis: int) -> Any:
         if not isinstance(repeats, int):  # cupy.repeat takes an int or a list, not an array (one sync)
             reps = [int(r) for r in repeats.tolist()]
@@ -395,7 +395,7 @@ class CupyBackend(NumpyBackend):
             return self.cp.repeat(x, repeats, axis=axis)
 
 
-    # -- indexing, linalg: CuPy quirks (issue 8) ------------------------------------------------
+    # -- indexing, linalg: CuPy quirks ----------------------------------------------------------
     def normalize_key(self, x: Any, key: Any) -> Any:
         return key  # CuPy returns 0-d arrays itself (NumPy's backend adds a trailing ... for that)
 
@@ -419,7 +419,7 @@ class CupyBackend(NumpyBackend):
         low = F.nan_if_not_factored(self.xp, self.xp.linalg.cholesky(x))  # CuPy does not check info
         return self.xp.conj(self.xp.swapaxes(low, -1, -2)) if upper else low
 
-    # -- kernels: where CuPy's results differ from NumPy's (issue 8) ----------------------------
+    # -- kernels: where CuPy's results differ from NumPy's --------------------------------------
     def make_kernel(self, name: str, dt: DType) -> Any:
         fix = _KERNEL_FIXES.get(name)
         if fix is not None:
@@ -430,7 +430,7 @@ class CupyBackend(NumpyBackend):
 
     def patched(self, name: str, dt: DType) -> bool:
         """In-place operators go through the kernels patched here too (``x %= y``, ``z /= 0j`` took CuPy's own:
-        __imod__'s special cases failed array-api-tests on the GPU, issue 28)."""
+        __imod__'s special cases failed array-api-tests on the GPU)."""
         known = self.__dict__.setdefault("_patched", {})
         hit = known.get((name, dt))
         if hit is None:

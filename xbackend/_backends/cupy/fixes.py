@@ -235,7 +235,7 @@ def patch_nonfinite(xp: Any, z: Any, raw: Any, host_fn: Callable[[np.ndarray], n
 def check_integer_power(xp: Any, y: Any, x: Any = None) -> None:
     """Raise NumPy's ValueError when a signed integer exponent has a negative value (one synchronisation
     for an array exponent; none for a Python int). An empty base raises nothing: NumPy checks each element of the
-    (empty) result (issue 28: CuPy raised for ``empty ** -1``).
+    (empty) result (CuPy raised for ``empty ** -1``).
 
     >>> import numpy as np
     >>> check_integer_power(np, np.array([1, -2]))

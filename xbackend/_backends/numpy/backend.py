@@ -122,7 +122,7 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyKernelsMixin, NumpyLinalgMixin, Bac
         try:
             return self.from_np[x.dtype]
         except KeyError:
-            if not x.dtype.isnative and x.dtype.newbyteorder("=") in self.from_np:  # byte-swapped data (issue 4)
+            if not x.dtype.isnative and x.dtype.newbyteorder("=") in self.from_np:  # byte-swapped data: the native-order dtype
                 return self.from_np[x.dtype.newbyteorder("=")]
             raise D.UnsupportedDTypeError(
                 f"{self.name} array of dtype {x.dtype} has no xbackend dtype (supported: "
@@ -182,7 +182,7 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyKernelsMixin, NumpyLinalgMixin, Bac
     def import_dlpack(self, obj: Any) -> Any:
         return self.xp.from_dlpack(obj)
 
-    # -- interchange / transfer (issue 4) ----
+    # -- interchange / transfer --------------
     def export_dlpack(self, x: Any) -> Any:
         """``x`` in a layout every DLPack consumer reads correctly (torch aborts on negative strides)."""
         if x.dtype.isnative and all(s >= 0 and s % x.itemsize == 0 for s in x.strides):
@@ -367,7 +367,7 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyKernelsMixin, NumpyLinalgMixin, Bac
     def info_max_dims(self) -> int | None:
         return 64 if int(np.__version__.split(".")[0]) >= 2 else 32
 
-    # -- manipulation / searching / indexing (issue 3) ----------------------------------------
+    # -- manipulation / searching / indexing --------------------------------------------------
     # Axes arrive normalised (non-negative ints, tuples where several); result dtypes are decided in
     # the core. Index results are int64; the core casts them when the default int dtype differs.
     def check_index(self, x: Any, key: Any) -> None:
@@ -427,7 +427,7 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyKernelsMixin, NumpyLinalgMixin, Bac
         return self.xp.take_along_axis(x, indices, axis=axis)
 
 
-    # -- sorting / set / statistical / utility (issue 3) ----------------------------------------
+    # -- sorting / set / statistical / utility --------------------------------------------------
     #: ``kind=`` for a stable sort (CuPy's sorts are always stable and accept only ``None``)
     sort_kind: Any = "stable"
 

@@ -117,7 +117,7 @@ class NumpyKernelsMixin(Backend):
             # The standard's special cases NumPy misses: on the real axis (b = +-0) expm1 is the real expm1
             # with imaginary part b (NumPy: -0+0j at -0+0j, inf+nanj at inf+0j); at a = -inf it is exactly
             # -1 + 0*cis(b) (NumPy's complex64 gives -0.99999988), -1 +-0j for b = +-inf (+0j for NaN); at a = +inf
-            # with b infinite or NaN it is inf + NaN j (NumPy: NaN + NaN j; array-api-tests, issue 28)
+            # with b infinite or NaN it is inf + NaN j (NumPy: NaN + NaN j; array-api-tests checks it)
             with np.errstate(all="ignore"):
                 r = xp.expm1(x)
                 a, b = x.real, x.imag

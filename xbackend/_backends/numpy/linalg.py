@@ -18,7 +18,7 @@ from ..._backend import Backend
 class NumpyLinalgMixin(Backend):
     xp: Any
 
-    # -- linalg / fft (issue 3) ----------------------------------------------------------------
+    # -- linalg / fft --------------------------------------------------------------------------
     # Inputs arrive in the compute dtype chosen by xbackend/linalg.py and fft.py; these methods only
     # call the native routines. Written against ``self.xp``, so the CuPy backend inherits them.
     @property

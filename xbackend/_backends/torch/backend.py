@@ -302,7 +302,7 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
     def export_dlpack(self, x: Any) -> Any:
         return x.resolve_conj().resolve_neg()
 
-    # -- interchange / transfer (issue 4) ----
+    # -- interchange / transfer --------------
     def dlpack(self, x: Any, stream: Any = None, max_version: Any = None, dl_device: Any = None,
                copy: bool | None = None) -> Any:  # fmt: skip
         """``x.__dlpack__`` with ``stream`` always passed: torch's own default (-1) skips the stream sync
@@ -411,7 +411,7 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
         return [g.clone() for g in torch.meshgrid(*xs, indexing=indexing)]
 
     # -- access ---------------------------------------------------------------------------------
-    # -- manipulation / searching / indexing (issue 3): keys ----------------------------------
+    # -- manipulation / searching / indexing: keys --------------------------------------------
     def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
         dt = self.from_t[x.dtype]
         r = self.kernel(name, dt)(x, y)
@@ -450,7 +450,7 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
         h = self.to_host(x.float() if x.dtype == torch.bfloat16 else x)
         return np.array2string(h, separator=", ", threshold=50)
 
-    # -- linalg / fft (issue 3) ----------------------------------------------------------------
+    # -- linalg / fft --------------------------------------------------------------------------
     def info_dtypes(self, dev: Device) -> list[DType]:
         """Dtypes this backend holds on ``dev`` (for ``__array_namespace_info__().dtypes()``)."""
         return [d for d in D.ALL if d in self.to_t]
@@ -458,7 +458,7 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
     def info_max_dims(self) -> int | None:
         return 64
 
-    # -- manipulation / searching / indexing (issue 3) ----------------------------------------
+    # -- manipulation / searching / indexing --------------------------------------------------
     def broadcast_to(self, x: Any, shape: tuple[int, ...]) -> Any:
         return torch.broadcast_to(x, shape)
 
@@ -545,7 +545,7 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
             return torch.take_along_dim(x.view(signed), indices, dim=axis).view(x.dtype)
         return torch.take_along_dim(x, indices, dim=axis)
 
-    # -- sorting / set / statistical / utility (issue 3) ----------------------------------------
+    # -- sorting / set / statistical / utility --------------------------------------------------
     def sort_indices(self, x: Any, dt: DType, axis: int, descending: bool) -> Any:
         return torch.argsort(self._sort_key(x, dt, descending), dim=axis, stable=True)
 

@@ -1,4 +1,4 @@
-"""torch's complex functions where CUDA's kernels differ from the CPU's (issue 28): one formula on every device.
+"""torch's complex functions where CUDA's kernels differ from the CPU's: one formula on every device.
 
 Design constraint: no device-only branch. torch-CUDA computes complex functions with its own device math (c10/thrust
 complex): other special values at non-finite input (the 2026-12-04 oracle grid: ``sin``, ``sinh``, ``asin``, ``tan``,

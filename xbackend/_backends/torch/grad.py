@@ -1,4 +1,4 @@
-"""torch's autograd behind xbackend's gradient API (issue 22): the torch backend's part of the contract in
+"""torch's autograd behind xbackend's gradient API: the torch backend's part of the contract in
 ``xbackend/_backend.py``'s ``AutogradContract``.
 
 Design constraint: torch's raw autograd errors never reach the user; each one xbackend can name becomes a
