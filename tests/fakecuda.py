@@ -27,7 +27,7 @@ So the model keeps the behaviours that make GPU code go wrong, and nothing else:
 :class:`FakeCudaBackend` puts xbackend's backend hooks (the staging protocol of ``xbackend/_transfer.py``,
 ``synchronize``, ``timing_event``, ``astype``) on top, with a ``torch`` flavour (``record_stream`` in the
 allocator; kernels follow their operand's device) and a ``cupy`` flavour (``record_stream`` is the guarded
-view of ``_cupy_fixes.FreeAfter``; a kernel launched on another device than its operands' raises).
+view of ``cupy/fixes.FreeAfter``; a kernel launched on another device than its operands' raises).
 
 :class:`TorchAsCuda` is the model for torch's own CUDA branches: CPU tensors that say ``is_cuda``, with every call
 a CUDA tensor would synchronise the host on recorded (issue 28; tests/test_sync_free.py).

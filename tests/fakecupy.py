@@ -1,10 +1,10 @@
-"""CuPy on NumPy: the CuPy backend's own code (xbackend/_backends/cupy.py, _cupy_fixes.py) run on the CPU (issue 28).
+"""CuPy on NumPy: the CuPy backend's own code (xbackend/_backends/cupy/: backend.py, fixes.py) run on the CPU (issue 28).
 
 Design constraint: CI has no GPU, and most of what broke on the 2026-12-04 H200 run broke in code CI never ran. Here
 :class:`CupyOnNumpyBackend` *is* ``CupyBackend`` - every method but the device ones below (it runs on the host) is its own -
 with its library (``self.cp``, which ``self.xp`` wraps) swapped for :data:`FAKE_CUPY`: NumPy, whose arrays are
 :class:`FakeCupyArray` (an ndarray with CuPy's ``.get()``, ``.device`` and ``.data.ptr``), with the kernel behaviours
-in which CuPy was *observed* to differ from NumPy put back (:data:`QUIRKS`). A fix in cupy.py or _cupy_fixes.py is
+in which CuPy was *observed* to differ from NumPy put back (:data:`QUIRKS`). A fix in cupy/backend.py or cupy/fixes.py is
 then tested on the CPU against NumPy, and goes red here when it is removed.
 
 Each quirk says where it comes from: CuPy's kernel source (cupy/cupy at 6b6d956, v14 line) or a GPU log
@@ -222,7 +222,7 @@ def _floor_divide(a: Any, b: Any, **kw: Any) -> Any:
 
 
 def _divide(a: Any, b: Any, **kw: Any) -> Any:
-    """Complex division by zero is NaN + NaN j (thrust; _cupy_fixes.py's docstring, 2026-11-30 log), NumPy inf."""
+    """Complex division by zero is NaN + NaN j (thrust; cupy/fixes.py's docstring, 2026-11-30 log), NumPy inf."""
     with np.errstate(all="ignore"):
         r = np.divide(a, b, **kw)
     if r.dtype.kind != "c":
@@ -231,7 +231,7 @@ def _divide(a: Any, b: Any, **kw: Any) -> Any:
 
 
 def _power(a: Any, b: Any, **kw: Any) -> Any:
-    """Integers to a negative integer power: computed (0 here), where NumPy raises (_cupy_fixes.py's docstring)."""
+    """Integers to a negative integer power: computed (0 here), where NumPy raises (cupy/fixes.py's docstring)."""
     dt = np.result_type(a, b)
     if dt.kind != "i":
         return np.power(a, b, **kw)
@@ -265,7 +265,7 @@ QUIRKS: dict[str, Callable[..., Any]] = {
 
 
 def _partial_cholesky(a: np.ndarray) -> np.ndarray:
-    """cuSOLVER's potrf without a check of ``info`` (cupy/linalg/_decomposition.py; _cupy_fixes.py's docstring): the
+    """cuSOLVER's potrf without a check of ``info`` (cupy/linalg/_decomposition.py; cupy/fixes.py's docstring): the
     factor as far as it got, the failed pivot left on the diagonal (unblocked; LAPACK's order)."""
     a = np.array(a, dtype=np.result_type(a, np.float32), copy=True)
     n = a.shape[-1]

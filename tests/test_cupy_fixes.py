@@ -1,4 +1,4 @@
-"""CuPy's corrections (xbackend/_backends/_cupy_fixes.py) and torch-CUDA's two, checked on the CPU against NumPy.
+"""CuPy's corrections (xbackend/_backends/cupy/fixes.py) and torch-CUDA's two, checked on the CPU against NumPy.
 
 The corrections are functions of a namespace ``xp``; here ``xp`` is NumPy, or a fake "CuPy" made of
 NumPy that reproduces the CuPy 14.2 behaviours seen on the H200 (shared/gpu-runs/2026-11-30): a

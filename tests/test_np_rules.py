@@ -1,4 +1,4 @@
-"""xbackend/_backends/_np_rules.py: the kernels written once for NumPy and CuPy, against independent references
+"""xbackend/_backends/common/kernels.py: the kernels written once for NumPy and CuPy, against independent references
 (Python's own integers, NumPy's float16 ``nextafter``), on NumPy and on CuPy on NumPy (tests/fakecupy.py: CuPy's
 kernels underneath, where the rule must hold too; issue 28)."""
 

@@ -1,4 +1,4 @@
-"""Behaviours the NumPy backend (xbackend/_backends/numpy.py) implements itself rather than passing through:
+"""Behaviours the NumPy backend (xbackend/_backends/numpy/) implements itself rather than passing through:
 NumPy's own results differ from the standard (float16 nextafter, pow's square-root fast path), an integer
 arange past 2**53, the byte ranges used to answer shares_memory with another library, and DLPack export on
 a NumPy without the new keywords. Each is checked on every CPU target against Python's own numbers or C's

@@ -670,7 +670,7 @@ def test_cupy_source_glue_on_a_fake_cupy(monkeypatch, host_kernel, start, n):
 
 def _torch_draws_on_host(monkeypatch, host_kernel, launches):
     """Point torch's portable stream at the kernel path on CPU tensors, launched by the host build of the kernel
-    through the real argument packing of xbackend/_backends/_torch_nvrtc.py."""
+    through the real argument packing of xbackend/_backends/torch/nvrtc.py."""
     from xbackend.random import _torch as T
 
     def driver(torch, index, source, name):

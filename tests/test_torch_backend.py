@@ -1,4 +1,4 @@
-"""What the torch backend (xbackend/_backends/torch.py) does itself: host data it must fix before torch may
+"""What the torch backend (xbackend/_backends/torch/) does itself: host data it must fix before torch may
 share it, copies it must make, byte ranges, device names, full reductions, wide unsigned diffs, complex unique
 values and its probe. GPU-only branches are driven through stand-in tensor objects (no CUDA here); values are
 checked against NumPy, never against this backend's own output."""

@@ -1,4 +1,4 @@
-"""torch's complex functions on CUDA-like kernels (xbackend/_backends/_torch_complex.py, issue 28).
+"""torch's complex functions on CUDA-like kernels (xbackend/_backends/torch/complex.py, issue 28).
 
 torch-CUDA computes complex functions with its own device math, which differed from the CPU's on the H200
 (2026-12-04): special values at non-finite input, ``sqrt`` in polar form, ``log1p`` overflowing. No CPU kernel does

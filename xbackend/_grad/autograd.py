@@ -28,7 +28,7 @@ from .._errors import ArgumentTypeError, GradientError, XBackendError
 
 __all__ = ["no_grad"]
 
-#: the backends whose ``xb.grad`` is differentiating a function in this context, innermost last (``_grad.py``)
+#: the backends whose ``xb.grad`` is differentiating a function in this context, innermost last (``transform.py``)
 ACTIVE: contextvars.ContextVar[tuple[Any, ...]] = contextvars.ContextVar("xbackend_grad_active", default=())
 
 _HAS_MODE: dict[str, bool] = {}  # backend name -> whether its class has a grad mode (looked up once)

@@ -4,12 +4,12 @@ Design constraint: the numbers are made on the tensor's device. On the CPU that 
 the words come from NumPy's C Philox and are wrapped with ``torch.from_numpy`` (no copy, the same memory).
 On CUDA one kernel launch makes a whole draw - uniforms, normals, exponentials, integers with their
 rejections, permutation keys - into one freshly allocated tensor: the raw kernel of
-:mod:`._random_cuda` (the one CuPy runs), compiled by NVRTC on first use and launched on torch's current
-stream (:mod:`._torch_nvrtc`). Where it cannot be built, a jiterator kernel makes the words and the uniforms
-(an index tensor in, four outputs stacked: slower), and past that the rounds run as xbackend uint64
-operations (int64 tensors and masks on the device; the default :class:`~xbackend.random._source.PhiloxSource`
-path, which tests run on CPU tensors), each fallback after one warning. Either way nothing passes through
-the host, and the numbers are the same.
+:mod:`._cuda` (the one CuPy runs), compiled by NVRTC on first use and launched on torch's current stream
+(:mod:`xbackend._backends.torch.nvrtc`). Where it cannot be built, a jiterator kernel makes the words and the
+uniforms (an index tensor in, four outputs stacked: slower), and past that the rounds run as xbackend uint64
+operations (int64 tensors and masks on the device; the default :class:`~xbackend.random._source.PhiloxSource` path,
+which tests run on CPU tensors), each fallback after one warning. Either way nothing passes through the host, and
+the numbers are the same.
 """
 
 from __future__ import annotations

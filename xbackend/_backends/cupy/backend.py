@@ -1,6 +1,6 @@
 """The CuPy backend (CUDA). CuPy mirrors NumPy's API, so this subclasses the NumPy backend and
 overrides only what differs: devices, host transfers, DLPack, detection, and the kernels where CuPy's
-results differ from NumPy's (the corrections live in ``_cupy_fixes.py`` as functions of ``xp``, so
+results differ from NumPy's (the corrections live in ``fixes.py`` as functions of ``xp``, so
 CI tests them on NumPy arrays; ``self.xp`` is CuPy wrapped in ``SignSafeNamespace`` so that ``-0.0``
 survives creation).
 
@@ -46,7 +46,7 @@ class CupyBackend(NumpyBackend):
     native_reshape = False  # CuPy's reshape takes a bool shape entry as an int: ``reshaper`` lets only ints through
     fixed_default_device = False  # the current CUDA device can change
     native_basic_indexing = False  # out-of-bounds checks go through check_index
-    tie_second_natively: frozenset[DType] = frozenset()  # CUDA orders -0.0 below +0.0 in max/min (_np_rules)
+    tie_second_natively: frozenset[DType] = frozenset()  # CUDA orders -0.0 below +0.0 in max/min (common/kernels)
 
     def __init__(self) -> None:
         self.cp = cp = self._library()

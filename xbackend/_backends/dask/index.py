@@ -3,7 +3,7 @@
 Design constraint: Dask indexes lazily and leniently (an out-of-range index array wraps or clips; Python bools,
 ``None`` and negative steps in assignment keys trip it up). These helpers give Dask NumPy's semantics: host index
 arrays are bounds-checked at once, lazy ones when they are computed (with the eager backends' text), and keys are
-rewritten into forms Dask handles. Part of ``xbackend/_backends/dask.py``, which binds ``da`` here on import.
+rewritten into forms Dask handles. Part of the Dask backend (``backend.py``), which binds ``da`` here on import.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Design constraint: written only against a standard namespace ``xp`` (no NumPy attribute, no writes into
 arrays), so the same emulation serves array-api-strict, JAX and any conforming library. Each special case
-mirrors the NumPy backend's (``_backends/numpy.py``): what the standard leaves open or a strict library
+mirrors the NumPy backend's (``_backends/numpy/``): what the standard leaves open or a strict library
 refuses (bool in comparisons and ``isnan``, ``imag`` of a real array, ``clip`` with ``min > max``), NumPy's
 tie rule for signed zeros, the standard's ``floor_divide``/``expm1``/``sign`` special cases, integer
 division by zero (0, quietly) and integer negative powers (a typed error).

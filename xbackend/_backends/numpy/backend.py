@@ -71,7 +71,8 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyKernelsMixin, NumpyLinalgMixin, Bac
     int_key_view = False  # x[i] of a 1-d array is a NumPy scalar: x[i, ...] is the 0-d view
     xp: Any = np
     index_checks = False  # NumPy raises IndexError for out-of-bounds indices itself (CuPy wraps: True there)
-    grad_via: ClassVar[str | None] = "torch"  # xb.grad: torch's autograd on zero-copy views (xbackend/_grad.py); CuPy inherits it
+    # xb.grad: torch's autograd on zero-copy views (xbackend/_grad/); CuPy inherits it
+    grad_via: ClassVar[str | None] = "torch"
 
     def __init__(self) -> None:
         super().__init__()

@@ -202,7 +202,7 @@ class NumpyKernelsMixin(Backend):
 
         return fpow
 
-    def _k_nextafter(self, dt: DType) -> Callable[..., Any]:  # float16: on the bits (_np_rules; NumPy's returns x
+    def _k_nextafter(self, dt: DType) -> Callable[..., Any]:  # float16: on the bits (common/kernels; NumPy's returns x
         return R.nextafter16(self.xp) if dt is D.float16 else self.xp.nextafter  # for x == y, CuPy's NaN at inf)
 
     #: float dtypes whose library maximum/minimum already give the second argument on a -0.0/+0.0 tie: NumPy's
@@ -211,7 +211,7 @@ class NumpyKernelsMixin(Backend):
     #: the library differs. CuPy (CUDA orders -0.0 below +0.0): none.
     tie_second_natively: frozenset[DType] = frozenset({D.float32, D.float64})
 
-    # one formula on every backend where libraries' kernels disagree (_np_rules.py; torch's backend: the same rules)
+    # one formula on every backend where libraries' kernels disagree (common/kernels.py; torch's backend: the same rules)
     def _k_maximum(self, dt: DType) -> Callable[..., Any]:
         if dt.kind == "f" and dt not in self.tie_second_natively:
             return R.tie_second(self.xp, self.xp.maximum)
@@ -248,7 +248,7 @@ class NumpyKernelsMixin(Backend):
     def _k_clip(self, dt: DType) -> Callable[..., Any]:
         xp = self.xp
         if dt.kind == "f" and dt not in self.tie_second_natively:
-            return R.clip_floats(xp)  # a tie gives the bound, a NaN bound NaN: torch's formula (_np_rules)
+            return R.clip_floats(xp)  # a tie gives the bound, a NaN bound NaN: torch's formula (common/kernels)
         # (floats whose maximum/minimum give the second argument on a tie: the bound, and NaN bounds propagate)
 
         def clip(x: Any, lo: Any, hi: Any) -> Any:

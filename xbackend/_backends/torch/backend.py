@@ -596,7 +596,7 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
 
     # -- @xb.jit --------------------------------------------------------------------------------
     def compile(self, fn: Callable[..., Any], example: list[Any], options: dict[str, Any]) -> Any:
-        """``@xb.jit``: trace to the torch calls this module makes, then ``torch.compile`` (see _torch_jit)."""
+        """``@xb.jit``: trace to the torch calls this module makes, then ``torch.compile`` (see jit.py)."""
         from .jit import compile_torch
 
         return compile_torch(fn, example, options)

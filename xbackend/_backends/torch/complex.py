@@ -20,7 +20,7 @@ from ..._dtypes import DType
 torch: Any = None  # the torch module: bound by torch.py's _import_torch() before any backend runs
 
 #: complex functions whose special values at non-finite input are NumPy's by table (CuPy's backend patches the same
-#: list, _cupy_fixes.patch_nonfinite)
+#: list, cupy/fixes.patch_nonfinite)
 NONFINITE_TABLE = frozenset("asin asinh acosh sin sinh tan tanh expm1".split())
 
 # a part's class: +0, -0, +inf, -inf, NaN; a finite nonzero part is class 5 (not in the table)

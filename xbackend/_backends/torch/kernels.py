@@ -70,7 +70,7 @@ class TorchKernelsMixin(Backend):
             if (name == "maximum" or name == "minimum") and dt.kind == "f":
                 # a tie (-0.0 vs +0.0) gives the second argument (docs/behaviour.md), by formula: torch's own tie
                 # depends on the dtype and device (CPU float64 and CUDA give +0.0 either way), NumPy's likewise
-                # (xbackend/_backends/_np_rules.py: the same rule on NumPy and CuPy)
+                # (xbackend/_backends/common/kernels.py: the same rule on NumPy and CuPy)
                 def tie_second(x: Any, y: Any) -> Any:
                     if not isinstance(x, torch.Tensor):
                         x = torch.full((), x, dtype=nd, device=y.device)
@@ -153,12 +153,12 @@ class TorchKernelsMixin(Backend):
         return cacos
 
     def _k_log1p(self, dt: DType) -> Callable[..., Any]:  # complex: log|z| at infinities, |1 + z| overflowing
-        return C.clog1p if dt.kind == "c" else torch.log1p  # (_torch_complex.py)
+        return C.clog1p if dt.kind == "c" else torch.log1p  # (complex.py)
 
-    def _k_sqrt(self, dt: DType) -> Callable[..., Any]:  # complex: Kahan's scheme on torch's root (_torch_complex.py)
+    def _k_sqrt(self, dt: DType) -> Callable[..., Any]:  # complex: Kahan's scheme on torch's root (complex.py)
         return C.csqrt if dt.kind == "c" else torch.sqrt
 
-    # complex: NumPy's values at non-finite input, by table on every device (_torch_complex.py; torch-CUDA's differ)
+    # complex: NumPy's values at non-finite input, by table on every device (complex.py; torch-CUDA's differ)
     def _k_sin(self, dt: DType) -> Callable[..., Any]:
         return C.nonfinite_table("sin", dt, torch.sin) if dt.kind == "c" else torch.sin
 
