@@ -79,12 +79,35 @@ def test_nothing_but_the_class_body_and_assemble_put_attributes_on_the_array():
     assert all(provider for provider in _assemble.SURFACE.values())
 
 
+def _imported(tree: ast.Module) -> set[str]:
+    out = set()
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return out
+
+
+def _base(target: ast.expr) -> str | None:
+    while isinstance(target, (ast.Attribute, ast.Subscript)):
+        target = target.value
+    return target.id if isinstance(target, ast.Name) else None
+
+
 def test_no_module_changes_the_array():
-    """Importing a module changes nothing: only _assemble writes Array attributes, and the late-bound slots are gone."""
+    """Importing a module changes nothing: only _assemble writes Array attributes or fills another module's slots, and
+    the late-bound slots of the Array are gone."""
     offenders = []
     for path in sorted(ROOT.rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
         tree = ast.parse(path.read_text(encoding="utf-8"))
+        if rel != "_assemble.py":
+            imported = _imported(tree)
+            for node in tree.body:  # module level: what runs when the module is imported
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                    node, (ast.AugAssign, ast.AnnAssign)) else []  # fmt: skip
+                for t in targets:
+                    if isinstance(t, (ast.Attribute, ast.Subscript)) and _base(t) in imported:
+                        offenders.append(f"{rel}:{node.lineno} writes into {_base(t)} when imported")
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and node.id == "_Late":
                 offenders.append(f"{rel}:{node.lineno} _Late")

@@ -74,20 +74,22 @@ MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
                                             "tests/test_array.py", "tests/test_info.py"], 5, _S),
     "_devices": ("xbackend/_devices.py", _NT, ["tests/test_devices.py", "tests/test_interchange.py",
                                               "tests/test_creation.py", "tests/test_errors.py"], 2, _S),
-    "_keys": ("xbackend/_backends/_keys.py", "numpy,torch,dask", ["tests/test_indexing.py", "tests/test_dask.py",
-                                                                 "tests/test_parity_cases.py"], 1, _M),
+    "_keys": ("xbackend/_backends/common/keys.py", "numpy,torch,dask", ["tests/test_indexing.py", "tests/test_dask.py",
+                                                                       "tests/test_parity_cases.py"], 1, _M),
     "_creation": ("xbackend/_creation.py", _NT, ["tests/test_creation.py", "tests/test_parity_cases.py",
                                                 "tests/test_errors.py", "tests/test_config.py"], 12, _M),
-    "dask": ("xbackend/_backends/dask.py", "dask", ["tests"], 12, _M),
-    "_torch_uint": ("xbackend/_backends/_torch_uint.py", "torch", ["tests/test_elementwise.py", "tests/test_array.py",
-                                                                   "tests/test_dtypes.py", "tests/test_statistical.py",
-                                                                   "tests/test_sorting.py", "tests/test_searching.py",
-                                                                   "tests/test_parity_cases.py"], 5, _M),
-    "_torch_jit": ("xbackend/_backends/_torch_jit.py", _NT, ["tests/test_jit_contract.py", "tests/test_jit.py"], 3, _M),
+    "dask": ("xbackend/_backends/dask", "dask", ["tests"], 12, _M),  # the backend, its graph tasks, linalg, indexing
+    "_torch_uint": ("xbackend/_backends/torch/uint.py", "torch", ["tests/test_elementwise.py", "tests/test_array.py",
+                                                                  "tests/test_dtypes.py", "tests/test_statistical.py",
+                                                                  "tests/test_sorting.py", "tests/test_searching.py",
+                                                                  "tests/test_parity_cases.py"], 5, _M),
+    "_torch_jit": ("xbackend/_backends/torch/jit.py", _NT, ["tests/test_jit_contract.py", "tests/test_jit.py"], 3, _M),
     "_jit": ("xbackend/_jit.py", _NT, ["tests/test_jit_contract.py", "tests/test_jit.py"], 4, _M),
     "_transfer": ("xbackend/_transfer.py", _NT, ["tests/test_transfer.py", "tests/test_gpu_fixes.py"], 6, _M),
-    "numpy": ("xbackend/_backends/numpy.py", _NP, ["tests"], 10, _M),
-    "torch": ("xbackend/_backends/torch.py", "torch", ["tests"], 8, _M),
+    "numpy": ("xbackend/_backends/numpy/backend.py", _NP, ["tests"], 10, _M),
+    "_numpy_kernels": ("xbackend/_backends/numpy/kernels.py", _NP, ["tests"], 10, _M),
+    "torch": ("xbackend/_backends/torch/backend.py", "torch", ["tests"], 8, _M),
+    "_torch_reductions": ("xbackend/_backends/torch/reductions.py", "torch", ["tests"], 8, _M),
     "testing": ("xbackend/testing", _NT, ["tests/test_testing_kit.py", "tests/test_plugin.py"], 10, _M),
 }
 _WIDE = ["tests/test_elementwise.py", "tests/test_statistical.py", "tests/test_indexing.py", "tests/test_manipulation.py",
@@ -95,9 +97,11 @@ _WIDE = ["tests/test_elementwise.py", "tests/test_statistical.py", "tests/test_i
          "tests/test_set.py", "tests/test_creation.py", "tests/test_array.py", "tests/test_parity_cases.py"]
 MODULES["dask"] = MODULES["dask"][:2] + (["tests/test_dask.py", *_WIDE],) + MODULES["dask"][3:]
 MODULES["numpy"] = MODULES["numpy"][:2] + (["tests/test_numpy_backend.py", *_WIDE],) + MODULES["numpy"][3:]
+MODULES["_numpy_kernels"] = MODULES["_numpy_kernels"][:2] + (["tests/test_np_rules.py", *_WIDE],) + MODULES["_numpy_kernels"][3:]
 _TORCH = ["tests/test_torch_backend.py", "tests/test_numpy_backend.py", "tests/test_autograd.py",
           "tests/test_interchange.py", *_WIDE]
 MODULES["torch"] = MODULES["torch"][:2] + (_TORCH,) + MODULES["torch"][3:]
+MODULES["_torch_reductions"] = MODULES["_torch_reductions"][:2] + (_TORCH,) + MODULES["_torch_reductions"][3:]
 _PREIMPORT = ["torch", "dask", "dask.array", "dask.base", "ml_dtypes", "array_api_strict", "scipy", "scipy.special",
               "hypothesis.extra.array_api"]
 

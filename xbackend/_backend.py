@@ -111,8 +111,8 @@ def dlpack_kwargs(stream: Any, max_version: Any, dl_device: Any, copy: bool | No
     return kw
 
 
-#: the registry's ``get_backend``, installed by :mod:`xbackend._dispatch` when it is imported (it imports this
-#: module, so this module cannot import it back); ``import xbackend`` always imports the registry.
+#: the registry's ``get_backend``, linked by ``xbackend/_assemble.py`` (the registry imports this module, so this
+#: module cannot import it back)
 _lookup: list[Callable[[str], "Backend"]] = []
 
 

@@ -169,8 +169,6 @@ def current() -> Config:
     return _base if c is None else c
 
 
-_dtypes._CURRENT_CONFIG[:] = [current]  # dtype=float reads the configured default float (_dtypes.dtype)
-
 
 @contextlib.contextmanager
 def using(**settings: Any) -> Iterator[Config]:

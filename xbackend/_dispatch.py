@@ -240,8 +240,6 @@ def backend_for_type(t: type) -> Backend | None:
     return be
 
 
-_backend._lookup[:] = [get_backend]  # a pickled backend unpickles to the registry's instance
-
 
 def backends() -> dict[str, BackendInfo]:
     """Report every known backend: installed?, usable?, version, devices, and why not.

@@ -173,7 +173,7 @@ def real_of(dt: DType) -> DType:
     return _REAL_OF.get(dt, dt)
 
 
-#: ``xbackend._config.current``, set when that module loads (it imports this one)
+#: ``xbackend._config.current``, linked by ``xbackend/_assemble.py`` (that module imports this one)
 _CURRENT_CONFIG: list[Any] = []
 #: Python's types as dtypes (``dtype=float``, as NumPy and torch accept them): the configured defaults' names
 _BUILTIN_DEFAULTS = {builtins.float: "default_float", builtins.int: "default_int", builtins.complex: "default_complex"}
@@ -241,7 +241,7 @@ def _spelled(obj: Any, strict: builtins.bool = True) -> Any:
             return bool
         default = _BUILTIN_DEFAULTS.get(obj)
         if default is not None:
-            return getattr(_CURRENT_CONFIG[0](), default)  # xbackend._config imports this module: it sets this
+            return getattr(_CURRENT_CONFIG[0](), default)  # linked by _assemble (_config imports this module)
     mod = t.__module__
     if mod == "torch" and t.__name__ == "dtype":  # torch.float32 prints as "torch.float32"
         return BY_NAME.get(str(obj).rpartition(".")[2], _OTHER)

@@ -324,8 +324,8 @@ def _hand_over(src: Any, x: Any, dst: Any, dev: Device) -> Any:
     return dst.import_dlpack(src.export_dlpack(x))
 
 
-#: ``xbackend._transfer.staged_to_device`` (the pinned ring), installed by _transfer when it is imported (it
-#: builds on this module, so this one cannot import it back); until then: no staged path (None)
+#: ``xbackend._transfer.staged_to_device`` (the pinned ring), linked by ``xbackend/_assemble.py`` (_transfer builds
+#: on this module, so this one cannot import it back); until then: no staged path (None)
 STAGED: list[Callable[..., Any]] = [lambda be, dev, host, dt: None]
 _STAGE_FROM = 1 << 20  # host->CUDA moves from this many bytes go through xbackend's pinned ring
 

@@ -60,7 +60,7 @@ from ._devices import Device
 from ._dtypes import DType
 from ._errors import ArgumentValueError, GradientError
 from ._coerce import is_native as _is_native, wrap_native
-from ._interchange import STAGED, _numpy, move, to_numpy
+from ._interchange import _numpy, move, to_numpy
 
 __all__ = ["host_to_device", "device_to_host", "prefetch", "PendingHost", "staging_limit"]
 
@@ -276,8 +276,6 @@ def staged_to_device(be: Any, dev: Device, host: np.ndarray, dt: DType) -> Any:
     x, ev = _h2d_staged(be, _ring(be, dev), dev, host, dt, dt)
     return _hand_out(be, dev, x, ev)
 
-
-STAGED[0] = staged_to_device
 
 
 def _pieces(nbytes: int, first: int, size: int, align: int) -> list[tuple[int, int]]:
