@@ -4,8 +4,9 @@ Design constraint: importing a module changes nothing. ``xbackend/_array.py`` de
 nothing above it; every other part is implemented where it belongs (the operators with the dtype rules, ``x.to``
 with the moves between backends, ``x[key]`` with indexing) and put on the Array here, by
 :func:`assemble`, which ``xbackend/__init__.py`` calls once, last. The same call puts the public functions behind the
-boundary, the one way out for errors, and fills the three links a lower module keeps for a higher one (the
-registry for an unpickled backend, the configuration for ``dtype=float``, the pinned ring for large host->CUDA moves).
+boundary, the one way out for errors, and fills the links a lower module keeps for a higher one (the registry for an
+unpickled backend and for a Device's backend name, the configuration for ``dtype=float``, the pinned ring for large
+host->CUDA moves).
 What an Array is, in the order it is put together (provider: attributes):
 
 - ``_array.py``, the class body: the slots ``_data _dt _dev _be __weakref__``, ``__array_priority__``, the
@@ -39,7 +40,7 @@ from __future__ import annotations
 import types
 from typing import Any
 
-from . import _backend, _boundary, _config, _dispatch, _dtypes, _habits, _indexing, _interchange, _methods
+from . import _backend, _boundary, _config, _devices, _dispatch, _dtypes, _habits, _indexing, _interchange, _methods
 from . import _namespace, _operators as O, _pickling, _transfer
 from ._array import Array
 from ._grad import autograd
@@ -79,9 +80,11 @@ def assemble(root: types.ModuleType) -> None:
     if SURFACE:
         return
 
-    # the links a lower module cannot import: an unpickled backend resolves to the registry's instance, dtype=float
-    # reads the configured default float, large host->CUDA moves take _transfer's pinned ring
+    # the links a lower module cannot import: an unpickled backend resolves to the registry's instance, a Device
+    # bound to a backend checks the name there, dtype=float reads the configured default float, large host->CUDA
+    # moves take _transfer's pinned ring
     _backend._lookup[:] = [_dispatch.get_backend]
+    _devices.REGISTRY[:] = [_dispatch.backend_name, _dispatch.get_backend_class]  # Device("torch", "cpu") names
     _dtypes._CURRENT_CONFIG[:] = [_config.current]
     _interchange.STAGED[0] = _transfer.staged_to_device
 

@@ -44,11 +44,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, ContextManager
 from ._dtypes import DType
 from ._errors import GradientError, UnsupportedDTypeError
 
-#: the device types a place can name (``"cuda:1"``); ``xbackend._devices`` parses them, the registry reads a backend
-#: name of one of them as a device meant (``backend="cuda"``)
-DEVICE_TYPES = ("cpu", "cuda", "meta", "mps", "xpu", "fake")
-
-if TYPE_CHECKING:  # annotations only: _devices imports the registry (_dispatch), which imports this module
+if TYPE_CHECKING:  # annotations only
     import numpy as np
 
     from ._devices import Device

@@ -23,8 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
 from . import _dtypes
-from ._backend import DEVICE_TYPES
-from ._devices import Device, device as _parse_device, split as _split
+from ._devices import DEVICE_TYPES, Device, device as _parse_device, split as _split
 from ._dispatch import get_backend_class
 from ._dtypes import DType
 from ._errors import ArgumentTypeError, UnsupportedDTypeError

@@ -13,15 +13,21 @@ Bound devices are interned too (one per backend and place), so ``is`` works for 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from ._backend import DEVICE_TYPES
-from ._dispatch import get_backend_class
 from ._errors import BackendMismatchError, UnknownDeviceError
 
-__all__ = ["Device", "device", "bind", "split", "CPU"]
+__all__ = ["Device", "device", "bind", "split", "CPU", "DEVICE_TYPES"]
 
+#: the device types a place can name (``"cuda:1"``); the registry reads a backend name of one of them as a device
+#: meant (``backend="cuda"``)
+DEVICE_TYPES = ("cpu", "cuda", "meta", "mps", "xpu", "fake")
 KNOWN_TYPES = DEVICE_TYPES
+
+#: the registry's ``backend_name`` and ``get_backend_class`` (a backend's name from a name, a Backend or the library's
+#: module; a name's class, whose lookup raises UnknownBackendError for a typo without importing the library), linked
+#: by ``xbackend/_assemble.py``: a Device is a value object below the registry, which builds on it
+REGISTRY: list[Callable[[Any], Any]] = []
 
 
 class Device:
@@ -66,7 +72,7 @@ class Device:
         if backend is None:
             return d
         if isinstance(backend, str) and backend not in d.physical._bound:
-            get_backend_class(backend)  # a typo'd name fails here, without importing the library
+            REGISTRY[1](backend)  # a typo'd name fails here, without importing the library
         return bind(d, backend)
 
     @classmethod
@@ -163,9 +169,7 @@ def device(spec: Any) -> Device:
 def _name(backend: Any) -> str:
     if type(backend) is str:
         return backend
-    from ._dispatch import backend_name
-
-    return backend_name(backend)
+    return REGISTRY[0](backend)  # a Backend or a library's module
 
 
 def bind(dev: Device, backend: Any) -> Device:

@@ -17,8 +17,8 @@ import types
 import warnings
 from typing import Any
 
-from . import _backend
 from ._backend import Backend, BackendInfo
+from ._devices import DEVICE_TYPES
 from ._errors import BackendUnavailableError, UnknownBackendError
 
 __all__ = ["get_backend", "get_backend_class", "backend_for_type", "register_backend", "backends", "backend_names"]
@@ -167,7 +167,7 @@ def unknown_backend(name: Any) -> UnknownBackendError:
     """The one message for a backend name nobody registered: the known names, and the closest one."""
     known = backend_names()
     close = difflib.get_close_matches(str(name), known, n=1)
-    if str(name).partition(":")[0].strip().lower() in _backend.DEVICE_TYPES:  # a place, not a library
+    if str(name).partition(":")[0].strip().lower() in DEVICE_TYPES:  # a place, not a library
         fix = f"{name!r} names a device, not a library: pass it as device=, e.g. device={name!r}"
     else:
         fix = f"pass a known name, e.g. backend={(close or ['numpy'])[0]!r}"
