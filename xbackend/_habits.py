@@ -75,7 +75,7 @@ def _spellings(root: types.ModuleType, array: type) -> dict[str, tuple[str, str]
     for name, op in (("add_", "+="), ("sub_", "-="), ("mul_", "*="), ("div_", "/=")):
         out[name] = (f"torch's x.{name}(y) is in place", f"x {op} 1")
     for name in getattr(root, "__all__", ()):
-        fn = getattr(root, name, None)
+        fn = vars(root).get(name)  # (never the lazy xb.random: looking it up would import it)
         if callable(fn) and not isinstance(fn, type) and not name.startswith("_") and name not in out:
             out[name] = ("the Array API puts functions in the namespace, not on the Array (portable code: "
                          "xp = x.__array_namespace__())", f"xb.{name}(x)")  # fmt: skip
