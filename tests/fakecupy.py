@@ -1,10 +1,10 @@
-"""CuPy on NumPy: the CuPy backend's own code (xbackend/_backends/cupy/: backend.py, fixes.py) run on the CPU (issue 28).
+"""CuPy on NumPy: the CuPy backend's own code (xbackend/_backends/cupy/) run on the CPU (issue 28).
 
 Design constraint: CI has no GPU, and most of what broke on the 2026-12-04 H200 run broke in code CI never ran. Here
 :class:`CupyOnNumpyBackend` *is* ``CupyBackend`` - every method but the device ones below (it runs on the host) is its own -
 with its library (``self.cp``, which ``self.xp`` wraps) swapped for :data:`FAKE_CUPY`: NumPy, whose arrays are
 :class:`FakeCupyArray` (an ndarray with CuPy's ``.get()``, ``.device`` and ``.data.ptr``), with the kernel behaviours
-in which CuPy was *observed* to differ from NumPy put back (:data:`QUIRKS`). A fix in cupy/backend.py or cupy/fixes.py is
+in which CuPy was *observed* to differ from NumPy put back (:data:`QUIRKS`). A fix in the CuPy backend is
 then tested on the CPU against NumPy, and goes red here when it is removed.
 
 Each quirk says where it comes from: CuPy's kernel source (cupy/cupy at 6b6d956, v14 line) or a GPU log

@@ -1057,7 +1057,7 @@ def test_complex_special_grid_is_the_same_on_every_target(name):
 
 @pytest.mark.parametrize("s", [0, 1, 5, 63, 64, 65, 1 << 63, (1 << 64) - 1])
 def test_uint64_right_shift_by_a_python_int_matches_unbounded_integers(xb_target, s):
-    """torch has no uint64 >>: it is emulated on int64 bits (_backends/torch/uint.py). A shift by 0 keeps x, by 64 or more
+    """torch has no uint64 >>: it is emulated on int64 bits (torch/uint.py). A shift by 0 keeps x, by 64 or more
     (including counts with the top bit set, negative as int64) gives 0; checked against Python's own ints."""
     vals = [0, 1, 7, (1 << 63) - 1, 1 << 63, (1 << 63) + 5, (1 << 64) - 1]
     x = xb_target.asarray(np.array(vals, dtype=np.uint64))

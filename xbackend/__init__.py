@@ -63,8 +63,8 @@ from ._transfer import *  # noqa: F403
 from ._timing import synchronize, timer
 from ._utility import *  # noqa: F403
 
-_SECTIONS = (_constants, _indexing, _info, _linear_algebra, _manipulation, _portable, _searching, _set, _sorting, _statistical,
-             _transfer, _utility)  # fmt: skip
+_SECTIONS = (_constants, _indexing, _info, _linear_algebra, _manipulation, _portable, _searching, _set, _sorting,
+             _statistical, _transfer, _utility)  # fmt: skip
 
 __array_api_version__ = "2025.12"
 

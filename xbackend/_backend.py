@@ -18,7 +18,8 @@ Required (a backend is unusable without them)
 
 Optional (defaults here raise a typed error or fall back to a generic implementation)
     ``exception_modules`` (the modules besides ``module`` whose exceptions the library's calls raise: translated
-    into typed errors at the boundary), ``dlpack``, ``dlpack_device``, ``synchronize``, ``compile`` (``@xb.jit``: None, the default, runs eagerly),
+    into typed errors at the boundary), ``dlpack``, ``dlpack_device``, ``synchronize``, ``compile`` (``@xb.jit``:
+    None, the default, runs eagerly),
     and the autograd methods inherited from :class:`AutogradContract` (``requires_grad``,
     ``detach``, ``grad_of``, ``backward``, ``value_and_grad``, ...; defaults: no autograd, refused with a fix).
 

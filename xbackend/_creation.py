@@ -460,7 +460,7 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType |
 
 
 def _leaf_if(x: Array, requires_grad: bool) -> Array:
-    """``requires_grad=`` of a creation function: ``x`` made a leaf that requires grad (``xbackend/_coerce/_asarray.py``)."""
+    """``requires_grad=`` of a creation function: ``x`` made a leaf that requires grad (``_coerce/_asarray.py``)."""
     return _leaf(x) if requires_grad else x
 
 

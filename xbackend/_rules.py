@@ -16,7 +16,7 @@ from ._errors import UnsupportedDTypeError
 
 __all__ = ["ELEMENTWISE", "resolve", "same_ok", "same_compute", "bool_result"]
 
-# name -> (number of array arguments, category): the kernels a backend builds (``Backend.make_kernel``) and their arities
+# name -> (number of array arguments, category): the kernels a backend builds (``Backend.make_kernel``), their arities
 ELEMENTWISE: dict[str, tuple[int, str]] = {}
 for _names, _n, _cat in (
     ("add subtract multiply pow", 2, "numeric"),

@@ -123,7 +123,7 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyKernelsMixin, NumpyLinalgMixin, Bac
         try:
             return self.from_np[x.dtype]
         except KeyError:
-            if not x.dtype.isnative and x.dtype.newbyteorder("=") in self.from_np:  # byte-swapped data: the native-order dtype
+            if not x.dtype.isnative and x.dtype.newbyteorder("=") in self.from_np:  # byte-swapped: native order
                 return self.from_np[x.dtype.newbyteorder("=")]
             raise D.UnsupportedDTypeError(
                 f"{self.name} array of dtype {x.dtype} has no xbackend dtype (supported: "

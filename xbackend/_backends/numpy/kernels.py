@@ -211,7 +211,7 @@ class NumpyKernelsMixin(Backend):
     #: the library differs. CuPy (CUDA orders -0.0 below +0.0): none.
     tie_second_natively: frozenset[DType] = frozenset({D.float32, D.float64})
 
-    # one formula on every backend where libraries' kernels disagree (common/kernels.py; torch's backend: the same rules)
+    # one formula on every backend where libraries' kernels disagree (common/kernels.py; torch's: the same rules)
     def _k_maximum(self, dt: DType) -> Callable[..., Any]:
         if dt.kind == "f" and dt not in self.tie_second_natively:
             return R.tie_second(self.xp, self.xp.maximum)
