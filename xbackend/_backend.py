@@ -3,7 +3,7 @@
 Design constraint: the core (``_array.py``, the function modules) never names a backend library. It
 calls the methods below on a :class:`Backend` instance with *native* arrays and xbackend value
 objects (:class:`~xbackend.DType`, :class:`~xbackend.Device`), and gets native arrays back. Every
-quirk of a library lives in its own module under ``xbackend/backends/``.
+quirk of a library lives in its own package under ``xbackend/_backends/``.
 
 Required (a backend is unusable without them)
     ``name``, ``module`` (top-level module name, used for type dispatch without importing),
