@@ -184,7 +184,7 @@ class Jitted:
                  cache_size: int) -> None:  # fmt: skip
         if cache_size < 1:
             raise ArgumentValueError(f"cache_size must be >= 1, got {cache_size}. Fix: keep at least one compiled "
-                                     f"variant, e.g. @xb.jit(cache_size={DEFAULT_CACHE_SIZE})")  # fmt: skip
+                                     f"variant, e.g. f = xb.jit(f, cache_size={DEFAULT_CACHE_SIZE})")  # fmt: skip
         self.eager = fn
         self.static_argnames = frozenset(static_argnames)
         self.backend_options = dict(backend_options)

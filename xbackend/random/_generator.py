@@ -153,7 +153,7 @@ class Generator:
             if chunks is not None and not _lazy(place[0]):
                 raise ArgumentValueError(f"chunks= applies to chunked (Dask) backends, not to {place[0].name}. "
                                          "Fix: drop chunks=, or draw on Dask, e.g. "
-                                         "xb.random.default_rng(seed, backend='dask', chunks=chunks)")  # fmt: skip
+                                         "rng = xb.random.default_rng(seed, backend='dask', chunks=chunks)")  # fmt: skip
         native_cls = native_class_for(place[0]) if stream == "native" and place is not None else None
         if native_cls is not None and place is not None:
             engine = native_cls(place[0], place[1], ss, chunks)
@@ -357,7 +357,8 @@ class Generator:
             low, high = 0, low
         if not (_is_int(low) and _is_int(high)):
             raise ArgumentTypeError(f"integers() takes Python ints for low and high, got {type(low).__name__} and "
-                                    f"{type(high).__name__}. Fix: pass int(low), int(high)")  # fmt: skip
+                                    f"{type(high).__name__}. Fix: convert them, e.g. low, high = int(low), "
+                                    "int(high)")  # fmt: skip
         lo, hi = operator.index(low), operator.index(high) - (0 if endpoint else 1)
         if lo > hi:
             raise ArgumentValueError(f"integers(): low >= high ({low} >= {high}{' + 1' if endpoint else ''}); the "
@@ -379,7 +380,7 @@ class Generator:
         """
         if not _arrays(p) and not 0.0 <= float(p) <= 1.0:
             raise ArgumentValueError(f"bernoulli(): p must be in [0, 1], got {p}. Fix: pass a probability, e.g. "
-                                     "min(max(p, 0.0), 1.0)")  # fmt: skip
+                                     "p = min(max(p, 0.0), 1.0)")  # fmt: skip
         be, dev = self._where(p)
         return self._engine.uniform(_param_shape(_sized(shape, size), p), D.float64, be, dev) < p
 
@@ -552,7 +553,7 @@ def _scalar_is(v: Any, x: float) -> bool:
 def _check_scale(scale: Any) -> None:
     if isinstance(scale, (int, float)) and not scale >= 0:
         raise ArgumentValueError(f"scale must be non-negative, got {scale}. Fix: pass a standard deviation (or mean) "
-                                 "of at least 0, e.g. abs(scale)")  # fmt: skip
+                                 "of at least 0, e.g. scale = abs(scale)")  # fmt: skip
 
 
 def _param_shape(shape: Any, *params: Any) -> tuple[int, ...]:
