@@ -152,8 +152,8 @@ class Generator:
             place = _target(backend, device)
             if chunks is not None and not _lazy(place[0]):
                 raise ArgumentValueError(f"chunks= applies to chunked (Dask) backends, not to {place[0].name}. "
-                                         "Fix: drop chunks=, or draw on Dask, e.g. "
-                                         "rng = xb.random.default_rng(seed, backend='dask', chunks=chunks)")  # fmt: skip
+                                         "Fix: drop chunks=, or draw on Dask, e.g. rng = "
+                                         "xb.random.default_rng(seed, backend='dask', chunks=chunks)")  # fmt: skip
         native_cls = native_class_for(place[0]) if stream == "native" and place is not None else None
         if native_cls is not None and place is not None:
             engine = native_cls(place[0], place[1], ss, chunks)
