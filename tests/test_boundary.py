@@ -282,3 +282,33 @@ def test_a_native_exception_from_a_generator_method_leaves_typed(monkeypatch, st
     assert str(exc).startswith("random.Generator.exponential(): ")
     exc = _caught(lambda: rng.choice(5, 2, replace=False, p=[0.2] * 5))  # through a method's inner draw
     assert type(exc) is xb.OutOfMemoryError and str(exc).startswith("random.Generator.choice(): ")
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_a_native_exception_from_the_gradient_engine_leaves_typed(monkeypatch, backend):
+    """xb.grad's engine (torch's autograd, also for NumPy Arrays) failing for a reason xbackend does not check leaves
+    as a typed error with the library's exception as __cause__; an exception of the user's function passes through
+    untouched (it is theirs, not xbackend's)."""
+    if not xb.backends()["torch"].usable:
+        pytest.skip("torch is not installed")
+    from xbackend._backends.torch.grad import TorchGradMixin
+
+    def loss(w):
+        return xb.sum(w * w)
+
+    w = xb.asarray([1.0, 2.0], backend=backend)
+    assert xb.grad(loss)(w).tolist() == [2.0, 4.0]
+
+    def mine(w):
+        raise ValueError("the user's own")
+
+    exc = _caught(lambda: xb.grad(mine)(w))
+    assert type(exc) is ValueError and str(exc) == "the user's own"
+
+    def engine_fails(self, fn, xs, wrt, nested):
+        raise RuntimeError("CUDA error: an illegal memory access was encountered")
+
+    monkeypatch.setattr(TorchGradMixin, "value_and_grad", engine_fails)
+    exc = _caught(lambda: xb.grad(loss)(w))
+    assert type(exc) is xb.BackendFailure and type(exc.__cause__) is RuntimeError
+    assert str(exc).startswith("grad(): the backend failed with RuntimeError: CUDA error")

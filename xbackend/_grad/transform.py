@@ -29,6 +29,7 @@ from typing import Any, Callable, Sequence
 
 from .. import _config
 from .._array import MIXED_PLACES, Array, _alloc, _check_partner, _new
+from .._boundary import raise_translated
 from .autograd import ACTIVE
 from .._dispatch import get_backend
 from .._errors import ArgumentTypeError, ArgumentValueError, BackendUnavailableError, GradientError
@@ -220,6 +221,7 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
         natives = [move_in(a._data, a._dt) if a._be is be and a._dev is dev else a._data for a in arrays]
         cfg = _creating_on(engine, edev)
     out_meta: list[Any] = [None, None, ()]  # value dtype, aux spec, aux (dtype, device, backend) per Array
+    raised_by_f: list[BaseException] = []  # what f itself raised: the user's own, passed through untouched
 
     def on_natives(xs: list[Any]) -> tuple[Any, list[Any]]:
         # f's arguments: the Arrays of the differentiated ones' backend and device on the engine (their views,
@@ -239,6 +241,9 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
             else:
                 a = [_rebuild(s, rebuilt) for s in specs]
                 out = f(*a, **{k: _rebuild(s, rebuilt) for k, s in kspecs.items()}) if kspecs else f(*a)
+        except BaseException as exc:
+            raised_by_f.append(exc)
+            raise
         finally:
             if htoken is not None:
                 MIXED_PLACES.reset(htoken)
@@ -262,20 +267,27 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
         return value._data, [x._data for x in aux_arrays]
 
     nested = bool(ACTIVE.get())
-    if via is None:
-        v, gs, aux_natives = engine.value_and_grad(on_natives, natives, tuple(wrt), nested)
-        places = [(dv, b) for _, dv, b in out_meta[2]]
-    else:
-        with engine.use_stream(be.stream_handle(dev), edev):  # the engine works on the inputs' stream
+    try:
+        if via is None:
             v, gs, aux_natives = engine.value_and_grad(on_natives, natives, tuple(wrt), nested)
-            # back where the inputs live, without a copy (still on that stream); a gradient has its input's
-            # dtype, the value the dtype f's loss had
-            v = move_out(v, out_meta[0])
-            gs = [move_out(g, arrays[j]._dt) for g, j in zip(gs, wrt)]
-            if has_aux:
-                home = [b is engine and dv is edev for _, dv, b in out_meta[2]]
-                aux_natives = [move_out(x, dt) if h else x for x, h, (dt, _, _) in zip(aux_natives, home, out_meta[2])]
-                places = [(dev, be) if h else (dv, b) for h, (_, dv, b) in zip(home, out_meta[2])]
+            places = [(dv, b) for _, dv, b in out_meta[2]]
+        else:
+            with engine.use_stream(be.stream_handle(dev), edev):  # the engine works on the inputs' stream
+                v, gs, aux_natives = engine.value_and_grad(on_natives, natives, tuple(wrt), nested)
+                # back where the inputs live, without a copy (still on that stream); a gradient has its input's
+                # dtype, the value the dtype f's loss had
+                v = move_out(v, out_meta[0])
+                gs = [move_out(g, arrays[j]._dt) for g, j in zip(gs, wrt)]
+                if has_aux:
+                    home = [b is engine and dv is edev for _, dv, b in out_meta[2]]
+                    aux_natives = [move_out(x, dt) if h else x
+                                   for x, h, (dt, _, _) in zip(aux_natives, home, out_meta[2])]  # fmt: skip
+                    places = [(dev, be) if h else (dv, b) for h, (_, dv, b) in zip(home, out_meta[2])]
+    except Exception as exc:  # the engine's own failure is typed at the boundary; f's exception is the user's
+        if any(exc is e for e in raised_by_f):
+            raise
+        raise_translated(exc, "grad")
+        raise  # (raise_translated always raises)
     value = _new(v, out_meta[0], dev, be)
     if specs is None:  # each differentiated argument is one Array: its gradient, in argnums' order
         grads = [_new(g, arrays[j]._dt, dev, be) for g, j in zip(gs, wrt)]
