@@ -223,3 +223,92 @@ def test_every_public_function_is_behind_the_boundary():
         if inspect.isfunction(f) and not name.startswith("_") and name not in B.NOT_WRAPPED:
             inline = name in B.INLINE or name in B.ELEMENTWISE
             assert getattr(f, "__xb_boundary__", False) or inline, name
+
+
+def test_install_methods_takes_the_names_and_the_prefix():
+    class G:
+        def draw(self):
+            raise ValueError("bad value")
+
+    B.install_methods(G, ("draw",), "random.Generator.")
+    with pytest.raises(xb.ArgumentValueError, match=r"^random\.Generator\.draw\(\): bad value"):
+        G().draw()
+
+
+def test_xb_random_is_behind_the_boundary_like_every_other_public_name():
+    """The lazy package wraps its own names when it is imported: its functions, and every public method of the
+    Generator (a method added without being listed fails here)."""
+    import xbackend.random as R
+
+    for name in R.__all__:
+        f = getattr(R, name)
+        if inspect.isfunction(f):
+            assert getattr(f, "__xb_boundary__", False), f"xb.random.{name}"
+    public = {n for n, f in vars(R.Generator).items() if inspect.isfunction(f) and not n.startswith("_")}
+    assert public == set(R.GENERATOR_METHODS)
+    for name in public:
+        assert getattr(vars(R.Generator)[name], "__xb_boundary__", False), f"Generator.{name}"
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+@pytest.mark.parametrize("method", ["random", "standard_normal", "integers"])
+def test_a_native_exception_from_a_one_call_method_leaves_typed(backend, method):
+    """The native generators' one-call methods (one library call, no wrapper frame) translate inline: the library's
+    own refusal to allocate 2**50 numbers leaves as OutOfMemoryError, named after the method."""
+    if not xb.backends()[backend].usable:
+        pytest.skip(f"{backend} is not installed")
+    rng = xb.random.default_rng(0, backend=backend, stream="native")
+    call = (lambda: rng.integers(0, 2, 2**50)) if method == "integers" else (lambda: getattr(rng, method)(2**50))
+    exc = _caught(call)
+    assert type(exc) is xb.OutOfMemoryError, repr(exc)
+    assert str(exc).startswith(f"random.Generator.{method}(): ") and "Fix: " in str(exc)
+    assert exc.__cause__ is not None and not isinstance(exc.__cause__, xb.XBackendError)
+
+
+@pytest.mark.parametrize("stream", ["portable", "native"])
+def test_a_native_exception_from_a_generator_method_leaves_typed(monkeypatch, stream):
+    """A library's exception escaping from any Generator method (here the engine's draw, made to fail as NumPy
+    does) is translated at the boundary, the library's exception kept as __cause__."""
+    from xbackend.random import _engine
+
+    def refuse(*args, **kwargs):
+        raise MemoryError("Unable to allocate 8.00 PiB for an array")
+
+    monkeypatch.setattr(_engine.Portable, "exponential", refuse)
+    monkeypatch.setattr(_engine.Native, "exponential", refuse)
+    rng = xb.random.default_rng(0, backend="numpy", stream=stream)
+    exc = _caught(lambda: rng.exponential(2.0, 3))
+    assert type(exc) is xb.OutOfMemoryError and type(exc.__cause__) is MemoryError
+    assert str(exc).startswith("random.Generator.exponential(): ")
+    exc = _caught(lambda: rng.choice(5, 2, replace=False, p=[0.2] * 5))  # through a method's inner draw
+    assert type(exc) is xb.OutOfMemoryError and str(exc).startswith("random.Generator.choice(): ")
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_a_native_exception_from_the_gradient_engine_leaves_typed(monkeypatch, backend):
+    """xb.grad's engine (torch's autograd, also for NumPy Arrays) failing for a reason xbackend does not check leaves
+    as a typed error with the library's exception as __cause__; an exception of the user's function passes through
+    untouched (it is theirs, not xbackend's)."""
+    if not xb.backends()["torch"].usable:
+        pytest.skip("torch is not installed")
+    from xbackend._backends.torch.grad import TorchGradMixin
+
+    def loss(w):
+        return xb.sum(w * w)
+
+    w = xb.asarray([1.0, 2.0], backend=backend)
+    assert xb.grad(loss)(w).tolist() == [2.0, 4.0]
+
+    def mine(w):
+        raise ValueError("the user's own")
+
+    exc = _caught(lambda: xb.grad(mine)(w))
+    assert type(exc) is ValueError and str(exc) == "the user's own"
+
+    def engine_fails(self, fn, xs, wrt, nested):
+        raise RuntimeError("CUDA error: an illegal memory access was encountered")
+
+    monkeypatch.setattr(TorchGradMixin, "value_and_grad", engine_fails)
+    exc = _caught(lambda: xb.grad(loss)(w))
+    assert type(exc) is xb.BackendFailure and type(exc.__cause__) is RuntimeError
+    assert str(exc).startswith("grad(): the backend failed with RuntimeError: CUDA error")

@@ -106,7 +106,9 @@ else:
             import importlib
 
             return importlib.import_module(f"{__name__}.random")
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        raise UnknownAttributeError(f"module {__name__!r} has no attribute {name!r}. Fix: check the spelling "
+                                    "against dir(xbackend) (the Array API standard's names, NumPy's where they "
+                                    "agree)")  # fmt: skip
 
 
 from . import _assemble  # noqa: E402 - last: the Array put together, the public functions behind the boundary

@@ -7,7 +7,8 @@ is translated here, once, into the typed error a NumPy user catches - its class 
 from which library noticed - with the library's exception kept as ``__cause__``. The parity generator
 (``tests/test_parity.py``) proves that the drawn calls never reach the last-resort translations.
 
-Every public function is wrapped by :func:`boundary` when ``xbackend`` is imported (``install``), except the
+Every public function is wrapped by :func:`boundary` when ``xbackend`` is imported (``install``; ``xb.random``, imported
+on first use, wraps its own when it is imported), except the
 hot ones that translate inline (:data:`INLINE`): the elementwise functions and operators, ``asarray``, the
 creation functions, ``sum``, ``reshape``, ``astype``, ``matmul`` and indexing, whose fast paths end in
 ``except Exception: ... raise translate(exc, name)`` (free while nothing is raised).
@@ -245,12 +246,12 @@ METHODS = ("astype", "to", "to_device", "item", "tolist", "numpy", "detach", "co
            "__dlpack_device__", "__array__", "__array_namespace__", "__format__")  # fmt: skip
 
 
-def install_methods(cls: type) -> None:
-    """Wrap the Array methods in :data:`METHODS` (idempotent)."""
-    for n in METHODS:
+def install_methods(cls: type, names: tuple[str, ...] = METHODS, prefix: str = "Array.") -> None:
+    """Wrap the methods ``names`` of ``cls`` (the Array's :data:`METHODS` by default) in place (idempotent)."""
+    for n in names:
         f = cls.__dict__.get(n)
         if inspect.isfunction(f) and not getattr(f, "__xb_boundary__", False):
-            setattr(cls, n, boundary(f, f"Array.{n}"))
+            setattr(cls, n, boundary(f, f"{prefix}{n}"))
 
 
 # --- the situations recognised after a native kernel raised (the error path only) --------------------------------

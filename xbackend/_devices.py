@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ._errors import BackendMismatchError, UnknownDeviceError
+from ._errors import ArgumentTypeError, BackendMismatchError, UnknownDeviceError
 
 __all__ = ["Device", "device", "bind", "split", "CPU", "DEVICE_TYPES"]
 
@@ -63,7 +63,7 @@ class Device:
     def __new__(cls, spec: Any = "cpu", index: Any = None, *, backend: Any = None) -> "Device":
         if isinstance(index, (str, Device)):  # Device('torch', 'cuda:0'): the backend first, as repr writes it
             if backend is not None:
-                raise TypeError("Device(backend, place) takes the backend once; drop backend=")
+                raise ArgumentTypeError("Device(backend, place) takes the backend once; drop backend=")
             spec, index, backend = index, None, spec
         if isinstance(spec, Device) and index is None:
             d = spec
@@ -190,7 +190,8 @@ def bind(dev: Device, backend: Any) -> Device:
     b = phys._bound.get(name)
     if b is None:
         if not isinstance(name, str):
-            raise TypeError(f"a device's backend is a name like 'torch', got {type(name).__name__}")
+            raise ArgumentTypeError(f"a device's backend is a name like 'torch', got {type(name).__name__}. Fix: "
+                                    "pass the backend's name, e.g. backend='numpy'")  # fmt: skip
         b = phys._bound[name] = Device._make(phys.type, phys.index, name, phys)
     return b
 

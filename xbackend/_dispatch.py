@@ -19,7 +19,7 @@ from typing import Any
 
 from ._backend import Backend, BackendInfo
 from ._devices import DEVICE_TYPES
-from ._errors import BackendUnavailableError, UnknownBackendError
+from ._errors import ArgumentTypeError, BackendUnavailableError, UnknownBackendError
 
 __all__ = ["get_backend", "get_backend_class", "backend_for_type", "register_backend", "backends", "backend_names"]
 
@@ -85,7 +85,8 @@ def _load_plugins() -> None:
         try:
             cls = ep.load()
             if not (isinstance(cls, type) and issubclass(cls, Backend)):
-                raise TypeError(f"{ep.value} is not a subclass of xbackend Backend")
+                raise ArgumentTypeError(f"{ep.value} is not a subclass of xbackend Backend. Fix: point the entry "
+                                        "point at a class derived from xbackend.Backend")  # fmt: skip
             register_backend(ep.name, cls)
         except Exception as exc:  # a broken plugin must never break xbackend
             warnings.warn(f"skipping broken xbackend backend plugin {ep.name!r} ({ep.value}): {exc!r}", RuntimeWarning)

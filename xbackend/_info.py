@@ -23,6 +23,7 @@ from . import _config, _dtypes as D
 from ._devices import Device, bind as _bind, split as _split
 from ._dispatch import get_backend
 from ._dtypes import DType
+from ._errors import ArgumentValueError
 
 __all__ = ["__array_namespace_info__", "devices", "preferred_device"]
 
@@ -117,7 +118,8 @@ class Info:
                 try:
                     wanted += _KINDS[k]
                 except (KeyError, TypeError):
-                    raise ValueError(f"unknown dtype kind {k!r}; use one of {', '.join(_KINDS)}") from None
+                    raise ArgumentValueError(f"unknown dtype kind {k!r}. Fix: use one of {', '.join(_KINDS)}, e.g. "
+                                             "kind='real floating'") from None  # fmt: skip
         return {d.name: d for d in _STANDARD if d in wanted and d in held}
 
 

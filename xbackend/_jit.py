@@ -29,7 +29,7 @@ from typing import Any, Callable, TypeVar, overload
 from . import _config
 from ._array import Array, _new
 from ._dispatch import backend_for_type
-from ._errors import JitUnsupported
+from ._errors import ArgumentTypeError, ArgumentValueError, BackendFailure, JitUnsupported
 
 __all__ = ["jit", "jit_cache_info", "JitFallbackWarning", "JitCacheInfo"]
 
@@ -99,9 +99,9 @@ def _flatten(obj: Any, arrays: list[Array], key: list[Any]) -> Any:
         key.append((dict, tuple(obj)))
         return (dict, tuple((k, _flatten(v, arrays, key)) for k, v in obj.items()))
     if backend_for_type(t) is not None:
-        raise TypeError(
+        raise ArgumentTypeError(
             f"@xb.jit functions take xbackend Arrays, got a native {t.__module__}.{t.__name__}. "
-            "Fix: pass xb.asarray(x), or decorate with @xb.portable on top of @xb.jit"
+            "Fix: pass an xbackend Array, e.g. xb.asarray(x) (or decorate with @xb.portable on top of @xb.jit)"
         )
     key.append(_leaf_key(obj))
     return ("c", obj)
@@ -183,7 +183,8 @@ class Jitted:
     def __init__(self, fn: Callable[..., Any], static_argnames: tuple[str, ...], backend_options: dict[str, Any],
                  cache_size: int) -> None:  # fmt: skip
         if cache_size < 1:
-            raise ValueError(f"cache_size must be >= 1, got {cache_size}")
+            raise ArgumentValueError(f"cache_size must be >= 1, got {cache_size}. Fix: keep at least one compiled "
+                                     f"variant, e.g. f = xb.jit(f, cache_size={DEFAULT_CACHE_SIZE})")  # fmt: skip
         self.eager = fn
         self.static_argnames = frozenset(static_argnames)
         self.backend_options = dict(backend_options)
@@ -343,12 +344,15 @@ def _wrap_out(entry: _Entry, natives: Any) -> Any:
     o = entry.out
     be = entry.be
     if len(natives) != len(o.dts):
-        raise RuntimeError(f"xb.jit: the compiled function returned {len(natives)} arrays, expected {len(o.dts)}")
+        raise BackendFailure(f"xb.jit: the compiled function returned {len(natives)} arrays, the traced eager code "
+                             f"{len(o.dts)}: a bug in the compiler hook of backend {be.name!r}. Fix: please report "
+                             "it; meanwhile run the function eagerly, e.g. f.eager(*args)")  # fmt: skip
     arrays = []
     for n, dt, dv, ndt in zip(natives, o.dts, o.devs, o.native_dts):
         if n.dtype != ndt:  # a compiled function never changes a dtype (the native one the trace recorded)
-            raise RuntimeError(f"xb.jit: compiled output has native dtype {n.dtype}, the traced eager code "
-                               f"gives {ndt} ({dt}): a bug in the compiler hook of backend {be.name!r}")  # fmt: skip
+            raise BackendFailure(f"xb.jit: compiled output has native dtype {n.dtype}, the traced eager code "
+                                 f"gives {ndt} ({dt}): a bug in the compiler hook of backend {be.name!r}. Fix: please "
+                                 "report it; meanwhile run the function eagerly, e.g. f.eager(*args)")  # fmt: skip
         arrays.append(_new(n, dt, dv, be))
     return _rebuild(o.spec, arrays)
 
@@ -403,7 +407,8 @@ def jit(fn: Any = None, /, *, static_argnames: tuple[str, ...] | str = (),
 
     def deco(f: Any) -> Any:
         if not callable(f):
-            raise TypeError(f"@xb.jit decorates a function, got {type(f).__name__}")
+            raise ArgumentTypeError(f"@xb.jit decorates a function, got {type(f).__name__}. Fix: put it above a "
+                                    "def, e.g. f = xb.jit(lambda x: x + 1)")  # fmt: skip
         return Jitted(f, tuple(static_argnames), backend_options or {}, cache_size)
 
     return deco if fn is None else deco(fn)

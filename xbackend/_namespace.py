@@ -160,7 +160,8 @@ def namespace_for(dev: Device) -> BoundNamespace:
     """
     name = dev.backend
     if name is None:  # (checked first: an unbound device equals the bound ones at its place)
-        raise ValueError(f"a namespace needs a device bound to a backend, e.g. x.device; got {dev!r}")
+        raise ArgumentValueError(f"a namespace needs a device bound to a backend, got {dev!r}. Fix: pass an Array's "
+                                 "device, or name the backend, e.g. xb.Device('numpy', 'cpu')")  # fmt: skip
     ns = _CACHE.get(dev)
     if ns is None:
         ns = _CACHE.setdefault(dev, _build(dev, name))

@@ -472,7 +472,8 @@ def prefetch(iterable: Iterable[Any], *, backend: str | None = None, device: Any
     [[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]]
     """
     if depth < 1:
-        raise ValueError(f"prefetch depth must be >= 1, got {depth}")
+        raise ArgumentValueError(f"prefetch depth must be >= 1, got {depth}. Fix: stage at least one batch ahead, "
+                                 "e.g. depth=2")  # fmt: skip
     be, dev = _target(backend, device)
 
     if not _staged(be, dev):

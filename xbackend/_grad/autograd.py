@@ -127,8 +127,8 @@ def _set_grad(self: Array, value: Array | None) -> None:
         self._be.set_grad(self._data, None)
         return
     if type(value) is not Array:
-        raise TypeError(f"x.grad takes an Array or None, got {type(value).__name__}. Fix: x.grad = xb.asarray(g, "
-                        "device=x.device)")  # fmt: skip
+        raise ArgumentTypeError(f"x.grad takes an Array or None, got {type(value).__name__}. Fix: assign an Array "
+                                "next to x, e.g. x.grad = xb.asarray(g, device=x.device)")  # fmt: skip
     if value._be is not self._be or value._dev is not self._dev:
         _check_partner(self, value)
     self._be.set_grad(self._data, value._data)
@@ -166,7 +166,8 @@ def backward(self: Array, gradient: Array | None = None, *, retain_graph: bool |
     g = None
     if gradient is not None:
         if type(gradient) is not Array:
-            raise TypeError(f"gradient= takes an Array, got {type(gradient).__name__}")
+            raise ArgumentTypeError(f"gradient= takes an Array, got {type(gradient).__name__}. Fix: pass an Array "
+                                    "of the loss's shape, e.g. loss.backward(xb.ones_like(loss))")  # fmt: skip
         if gradient._be is not self._be or gradient._dev is not self._dev:
             _check_partner(self, gradient)
         g = gradient._data

@@ -29,9 +29,10 @@ from typing import Any, Callable, Sequence
 
 from .. import _config
 from .._array import MIXED_PLACES, Array, _alloc, _check_partner, _new
+from .._boundary import raise_translated
 from .autograd import ACTIVE
 from .._dispatch import get_backend
-from .._errors import BackendUnavailableError, GradientError
+from .._errors import ArgumentTypeError, ArgumentValueError, BackendUnavailableError, GradientError
 from . import closures
 from .._interchange import _transport
 from .._jit import _rebuild  # the same container specs ("a": the i-th Array, "c": a constant, containers)
@@ -58,10 +59,10 @@ def _flatten(obj: Any, arrays: list[Array], diff: list[int] | None, where: Any) 
         return (dict, tuple((k, _flatten(v, arrays, diff, (*where[:2], f"{where[2]}[{k!r}]"))) for k, v in obj.items()))
     if diff is not None:
         f, i, path = where
-        raise TypeError(
+        raise ArgumentTypeError(
             f"xb.grad differentiates Arrays (or tuples, lists and dicts of them), but argument {i}{path} of {_name(f)} "
-            f"is a {t.__name__}. Fix: pass xb.asarray(value) (on the backend of the other Arrays), or leave it out of "
-            "argnums"
+            f"is a {t.__name__}. Fix: pass it as an Array on the backend of the other Arrays, e.g. xb.asarray(value) "
+            "(or leave it out of argnums)"
         )
     return ("c", obj)
 
@@ -74,9 +75,11 @@ def _argnums(argnums: int | Sequence[int]) -> tuple[tuple[int, ...], bool]:
         isinstance(i, int) and not isinstance(i, bool) for i in argnums
     ):
         if len(set(argnums)) != len(argnums):
-            raise ValueError(f"argnums must not repeat an argument, got {tuple(argnums)}")
+            raise ArgumentValueError(f"argnums must not repeat an argument, got {tuple(argnums)}. Fix: name each "
+                                     f"argument once, e.g. argnums={tuple(dict.fromkeys(argnums))}")  # fmt: skip
         return tuple(argnums), False
-    raise TypeError(f"argnums must be an int or a non-empty tuple of ints, got {argnums!r}")
+    raise ArgumentTypeError(f"argnums must be an int or a non-empty tuple of ints, got {argnums!r}. Fix: name the "
+                            "differentiated positional arguments by position, e.g. argnums=(0, 1)")  # fmt: skip
 
 
 # --- the public functions ----------------------------------------------------------------------------
@@ -164,7 +167,7 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
     n = len(args)
     for i in nums:
         if not -n <= i < n:
-            raise TypeError(f"argnums {nums} names argument {i}, but {_name(f)} was called with {n} positional "
+            raise ArgumentTypeError(f"argnums {nums} names argument {i}, but {_name(f)} was called with {n} positional "
                             "argument(s). Fix: pass the differentiated arguments positionally")  # fmt: skip
     pos = nums if min(nums) >= 0 else tuple(i % n for i in nums)
     # the common call - every argument an Array, no keywords - needs no flattening: the arguments are the
@@ -195,7 +198,9 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
         kspecs = {k: _flatten(v, arrays, None, (f, k, "")) for k, v in kwargs.items()} if kwargs else None
         wrt = [j for i in pos for j in by_arg[i]]
         if not wrt:
-            raise TypeError(f"the arguments {nums} of {_name(f)} hold no Array to differentiate")
+            raise ArgumentTypeError(f"the arguments {nums} of {_name(f)} hold no Array to differentiate. Fix: pass "
+                                    "the parameters as Arrays, e.g. xb.asarray(w), or point argnums at "
+                                    "them")  # fmt: skip
     first = arrays[wrt[0]]
     be, dev = first._be, first._dev
     for j in wrt:
@@ -216,6 +221,7 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
         natives = [move_in(a._data, a._dt) if a._be is be and a._dev is dev else a._data for a in arrays]
         cfg = _creating_on(engine, edev)
     out_meta: list[Any] = [None, None, ()]  # value dtype, aux spec, aux (dtype, device, backend) per Array
+    raised_by_f: list[BaseException] = []  # what f itself raised: the user's own, passed through untouched
 
     def on_natives(xs: list[Any]) -> tuple[Any, list[Any]]:
         # f's arguments: the Arrays of the differentiated ones' backend and device on the engine (their views,
@@ -235,6 +241,9 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
             else:
                 a = [_rebuild(s, rebuilt) for s in specs]
                 out = f(*a, **{k: _rebuild(s, rebuilt) for k, s in kspecs.items()}) if kspecs else f(*a)
+        except BaseException as exc:
+            raised_by_f.append(exc)
+            raise
         finally:
             if htoken is not None:
                 MIXED_PLACES.reset(htoken)
@@ -244,7 +253,9 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
         aux: Any = None
         if has_aux:
             if type(out) is not tuple or len(out) != 2:
-                raise TypeError(f"has_aux=True: {_name(f)} must return a pair (loss, aux), got {type(out).__name__}")
+                raise ArgumentTypeError(f"has_aux=True: {_name(f)} must return a pair (loss, aux), got "
+                                        f"{type(out).__name__}. Fix: return (loss, aux) from it, or drop "
+                                        "has_aux=True")  # fmt: skip
             out, aux = out
         value = _loss(out, engine, f)
         out_meta[0] = value._dt
@@ -256,20 +267,27 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
         return value._data, [x._data for x in aux_arrays]
 
     nested = bool(ACTIVE.get())
-    if via is None:
-        v, gs, aux_natives = engine.value_and_grad(on_natives, natives, tuple(wrt), nested)
-        places = [(dv, b) for _, dv, b in out_meta[2]]
-    else:
-        with engine.use_stream(be.stream_handle(dev), edev):  # the engine works on the inputs' stream
+    try:
+        if via is None:
             v, gs, aux_natives = engine.value_and_grad(on_natives, natives, tuple(wrt), nested)
-            # back where the inputs live, without a copy (still on that stream); a gradient has its input's
-            # dtype, the value the dtype f's loss had
-            v = move_out(v, out_meta[0])
-            gs = [move_out(g, arrays[j]._dt) for g, j in zip(gs, wrt)]
-            if has_aux:
-                home = [b is engine and dv is edev for _, dv, b in out_meta[2]]
-                aux_natives = [move_out(x, dt) if h else x for x, h, (dt, _, _) in zip(aux_natives, home, out_meta[2])]
-                places = [(dev, be) if h else (dv, b) for h, (_, dv, b) in zip(home, out_meta[2])]
+            places = [(dv, b) for _, dv, b in out_meta[2]]
+        else:
+            with engine.use_stream(be.stream_handle(dev), edev):  # the engine works on the inputs' stream
+                v, gs, aux_natives = engine.value_and_grad(on_natives, natives, tuple(wrt), nested)
+                # back where the inputs live, without a copy (still on that stream); a gradient has its input's
+                # dtype, the value the dtype f's loss had
+                v = move_out(v, out_meta[0])
+                gs = [move_out(g, arrays[j]._dt) for g, j in zip(gs, wrt)]
+                if has_aux:
+                    home = [b is engine and dv is edev for _, dv, b in out_meta[2]]
+                    aux_natives = [move_out(x, dt) if h else x
+                                   for x, h, (dt, _, _) in zip(aux_natives, home, out_meta[2])]  # fmt: skip
+                    places = [(dev, be) if h else (dv, b) for h, (_, dv, b) in zip(home, out_meta[2])]
+    except Exception as exc:  # the engine's own failure is typed at the boundary; f's exception is the user's
+        if any(exc is e for e in raised_by_f):
+            raise
+        raise_translated(exc, "grad")
+        raise  # (raise_translated always raises)
     value = _new(v, out_meta[0], dev, be)
     if specs is None:  # each differentiated argument is one Array: its gradient, in argnums' order
         grads = [_new(g, arrays[j]._dt, dev, be) for g, j in zip(gs, wrt)]

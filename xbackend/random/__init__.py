@@ -7,7 +7,11 @@ uniform floats are bit-identical on NumPy, torch (CPU and CUDA), CuPy, Dask (wha
 array-api-strict and JAX; normal and exponential variates agree to an ulp or two (their ``log``/``cos``
 are each library's own). ``stream="native"`` opts into the backend's own, faster generator instead.
 
-Importing this package imports no backend library; the per-backend parts load on first use.
+Importing this package imports no backend library; the per-backend parts load on first use. Like every other public
+name, ``default_rng`` and the Generator's methods sit behind the error boundary (``xbackend/_boundary.py``): a
+native library's exception leaves them as a typed xbackend error. The package is imported on first use, after
+``xbackend/_assemble.py`` ran, so it puts its own names behind the boundary, with the same ``install`` calls; the
+one-call methods of native and CUDA generators (``one_call_methods``) translate inline, as the hot functions do.
 
 >>> import xbackend as xb
 >>> rng = xb.random.default_rng(2024)
@@ -17,7 +21,17 @@ xb.float32
 
 from __future__ import annotations
 
+import sys as _sys
+
+from .. import _boundary
 from ._engine import NativeStateError
 from ._generator import Generator, default_rng
 
 __all__ = ["Generator", "default_rng", "NativeStateError"]
+
+#: the Generator's public methods, behind the boundary as ``random.Generator.<name>``
+GENERATOR_METHODS = ("spawn", "random", "uniform", "standard_normal", "normal", "exponential", "integers", "bernoulli",
+                     "permutation", "permuted", "choice")  # fmt: skip
+
+_boundary.install(_sys.modules[__name__], __all__, "random.")
+_boundary.install_methods(Generator, GENERATOR_METHODS, "random.Generator.")

@@ -158,7 +158,8 @@ class Native(_NativeBase):
     def get_state(self) -> Any:
         bg = getattr(self.gen, "_bit_generator", None)
         if bg is None:  # pragma: no cover - a Dask without it
-            raise NativeStateError("this Dask generator does not expose its state. Fix: use the portable stream")
+            raise NativeStateError("this Dask generator does not expose its state. Fix: use the portable stream, "
+                                   "e.g. xb.random.default_rng(seed, backend='dask')")  # fmt: skip
         return bg.state
 
     def set_state(self, state: Any) -> None:

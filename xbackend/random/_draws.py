@@ -37,6 +37,7 @@ from .._creation import asarray
 from .._devices import Device
 from .._dtypes import DType
 from .._elementwise import cos, log1p, logical_not, sin, sqrt
+from .._errors import BackendFailure
 from .._manipulation import reshape, stack
 from .._dtype_functions import astype
 from .._searching import nonzero, where
@@ -126,7 +127,10 @@ def bounded(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, star
         if not bool(any_(bad)):  # (synchronises a GPU once per attempt)
             break
         if attempt > MAX_RETRIES:  # pragma: no cover - probability below 2**-256 per variate
-            raise RuntimeError("xb.random: integer rejection sampling did not converge")
+            raise BackendFailure(f"xb.random: integer rejection sampling did not converge in {MAX_RETRIES} redraws "
+                                 "(a chance below 2**-256: the backend's random words are broken). Fix: please "
+                                 "report it; meanwhile draw with the backend's own generator, e.g. "
+                                 "xb.random.default_rng(seed, stream='native')")  # fmt: skip
         (idx,) = nonzero(bad)
         pos = idx + start if start else idx
         v2, ok2 = _accept(src.words_at(key, (ctr + attempt * _philox.RETRY_STRIDE) % _philox.C256, pos, width), r)

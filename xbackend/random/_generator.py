@@ -66,10 +66,11 @@ def default_rng(seed: Any = None, *, backend: str | None = None, device: Any = N
                                     "seed")  # fmt: skip
         return seed
     if stream not in _STREAMS:
-        raise ArgumentValueError(f"stream must be 'portable' or 'native', got {stream!r}")
+        raise ArgumentValueError(f"stream must be 'portable' or 'native', got {stream!r}. Fix: pass one of them, "
+                                 "e.g. xb.random.default_rng(seed, stream='native')")  # fmt: skip
     if isinstance(seed, (np.random.Generator, np.random.BitGenerator)):
         raise ArgumentTypeError(f"default_rng() takes a seed, not a NumPy {type(seed).__name__}. Fix: pass an int "
-                                "seed or a numpy.random.SeedSequence")  # fmt: skip
+                                "seed or a numpy.random.SeedSequence, e.g. xb.random.default_rng(42)")  # fmt: skip
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(_checked_seed(seed))
     return Generator._make(ss, backend, device, stream, chunks, None)
 
@@ -140,7 +141,8 @@ class Generator:
     _place: tuple[Backend, Device] | None  # resolved once when given (and for native streams)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise ArgumentTypeError("Generator() cannot be called directly; use xb.random.default_rng(seed)")
+        raise ArgumentTypeError("Generator() cannot be called directly. Fix: make one with default_rng, e.g. "
+                                "rng = xb.random.default_rng(42)")  # fmt: skip
 
     @classmethod
     def _make(cls, ss: np.random.SeedSequence, backend: Any, device: Any, stream: str, chunks: Any,
@@ -150,7 +152,8 @@ class Generator:
             place = _target(backend, device)
             if chunks is not None and not _lazy(place[0]):
                 raise ArgumentValueError(f"chunks= applies to chunked (Dask) backends, not to {place[0].name}. "
-                                         "Fix: drop chunks=, or use backend='dask'")  # fmt: skip
+                                         "Fix: drop chunks=, or draw on Dask, e.g. rng = "
+                                         "xb.random.default_rng(seed, backend='dask', chunks=chunks)")  # fmt: skip
         native_cls = native_class_for(place[0]) if stream == "native" and place is not None else None
         if native_cls is not None and place is not None:
             engine = native_cls(place[0], place[1], ss, chunks)
@@ -354,7 +357,8 @@ class Generator:
             low, high = 0, low
         if not (_is_int(low) and _is_int(high)):
             raise ArgumentTypeError(f"integers() takes Python ints for low and high, got {type(low).__name__} and "
-                                    f"{type(high).__name__}. Fix: pass int(low), int(high)")  # fmt: skip
+                                    f"{type(high).__name__}. Fix: convert them, e.g. low, high = int(low), "
+                                    "int(high)")  # fmt: skip
         lo, hi = operator.index(low), operator.index(high) - (0 if endpoint else 1)
         if lo > hi:
             raise ArgumentValueError(f"integers(): low >= high ({low} >= {high}{' + 1' if endpoint else ''}); the "
@@ -375,7 +379,8 @@ class Generator:
         [True, True, False, True, False, True]
         """
         if not _arrays(p) and not 0.0 <= float(p) <= 1.0:
-            raise ArgumentValueError(f"bernoulli(): p must be in [0, 1], got {p}")
+            raise ArgumentValueError(f"bernoulli(): p must be in [0, 1], got {p}. Fix: pass a probability, e.g. "
+                                     "p = min(max(p, 0.0), 1.0)")  # fmt: skip
         be, dev = self._where(p)
         return self._engine.uniform(_param_shape(_sized(shape, size), p), D.float64, be, dev) < p
 
@@ -401,7 +406,8 @@ class Generator:
             return _as(self._perm(operator.index(x), be, dev), _config.current().default_int)
         x = _on(x, self)
         if x.ndim == 0:
-            raise ArgumentValueError("permutation() of a 0-d Array: pass an int n for a permutation of range(n)")
+            raise ArgumentValueError("permutation() of a 0-d Array: it has no axis to permute. Fix: pass an int n "
+                                     "for a permutation of range(n), e.g. rng.permutation(int(x))")  # fmt: skip
         ax = _axis(axis, x.ndim)
         return take(x, self._perm(_size(x, ax), x._be, x._dev), axis=ax)
 
@@ -447,15 +453,17 @@ class Generator:
         else:
             pool = _on(a, self)
             if pool.ndim == 0:
-                raise ArgumentValueError("choice() needs an int or an Array with at least one dimension")
+                raise ArgumentValueError("choice() of a 0-d Array: it has no axis to sample from. Fix: pass an "
+                                         "int n to sample range(n), e.g. rng.choice(int(a), shape)")  # fmt: skip
             ax = _axis(axis, pool.ndim)
             n = _size(pool, ax)
             be, dev = pool._be, pool._dev
         if n <= 0 and k:
-            raise ArgumentValueError("choice(): cannot take a sample from an empty population")
+            raise ArgumentValueError("choice(): cannot take a sample from an empty population. Fix: sample a "
+                                     "population of at least one entry, or ask for shape=0")  # fmt: skip
         if not replace and k > n:
             raise ArgumentValueError(f"choice(): cannot take {k} samples from {n} without replacement. "
-                                     "Fix: replace=True")
+                                     "Fix: sample with replacement, e.g. rng.choice(a, shape, replace=True)")
         idx = self._indices(n, k, replace, p, be, dev)
         if pool is None:
             return reshape(_as(idx, _config.current().default_int), out_shape)
@@ -471,16 +479,18 @@ class Generator:
             return self._perm(n, be, dev)[:k]
         w = asarray(p, dtype=D.float64, device=bind(dev, be.name))
         if tuple(w.shape) != (n,):
-            raise ArgumentValueError(f"choice(): p must have shape ({n},), got {tuple(w.shape)}")
+            raise ArgumentValueError(f"choice(): p must have shape ({n},), got {tuple(w.shape)}. Fix: pass one "
+                                     "probability per entry of the population")  # fmt: skip
         if bool(any_((w < 0) | isnan(w))) or abs(float(sum_(w)) - 1.0) > 1e-8:
-            raise ArgumentValueError("choice(): p must hold non-negative probabilities that sum to 1")
+            raise ArgumentValueError("choice(): p must hold non-negative probabilities that sum to 1. Fix: normalise "
+                                     "the weights, e.g. p = w / xb.sum(w)")  # fmt: skip
         if replace:
             cdf = cumulative_sum(w)
             cdf = cdf / cdf[-1]
             return searchsorted(cdf, self._engine.uniform((k,), D.float64, be, dev), side="right")
         if int(sum_(w > 0)) < k:
             raise ArgumentValueError(f"choice(): fewer than {k} entries of p are non-zero; cannot take {k} distinct "
-                                     "samples")
+                                     "samples. Fix: take fewer samples, or sample with replace=True")
         e = self._engine.exponential((n,), D.float64, be, dev)
         positive = w > 0
         return argsort(where(positive, e / where(positive, w, 1.0), math.inf), stable=True)[:k]
@@ -542,7 +552,8 @@ def _scalar_is(v: Any, x: float) -> bool:
 
 def _check_scale(scale: Any) -> None:
     if isinstance(scale, (int, float)) and not scale >= 0:
-        raise ArgumentValueError(f"scale must be non-negative, got {scale}")
+        raise ArgumentValueError(f"scale must be non-negative, got {scale}. Fix: pass a standard deviation (or mean) "
+                                 "of at least 0, e.g. scale = abs(scale)")  # fmt: skip
 
 
 def _param_shape(shape: Any, *params: Any) -> tuple[int, ...]:
@@ -584,7 +595,8 @@ def _size(x: Array, axis: int) -> int:
 def _axis(axis: int, ndim: int) -> int:
 
     if not -ndim <= axis < ndim:
-        raise AxisError(f"axis {axis} is out of bounds for an Array of {ndim} dimension(s)")
+        raise AxisError(f"axis {axis} is out of bounds for an Array of {ndim} dimension(s). Fix: pass an axis in "
+                        f"{-ndim}..{ndim - 1}")  # fmt: skip
     return axis % ndim
 
 

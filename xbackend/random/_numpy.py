@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _config, _dtypes as D
 from .._array import Array, _alloc, _new
+from .._boundary import raise_translated
 from .._devices import CPU, Device
 from .._dtypes import DType
 from ._engine import Native as _NativeBase
@@ -98,76 +99,92 @@ def one_call_methods_of(gen: Any, be: Any, dev: Device, general: dict[str, Any])
     num = (int, float)
 
     def random(shape: Any = None, dtype: Any = None, *, size: Any = None) -> Array:
-        if dtype is None:
-            c = ctx()
-            dtype = (cfg._base if c is None else c).default_float
-        if type(shape) is int and size is None:  # (NumPy itself refuses a negative size)
-            if dtype is f64:
-                a = alloc()
-                a._data = rnd(shape)
-                a._dt = f64
-                a._dev = dev
-                a._be = be
-                return a
-            if dtype is f32:
-                a = alloc()
-                a._data = rnd(shape, f32_np)
-                a._dt = f32
-                a._dev = dev
-                a._be = be
-                return a
-        return g_random(shape, dtype, size)
+        try:
+            if dtype is None:
+                c = ctx()
+                dtype = (cfg._base if c is None else c).default_float
+            if type(shape) is int and shape >= 0 and size is None:  # (a negative size: the general path says why)
+                if dtype is f64:
+                    a = alloc()
+                    a._data = rnd(shape)
+                    a._dt = f64
+                    a._dev = dev
+                    a._be = be
+                    return a
+                if dtype is f32:
+                    a = alloc()
+                    a._data = rnd(shape, f32_np)
+                    a._dt = f32
+                    a._dev = dev
+                    a._be = be
+                    return a
+            return g_random(shape, dtype, size)
+        except Exception as exc:  # a native error: typed at the boundary
+            raise_translated(exc, "random.Generator.random")
+            raise  # (raise_translated always raises)
 
     def standard_normal(shape: Any = None, dtype: Any = None, *, size: Any = None) -> Array:
-        if dtype is None:
-            c = ctx()
-            dtype = (cfg._base if c is None else c).default_float
-        if type(shape) is int and size is None:
-            if dtype is f64:
-                a = alloc()
-                a._data = std(shape)
-                a._dt = f64
-                a._dev = dev
-                a._be = be
-                return a
-            if dtype is f32:
-                a = alloc()
-                a._data = std(shape, f32_np)
-                a._dt = f32
-                a._dev = dev
-                a._be = be
-                return a
-        return g_std(shape, dtype, size)
+        try:
+            if dtype is None:
+                c = ctx()
+                dtype = (cfg._base if c is None else c).default_float
+            if type(shape) is int and shape >= 0 and size is None:
+                if dtype is f64:
+                    a = alloc()
+                    a._data = std(shape)
+                    a._dt = f64
+                    a._dev = dev
+                    a._be = be
+                    return a
+                if dtype is f32:
+                    a = alloc()
+                    a._data = std(shape, f32_np)
+                    a._dt = f32
+                    a._dev = dev
+                    a._be = be
+                    return a
+            return g_std(shape, dtype, size)
+        except Exception as exc:  # a native error: typed at the boundary
+            raise_translated(exc, "random.Generator.standard_normal")
+            raise  # (raise_translated always raises)
 
     def normal(loc: Any = 0.0, scale: Any = 1.0, shape: Any = None, dtype: Any = None, *,
                    size: Any = None) -> Array:
-        if dtype is None:
-            c = ctx()
-            dtype = (cfg._base if c is None else c).default_float
-        if (dtype is f64 and type(shape) is int and size is None and type(loc) in num and type(scale) in num
-                and scale >= 0):  # fmt: skip
-            a = alloc()
-            a._data = nrm(loc, scale, shape)
-            a._dt = f64
-            a._dev = dev
-            a._be = be
-            return a
-        return g_normal(loc, scale, shape, dtype, size)
+        try:
+            if dtype is None:
+                c = ctx()
+                dtype = (cfg._base if c is None else c).default_float
+            if (dtype is f64 and type(shape) is int and shape >= 0 and size is None and type(loc) in num
+                    and type(scale) in num and scale >= 0):  # fmt: skip
+                a = alloc()
+                a._data = nrm(loc, scale, shape)
+                a._dt = f64
+                a._dev = dev
+                a._be = be
+                return a
+            return g_normal(loc, scale, shape, dtype, size)
+        except Exception as exc:  # a native error: typed at the boundary
+            raise_translated(exc, "random.Generator.normal")
+            raise  # (raise_translated always raises)
 
     def integers(low: Any, high: Any = None, shape: Any = None, dtype: Any = None, endpoint: bool = False, *,
                  size: Any = None) -> Array:
-        if dtype is None:
-            c = ctx()
-            dtype = (cfg._base if c is None else c).default_int
-        if (dtype is i64 and type(shape) is int and size is None and type(low) is int and type(high) is int
-                and not endpoint and -(1 << 63) <= low < high <= 1 << 63):  # fmt: skip
-            a = alloc()
-            a._data = ints(low, high, shape)
-            a._dt = i64
-            a._dev = dev
-            a._be = be
-            return a
-        return g_ints(low, high, shape, dtype, endpoint, size)
+        try:
+            if dtype is None:
+                c = ctx()
+                dtype = (cfg._base if c is None else c).default_int
+            if (dtype is i64 and type(shape) is int and shape >= 0 and size is None and type(low) is int
+                    and type(high) is int and not endpoint and -(1 << 63) <= low < high <= 1 << 63):  # fmt: skip
+                a = alloc()
+                a._data = ints(low, high, shape)
+                a._dt = i64
+                a._dev = dev
+                a._be = be
+                return a
+            return g_ints(low, high, shape, dtype, endpoint, size)
+        except Exception as exc:  # a native error: typed at the boundary
+            raise_translated(exc, "random.Generator.integers")
+            raise  # (raise_translated always raises)
 
     random.__doc__ = "Uniform floats in [0, 1) from NumPy's own generator (see Generator.random)."
     standard_normal.__doc__ = "Standard normal floats from NumPy's own generator (see Generator.standard_normal)."

@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import _config, _dtypes as D
 from .._array import Array, _alloc, _new
+from .._boundary import raise_translated
 from .._devices import Device
 from .._dispatch import get_backend
 from .._dtypes import DType
@@ -209,56 +210,72 @@ class Source(PhiloxSource):
         d_uniform, d_normal, d_ints = DRAWS["uniform"], DRAWS["normal"], DRAWS["integers"]
 
         def random(shape: Any = None, dtype: Any = None) -> Array:
-            if dtype is None:
-                c = ctx()
-                dtype = (cfg._base if c is None else c).default_float
-            t = f.get(dtype)
-            if t is None or type(shape) is not int or shape <= 0:
-                return g_random(shape, dtype)
-            mode, per, tdt = t
-            ctr = take(-(-shape // per))
-            w = launch(dev, mode, per, tdt, key, ctr, 0, shape)
-            if w is None:  # the kernel is unusable: the same numbers from the fallbacks, at the counter taken
-                return d_uniform(self, dev, key, ctr, 0, shape, dtype)
-            a = alloc()
-            a._data, a._dt, a._dev, a._be = w, dtype, phys, xbe
-            return a
+            try:
+                if dtype is None:
+                    c = ctx()
+                    dtype = (cfg._base if c is None else c).default_float
+                t = f.get(dtype)
+                if t is None or type(shape) is not int or shape <= 0:
+                    return g_random(shape, dtype)
+                mode, per, tdt = t
+                ctr = take(-(-shape // per))
+                w = launch(dev, mode, per, tdt, key, ctr, 0, shape)
+                if w is None:  # the kernel is unusable: the same numbers from the fallbacks, at the counter taken
+                    return d_uniform(self, dev, key, ctr, 0, shape, dtype)
+                a = alloc()
+                a._data, a._dt, a._dev, a._be = w, dtype, phys, xbe
+                return a
+            except Exception as exc:  # a native error: typed at the boundary
+                raise_translated(exc, "random.Generator.random")
+                raise  # (raise_translated always raises)
 
         def standard_normal(shape: Any = None, dtype: Any = None) -> Array:
-            if dtype is None:
-                c = ctx()
-                dtype = (cfg._base if c is None else c).default_float
-            t = normals.get(dtype)
-            if t is None or type(shape) is not int or shape <= 0:
-                return g_std(shape, dtype)
-            ctr = take((-(-shape // 2) + 1) // 2)  # pairs of 64-bit words, 4 words a block
-            w = launch(dev, t[0], 4, t[1], key, ctr, 0, shape)
-            if w is None:
-                return d_normal(self, dev, key, ctr, 0, shape, dtype)
-            a = alloc()
-            a._data, a._dt, a._dev, a._be = w, dtype, phys, xbe
-            return a
+            try:
+                if dtype is None:
+                    c = ctx()
+                    dtype = (cfg._base if c is None else c).default_float
+                t = normals.get(dtype)
+                if t is None or type(shape) is not int or shape <= 0:
+                    return g_std(shape, dtype)
+                ctr = take((-(-shape // 2) + 1) // 2)  # pairs of 64-bit words, 4 words a block
+                w = launch(dev, t[0], 4, t[1], key, ctr, 0, shape)
+                if w is None:
+                    return d_normal(self, dev, key, ctr, 0, shape, dtype)
+                a = alloc()
+                a._data, a._dt, a._dev, a._be = w, dtype, phys, xbe
+                return a
+            except Exception as exc:  # a native error: typed at the boundary
+                raise_translated(exc, "random.Generator.standard_normal")
+                raise  # (raise_translated always raises)
 
         def normal(loc: Any = 0.0, scale: Any = 1.0, shape: Any = None, dtype: Any = None) -> Array:
-            return g_normal(loc, scale, shape, dtype)
+            try:
+                return g_normal(loc, scale, shape, dtype)
+            except Exception as exc:  # a native error: typed at the boundary
+                raise_translated(exc, "random.Generator.normal")
+                raise  # (raise_translated always raises)
 
         def integers(low: Any, high: Any = None, shape: Any = None, dtype: Any = None,
                      endpoint: bool = False) -> Array:  # fmt: skip
-            if dtype is None:
-                c = ctx()
-                dtype = (cfg._base if c is None else c).default_int
-            if not (dtype is i64 and type(shape) is int and shape > 0 and type(low) is int and type(high) is int
-                    and not endpoint and -(1 << 63) <= low < high <= 1 << 63):  # fmt: skip
-                return g_ints(low, high, shape, dtype, endpoint)
-            r = high - low
-            mode, karg, thr, per = integer_mode(r)
-            ctr = take(-(-shape // per))
-            w = launch(dev, mode, per, ints, key, ctr, 0, shape, karg, thr, low)
-            if w is None:
-                return d_ints(self, dev, key, ctr, 0, shape, i64, (low, r))
-            a = alloc()
-            a._data, a._dt, a._dev, a._be = w, i64, phys, xbe
-            return a
+            try:
+                if dtype is None:
+                    c = ctx()
+                    dtype = (cfg._base if c is None else c).default_int
+                if not (dtype is i64 and type(shape) is int and shape > 0 and type(low) is int and type(high) is int
+                        and not endpoint and -(1 << 63) <= low < high <= 1 << 63):  # fmt: skip
+                    return g_ints(low, high, shape, dtype, endpoint)
+                r = high - low
+                mode, karg, thr, per = integer_mode(r)
+                ctr = take(-(-shape // per))
+                w = launch(dev, mode, per, ints, key, ctr, 0, shape, karg, thr, low)
+                if w is None:
+                    return d_ints(self, dev, key, ctr, 0, shape, i64, (low, r))
+                a = alloc()
+                a._data, a._dt, a._dev, a._be = w, i64, phys, xbe
+                return a
+            except Exception as exc:  # a native error: typed at the boundary
+                raise_translated(exc, "random.Generator.integers")
+                raise  # (raise_translated always raises)
 
         return {"random": random, "standard_normal": standard_normal, "normal": normal, "integers": integers}
 
@@ -308,63 +325,80 @@ class Native(_NativeBase):
         on_cpu = tdev.type == "cpu"
 
         def random(shape: Any = None, dtype: Any = None, *, size: Any = None) -> Array:
-            if dtype is None:
-                c = ctx()
-                dtype = (cfg._base if c is None else c).default_float
-            t = floats.get(dtype)
-            if t is None or type(shape) is not int or shape < 0 or size is not None:
-                return g_random(shape, dtype, size)
-            a = alloc()
-            a._data = rand(shape, generator=tg, dtype=t) if on_cpu else rand(shape, generator=tg, dtype=t, device=tdev)
-            a._dt = dtype
-            a._dev = dev
-            a._be = xbe
-            return a
-
-        def standard_normal(shape: Any = None, dtype: Any = None, *, size: Any = None) -> Array:
-            if dtype is None:
-                c = ctx()
-                dtype = (cfg._base if c is None else c).default_float
-            t = floats.get(dtype)
-            if t is None or type(shape) is not int or shape < 0 or size is not None:
-                return g_std(shape, dtype, size)
-            a = alloc()
-            a._data = randn(shape, dtype=t, **kw)
-            a._dt = dtype
-            a._dev = dev
-            a._be = xbe
-            return a
-
-        def normal(loc: Any = 0.0, scale: Any = 1.0, shape: Any = None, dtype: Any = None, *,
-                   size: Any = None) -> Array:
-            if dtype is None:
-                c = ctx()
-                dtype = (cfg._base if c is None else c).default_float
-            t = floats.get(dtype)
-            if (t is None or type(shape) is not int or shape < 0 or type(loc) not in num or type(scale) not in num
-                    or not scale >= 0 or size is not None):  # fmt: skip
-                return g_normal(loc, scale, shape, dtype, size)
-            a = alloc()
-            a._data = tnormal(float(loc), float(scale), (shape,), dtype=t, **kw)
-            a._dt = dtype
-            a._dev = dev
-            a._be = xbe
-            return a
-
-        def integers(low: Any, high: Any = None, shape: Any = None, dtype: Any = None,
-                     endpoint: bool = False, *, size: Any = None) -> Array:  # fmt: skip
-            if dtype is None:
-                c = ctx()
-                dtype = (cfg._base if c is None else c).default_int
-            if (dtype is i64 and type(shape) is int and size is None and shape >= 0 and type(low) is int
-                    and type(high) is int and not endpoint and -(1 << 63) <= low < high < 1 << 63):  # fmt: skip
+            try:
+                if dtype is None:
+                    c = ctx()
+                    dtype = (cfg._base if c is None else c).default_float
+                t = floats.get(dtype)
+                if t is None or type(shape) is not int or shape < 0 or size is not None:
+                    return g_random(shape, dtype, size)
                 a = alloc()
-                a._data = randint(low, high, (shape,), dtype=t_i64, **kw)
-                a._dt = i64
+                a._data = (rand(shape, generator=tg, dtype=t) if on_cpu else
+                           rand(shape, generator=tg, dtype=t, device=tdev))  # fmt: skip
+                a._dt = dtype
                 a._dev = dev
                 a._be = xbe
                 return a
-            return g_ints(low, high, shape, dtype, endpoint, size)
+            except Exception as exc:  # a native error: typed at the boundary
+                raise_translated(exc, "random.Generator.random")
+                raise  # (raise_translated always raises)
+
+        def standard_normal(shape: Any = None, dtype: Any = None, *, size: Any = None) -> Array:
+            try:
+                if dtype is None:
+                    c = ctx()
+                    dtype = (cfg._base if c is None else c).default_float
+                t = floats.get(dtype)
+                if t is None or type(shape) is not int or shape < 0 or size is not None:
+                    return g_std(shape, dtype, size)
+                a = alloc()
+                a._data = randn(shape, dtype=t, **kw)
+                a._dt = dtype
+                a._dev = dev
+                a._be = xbe
+                return a
+            except Exception as exc:  # a native error: typed at the boundary
+                raise_translated(exc, "random.Generator.standard_normal")
+                raise  # (raise_translated always raises)
+
+        def normal(loc: Any = 0.0, scale: Any = 1.0, shape: Any = None, dtype: Any = None, *,
+                   size: Any = None) -> Array:
+            try:
+                if dtype is None:
+                    c = ctx()
+                    dtype = (cfg._base if c is None else c).default_float
+                t = floats.get(dtype)
+                if (t is None or type(shape) is not int or shape < 0 or type(loc) not in num or type(scale) not in num
+                        or not scale >= 0 or size is not None):  # fmt: skip
+                    return g_normal(loc, scale, shape, dtype, size)
+                a = alloc()
+                a._data = tnormal(float(loc), float(scale), (shape,), dtype=t, **kw)
+                a._dt = dtype
+                a._dev = dev
+                a._be = xbe
+                return a
+            except Exception as exc:  # a native error: typed at the boundary
+                raise_translated(exc, "random.Generator.normal")
+                raise  # (raise_translated always raises)
+
+        def integers(low: Any, high: Any = None, shape: Any = None, dtype: Any = None,
+                     endpoint: bool = False, *, size: Any = None) -> Array:  # fmt: skip
+            try:
+                if dtype is None:
+                    c = ctx()
+                    dtype = (cfg._base if c is None else c).default_int
+                if (dtype is i64 and type(shape) is int and size is None and shape >= 0 and type(low) is int
+                        and type(high) is int and not endpoint and -(1 << 63) <= low < high < 1 << 63):  # fmt: skip
+                    a = alloc()
+                    a._data = randint(low, high, (shape,), dtype=t_i64, **kw)
+                    a._dt = i64
+                    a._dev = dev
+                    a._be = xbe
+                    return a
+                return g_ints(low, high, shape, dtype, endpoint, size)
+            except Exception as exc:  # a native error: typed at the boundary
+                raise_translated(exc, "random.Generator.integers")
+                raise  # (raise_translated always raises)
 
         return {"random": random, "standard_normal": standard_normal, "normal": normal, "integers": integers}
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from .._errors import UnknownAttributeError
 from ._across import across_backends
 from ._diverge import diverge
 from ._assert import assert_close, assert_equal, assert_same_dtype, default_tolerance, to_host
@@ -37,4 +38,5 @@ __all__ = [
 def __getattr__(name: str) -> Any:  # strategies need hypothesis: import it only when asked
     if name == "strategies":
         return importlib.import_module(f"{__name__}.strategies")
-    raise AttributeError(f"module 'xbackend.testing' has no attribute {name!r}")
+    raise UnknownAttributeError(f"module 'xbackend.testing' has no attribute {name!r}. Fix: check the spelling "
+                                "against xbackend.testing.__all__")  # fmt: skip

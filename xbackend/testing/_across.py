@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable, TypeVar, overload
 from .. import _dtypes as D
 from .._array import Array
 from .._dispatch import backend_for_type
+from .._errors import ArgumentTypeError, ArgumentValueError
 from ._assert import assert_close, to_host
 from ._moving import _generator, _on
 from ._targets import Target, available_targets, selected_targets
@@ -53,7 +54,7 @@ def _reference_target(reference: str) -> Target:
     for t in available_targets():
         if reference in (t.backend, t.id):
             return t
-    raise ValueError(
+    raise ArgumentValueError(
         f"reference {reference!r} is not usable here (available: {', '.join(t.id for t in available_targets())}). "
         "Fix: pass reference='numpy' or a callable that computes the expected result with NumPy"
     )
@@ -79,7 +80,7 @@ def _nothing_to_compare(name: str, ref_id: str, targets: tuple[Target, ...]) -> 
         import pytest
 
         pytest.skip(why)
-    raise ValueError(why)
+    raise ArgumentValueError(why)
 
 
 @overload
@@ -148,7 +149,8 @@ def across_backends(fn: Callable[..., Any] | None = None, /, *args: Any, referen
                                 check_dtype=check_dtype, equal_nan=equal_nan)  # fmt: skip
     if fn is None:
         if args:
-            raise TypeError("across_backends(): the function to run comes first, e.g. across_backends(f, x)")
+            raise ArgumentTypeError("across_backends(): the function to run comes first. Fix: pass it first, e.g. "
+                                    "across_backends(f, x)")  # fmt: skip
 
         def decorate(f: F) -> F:
             @functools.wraps(f)
@@ -161,7 +163,8 @@ def across_backends(fn: Callable[..., Any] | None = None, /, *args: Any, referen
     name = getattr(fn, "__qualname__", getattr(fn, "__name__", repr(fn)))
     targets = _pick_targets(backends)
     if not targets:
-        raise ValueError(f"across_backends({name}): no target selected by backends={backends!r}")
+        raise ArgumentValueError(f"across_backends({name}): no target selected by backends={backends!r}. Fix: name "
+                                 "a backend installed here, e.g. backends=('numpy', 'torch')")  # fmt: skip
     ref_target = None if callable(reference) else _reference_target(reference)
     run_on = list(targets) if ref_target is None or ref_target in targets else [ref_target, *targets]
 

@@ -28,6 +28,7 @@ from hypothesis.extra import numpy as hnp
 
 from .. import _dtypes as D
 from .._dtypes import DType
+from .._errors import ArgumentValueError
 
 __all__ = [
     "dtypes", "shapes", "arrays", "host_arrays", "broadcastable_shapes", "mutually_broadcastable_shapes",
@@ -77,7 +78,8 @@ def dtypes(kind: str | DType | Sequence[str | DType] = "all", *, backend: str | 
             pool += [k] if k not in pool else []
             continue
         if k not in _KINDS:
-            raise ValueError(f"unknown dtype kind {k!r}; use one of {', '.join(_KINDS)}")
+            raise ArgumentValueError(f"unknown dtype kind {k!r}. Fix: use one of {', '.join(_KINDS)}, e.g. "
+                                     "kind='real floating'")  # fmt: skip
         extra = (D.bfloat16,) if bfloat16 and k in _WITH_BF16 else ()
         pool += [d for d in _KINDS[k] + extra if d not in pool]
     if not wide_unsigned:
@@ -85,7 +87,8 @@ def dtypes(kind: str | DType | Sequence[str | DType] = "all", *, backend: str | 
     if backend is not None:
         pool = [d for d in pool if _holds(backend, d)]
     if not pool:
-        raise ValueError(f"no dtype of kind {kind!r} can be held by backend {backend!r}")
+        raise ArgumentValueError(f"no dtype of kind {kind!r} can be held by backend {backend!r}. Fix: ask for a "
+                                 "kind the backend holds, e.g. kind='real floating'")  # fmt: skip
     if backend is not None:
         return st.sampled_from(pool)
     return _for_current_target(tuple(pool))
@@ -321,7 +324,8 @@ def random_arrays(dtype: DType | st.SearchStrategy[DType], shape: Any = None, *,
     ((2, 3), xb.float32, True)
     """
     if distribution not in ("uniform", "normal"):
-        raise ValueError(f"distribution must be 'uniform' or 'normal', got {distribution!r}")
+        raise ArgumentValueError(f"distribution must be 'uniform' or 'normal', got {distribution!r}. Fix: pass one "
+                                 "of them, e.g. distribution='normal'")  # fmt: skip
     shape_st = shapes() if shape is None else shape if isinstance(shape, st.SearchStrategy) else st.just(shape)
     dt_st = dtype if isinstance(dtype, st.SearchStrategy) else st.just(D.dtype(dtype))
 
@@ -337,7 +341,8 @@ def random_arrays(dtype: DType | st.SearchStrategy[DType], shape: Any = None, *,
             hi = info.max if high is None else int(high)
             return g.integers(lo, hi, shp, dtype=dt, endpoint=True)
         if dt.kind != "f":
-            raise ValueError(f"random_arrays draws bool, integer and real floating dtypes, not {dt}")
+            raise ArgumentValueError(f"random_arrays draws bool, integer and real floating dtypes, not {dt}. Fix: "
+                                     "ask for one of those, e.g. dtype=xb.float64")  # fmt: skip
         if distribution == "normal":
             return g.normal(0.0 if low is None else low, 1.0 if high is None else high, shp, dtype=dt)
         return g.uniform(0.0 if low is None else low, 1.0 if high is None else high, shp, dtype=dt)
