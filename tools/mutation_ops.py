@@ -136,7 +136,8 @@ def _dict_names(tree: ast.Module) -> set[str]:
         else:
             continue
         is_dict = isinstance(value, (ast.Dict, ast.DictComp)) or (
-            isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("dict", "OrderedDict")
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+            and value.func.id in ("dict", "OrderedDict")
         ) or (ann is not None and "dict" in ast.unparse(ann).lower())  # fmt: skip
         if is_dict:
             out |= {t.id for t in targets if isinstance(t, ast.Name)}
@@ -211,11 +212,12 @@ def _raw(src: _Source, tree: ast.Module) -> list[tuple[str, int, int, str, str]]
             la, lb = src.span(node.left)
             ra, rb = src.span(node.right)
             if isinstance(node.op, _NONCOMMUTATIVE):
-                new = src.text[a:la] + _wrapped(src, node.right) + src.text[lb:ra] + _wrapped(src, node.left) + src.text[rb:b]
+                new = (src.text[a:la] + _wrapped(src, node.right) + src.text[lb:ra] + _wrapped(src, node.left)
+                       + src.text[rb:b])
                 out.append(("operands", a, b, src.text[a:b], new))
-            if isinstance(node.op, ast.Mod) and not (
-                isinstance(node.left, ast.JoinedStr) or isinstance(node.left, ast.Constant) and isinstance(node.left.value, (str, bytes))
-            ):  # fmt: skip
+            fmt = isinstance(node.left, ast.JoinedStr) or (
+                isinstance(node.left, ast.Constant) and isinstance(node.left.value, (str, bytes)))
+            if isinstance(node.op, ast.Mod) and not fmt:  # "%s" % x formats
                 out.append(("mod", a, b, src.text[a:b], _wrapped(src, node.left)))
         elif isinstance(node, ast.Call):
             args = node.args
@@ -256,7 +258,8 @@ def mutants(source: str, ops: tuple[str, ...] = OPERATORS) -> list[Mutant]:
     """Every swap mutant of ``source`` (operators ``ops``) that compiles, in source order."""
     src = _Source(source)
     tree = ast.parse(source)
-    raw = sorted({r for r in _raw(src, tree) if r[0] in ops and r[3] != r[4]}, key=lambda r: (r[1], r[2], r[0], r[4]))
+    found = dict.fromkeys(r for r in _raw(src, tree) if r[0] in ops and r[3] != r[4])  # deterministic: ast.walk's order
+    raw = sorted(found, key=lambda r: (r[1], r[2], r[0]))  # stable: the fields of one key stay in order
     out: list[Mutant] = []
     per_line: dict[int, int] = {}
     for op, a, b, old, new in raw:
