@@ -223,6 +223,10 @@ def serve(backends: str) -> None:
                 os.dup2(fd, 1)
                 os.dup2(fd, 2)
                 code = _child(request)
+            except BaseException:  # os._exit below would swallow it: the log says why the run failed
+                import traceback
+
+                traceback.print_exc()
             finally:
                 sys.stdout.flush()
                 sys.stderr.flush()
@@ -474,6 +478,10 @@ def serving(mod: str) -> Iterator[Selector]:
         out = os.path.join(STATE, f"map-{_config_key(mod)}.json")
         _send({"include": [os.path.join(ROOT, p) for p in paths], "modules": [_modname(p) for p in paths],
                "tests": _tests(mod), "out": out})
+        if not os.path.exists(out):
+            with open(os.path.join(STATE, "last-run.log")) as f:
+                raise SystemExit(f"[{mod}] the coverage map run failed (needs coverage and mutmut 2.5.1: "
+                                 f"requirements/dev.txt):\n{f.read()[-3000:]}")
         with open(out) as f:
             m = json.load(f)
         bad = sorted(n for n, t in m["tests"].items() if not t["ok"])
