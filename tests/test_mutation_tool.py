@@ -125,3 +125,16 @@ def test_the_modules_and_their_test_files_exist() -> None:
 @pytest.mark.parametrize("profile", ["mutation", "ci", "quick"])
 def test_the_examples_stated_per_profile_are_the_profiles(profile: str) -> None:
     assert mutation.examples(profile) == settings.get_profile(profile).max_examples
+
+
+def test_each_planted_slip_matches_the_code_once_and_compiles() -> None:
+    import plant_slips
+
+    assert len(plant_slips.SLIPS) == 6 and len({s.name for s in plant_slips.SLIPS}) == 6
+    for s in plant_slips.SLIPS:
+        with open(os.path.join(ROOT, s.path)) as f:
+            text = f.read()
+        assert text.count(s.old) == 1, f"{s.name}: the code moved; update tools/plant_slips.py"
+        assert s.new != s.old
+        compile(text.replace(s.old, s.new), s.path, "exec")
+        assert plant_slips.selection(ROOT, s.tests), s.name
