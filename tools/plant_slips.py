@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import glob
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -112,25 +111,45 @@ def selection(tree: str, patterns: tuple[str, ...]) -> list[str]:
     return out
 
 
-def pytest(tree: str, args: list[str], backends: str, timeout: float) -> tuple[int, str]:
-    env = {**os.environ, "PYTHONPATH": tree, "PYTHONDONTWRITEBYTECODE": "1",
+_PLUGIN = """import os
+
+
+def pytest_runtest_logreport(report):
+    if report.failed:
+        with open(os.environ["XB_SLIP_FAILED"], "a") as f:
+            f.write(report.nodeid + "\\n")
+"""
+
+
+def pytest(tree: str, args: list[str], backends: str, timeout: float) -> tuple[int, str, list[str]]:
+    """Run pytest in ``tree``: its exit status, output and the node ids of the tests that failed (ids may hold
+    spaces, which the summary's ``FAILED`` lines do not delimit: a plugin records them)."""
+    plugin_dir = os.path.join(tree, ".slip-plugin")
+    os.makedirs(plugin_dir, exist_ok=True)
+    with open(os.path.join(plugin_dir, "xb_slip_plugin.py"), "w") as f:
+        f.write(_PLUGIN)
+    failed_file = os.path.join(plugin_dir, "failed.txt")
+    if os.path.exists(failed_file):
+        os.unlink(failed_file)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([tree, plugin_dir]), "PYTHONDONTWRITEBYTECODE": "1",
+           "XB_SLIP_FAILED": failed_file,
            "HYPOTHESIS_PROFILE": os.environ.get("HYPOTHESIS_PROFILE", "ci"), "OMP_NUM_THREADS": "1"}  # fmt: skip
     env.pop("XBACKEND_TEST_BACKENDS", None)
     if backends:
         env["XBACKEND_TEST_BACKENDS"] = backends
     cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-rf", "-p", "no:cacheprovider", "-p", "no:xdist", "-o",
-           "addopts=", "-m", "not slow and not gpu", "--tb=line", *args]  # fmt: skip
+           "addopts=", "-m", "not slow and not gpu", "--tb=line", "-p", "xb_slip_plugin", *args]  # fmt: skip
     try:
         p = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, timeout=timeout)
+        rc, out = p.returncode, p.stdout + p.stderr
     except subprocess.TimeoutExpired as exc:
-        out = exc.stdout or ""
-        return -1, out.decode(errors="replace") if isinstance(out, bytes) else out
-    return p.returncode, p.stdout + p.stderr
-
-
-def first_failure(output: str) -> str | None:
-    m = re.search(r"^FAILED (\S+)", output, re.M)
-    return m.group(1) if m else None
+        raw = exc.stdout or ""
+        rc, out = -1, raw.decode(errors="replace") if isinstance(raw, bytes) else raw
+    failed = []
+    if os.path.exists(failed_file):
+        with open(failed_file) as f:
+            failed = [n for n in f.read().splitlines() if n]
+    return rc, out, failed
 
 
 def check(tree: str, slip: Slip, full: bool, timeout: float) -> dict:
@@ -138,7 +157,7 @@ def check(tree: str, slip: Slip, full: bool, timeout: float) -> dict:
     pristine = plant(tree, slip)
     t0 = time.time()
     try:
-        rc, out = pytest(tree, tests, slip.backends, timeout)
+        rc, out, failed_ids = pytest(tree, tests, slip.backends, timeout)
     finally:
         with open(os.path.join(tree, slip.path), "w") as f:
             f.write(pristine)
@@ -146,9 +165,9 @@ def check(tree: str, slip: Slip, full: bool, timeout: float) -> dict:
     row = {"slip": slip, "tests": tests, "seconds": dur, "by": "", "killed": "no"}
     if rc == 0:
         return row
-    failed = first_failure(out)
+    failed = failed_ids[0] if failed_ids else None
     if rc == 1 and failed:
-        clean_rc, clean_out = pytest(tree, [failed], slip.backends, timeout)
+        clean_rc, clean_out, _ = pytest(tree, [failed], slip.backends, timeout)
         if clean_rc == 0:
             row.update(killed="yes", by=failed)
         else:
