@@ -7,10 +7,11 @@
 Each slip is a minimal text replacement (``old`` -> ``new``) in one file of a temporary copy of the tree (the
 files git tracks or would track: the working tree as it is, never edited); the script stops with an error when
 ``old`` is not found exactly once, so a slip that no longer matches the code is never reported as killed. The
-slip's tests then run in that copy (``pytest -x``, one process, the deterministic ``ci`` hypothesis profile,
-every usable target unless the slip names some), the file is put back, and the next slip is planted. A slip is
-*killed* when a test failed and that test passes on the clean copy (checked by running it alone); *survived*
-when every test passed; *error* when pytest could not run (the output's tail is printed).
+slip's tests then run in that copy (the whole selection, or ``pytest -x tests`` with ``--full``; one process,
+the deterministic ``ci`` hypothesis profile, every usable target unless the slip names some), the file is put
+back, and the next slip is planted. A slip is *killed* when a test failed and that test passes on the clean copy
+(checked by running it alone); *survived* when every test passed; *error* when pytest could not run (the
+output's tail is printed).
 
 Writes ``benchmarks/results/planted_slips.txt``: per slip the file, killed yes/no, the first test that failed,
 the selection that ran and its time.
@@ -121,7 +122,7 @@ def pytest_runtest_logreport(report):
 """
 
 
-def pytest(tree: str, args: list[str], backends: str, timeout: float) -> tuple[int, str, list[str]]:
+def pytest(tree: str, args: list[str], backends: str, timeout: float, first: bool = True) -> tuple[int, str, list[str]]:
     """Run pytest in ``tree``: its exit status, output and the node ids of the tests that failed (ids may hold
     spaces, which the summary's ``FAILED`` lines do not delimit: a plugin records them)."""
     plugin_dir = os.path.join(tree, ".slip-plugin")
@@ -137,8 +138,8 @@ def pytest(tree: str, args: list[str], backends: str, timeout: float) -> tuple[i
     env.pop("XBACKEND_TEST_BACKENDS", None)
     if backends:
         env["XBACKEND_TEST_BACKENDS"] = backends
-    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-rf", "-p", "no:cacheprovider", "-p", "no:xdist", "-o",
-           "addopts=", "-m", "not slow and not gpu", "--tb=line", "-p", "xb_slip_plugin", *args]  # fmt: skip
+    cmd = [sys.executable, "-m", "pytest", *(["-x"] if first else []), "-q", "-rf", "-p", "no:cacheprovider", "-p",
+           "no:xdist", "-o", "addopts=", "-m", "not slow and not gpu", "--tb=line", "-p", "xb_slip_plugin", *args]
     try:
         p = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, timeout=timeout)
         rc, out = p.returncode, p.stdout + p.stderr
@@ -153,11 +154,13 @@ def pytest(tree: str, args: list[str], backends: str, timeout: float) -> tuple[i
 
 
 def check(tree: str, slip: Slip, full: bool, timeout: float) -> dict:
+    """Plant, run, put back. A selection runs whole (every test that kills the slip is found, and the first of
+    each file named); ``--full`` stops at the first failure (pytest -x over the whole suite)."""
     tests = ["tests"] if full else selection(tree, slip.tests)
     pristine = plant(tree, slip)
     t0 = time.time()
     try:
-        rc, out, failed_ids = pytest(tree, tests, slip.backends, timeout)
+        rc, out, failed_ids = pytest(tree, tests, slip.backends, timeout, first=full)
     finally:
         with open(os.path.join(tree, slip.path), "w") as f:
             f.write(pristine)
@@ -165,14 +168,19 @@ def check(tree: str, slip: Slip, full: bool, timeout: float) -> dict:
     row = {"slip": slip, "tests": tests, "seconds": dur, "by": "", "killed": "no"}
     if rc == 0:
         return row
-    failed = failed_ids[0] if failed_ids else None
-    if rc == 1 and failed:
-        clean_rc, clean_out, _ = pytest(tree, [failed], slip.backends, timeout)
-        if clean_rc == 0:
-            row.update(killed="yes", by=failed)
+    firsts = list({n.split("::")[0]: n for n in reversed(failed_ids)}.values())[::-1]  # the first per file
+    if rc == 1 and firsts:
+        by, bad = [], []
+        for failed in firsts:
+            clean_rc, clean_out, _ = pytest(tree, [failed], slip.backends, timeout)
+            (by if clean_rc == 0 else bad).append(failed)
+            if clean_rc != 0:
+                print(clean_out[-2000:], file=sys.stderr)
+        more = f" ({len(failed_ids)} failing tests in all)" if len(failed_ids) > len(by) else ""
+        if by:
+            row.update(killed="yes", by=", ".join(by) + more)
         else:
-            row.update(killed="error", by=f"{failed} fails on the clean tree as well")
-            print(clean_out[-2000:], file=sys.stderr)
+            row.update(killed="error", by=f"{', '.join(bad)} fail(s) on the clean tree as well")
     else:
         row.update(killed="error", by=f"pytest exit status {rc}" + (" (timeout)" if rc == -1 else ""))
         print(out[-3000:], file=sys.stderr)
@@ -185,11 +193,12 @@ def write(rows: list[dict], full: bool, started: str) -> str:
                            text=True).stdout.strip()  # fmt: skip
     lines = [
         "Issue 33's six slips, planted by hand (tools/plant_slips.py): one at a time in a temporary copy of the tree,",
-        "each against " + ("the whole suite (pytest -x tests)." if full else "its test selection (below), pytest -x."),
+        "each against " + ("the whole suite (pytest -x tests)." if full else "its test selection (below), run whole."),
         f"tree: {head.strip()}{' with uncommitted changes' if dirty else ''}; {started}; hypothesis profile "
         f"{os.environ.get('HYPOTHESIS_PROFILE', 'ci')!r}; -m 'not slow and not gpu'; one process.",
-        "killed: yes = a test failed (the first one is named) and passes alone on the clean copy; no = every test of "
-        "the selection passed; error = pytest could not run.",
+        "killed: yes = a test failed and passes alone on the clean copy (the first failing test of each file is "
+        "named); no = every test of the selection passed; error = pytest could not run, or the failing tests fail "
+        "on the clean copy too.",
         "",
         f"{'slip':<16} {'file':<38} {'killed':<6} {'s':>5}  by",
         "-" * 100,
