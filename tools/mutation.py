@@ -121,8 +121,10 @@ MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
     "random_dask": ("xbackend/random/_dask.py", "numpy,dask", _RANDOM, 2, _M),
 }
 #: swap mutants (tools/mutation_ops.py): about one in k tested (1: all); fewer per line than mutmut's, so most run all
+# (issue 33's modules - random_*, _linspace, _arange, _boundary, _grad - run all but the two largest random ones)
 SWAP_SAMPLE: dict[str, int] = {"dask": 4, "numpy": 3, "_numpy_kernels": 3, "torch": 3, "_torch_reductions": 3,
-                               "testing": 3, "_creation": 3, "random_generator": 2, "random_torch": 2}
+                               "testing": 6, "_creation": 3, "_transfer": 2, "_coerce_asarray": 2, "_dtypes": 2,
+                               "_jit": 2, "random_generator": 2, "random_torch": 2}
 _WIDE = ["tests/test_elementwise.py", "tests/test_statistical.py", "tests/test_indexing.py", "tests/test_manipulation.py",
          "tests/test_linalg.py", "tests/test_fft.py", "tests/test_sorting.py", "tests/test_searching.py",
          "tests/test_set.py", "tests/test_creation.py", "tests/test_array.py", "tests/test_parity_cases.py"]
