@@ -138,3 +138,22 @@ def test_each_planted_slip_matches_the_code_once_and_compiles() -> None:
         assert s.new != s.old
         compile(text.replace(s.old, s.new), s.path, "exec")
         assert plant_slips.selection(ROOT, s.tests), s.name
+
+
+def test_each_row_states_its_sample_and_examples(tmp_path, monkeypatch) -> None:
+    import json
+
+    import mutation_table
+
+    monkeypatch.setattr(mutation_table, "STATE", str(tmp_path))
+    monkeypatch.setattr(mutation_table, "ROOT", str(tmp_path))  # no mutmut cache: the swap row only
+    monkeypatch.setattr(mutation_table, "EQUIVALENTS", str(tmp_path / "none.txt"))
+    path = mutation.MODULES["_arange"][0]
+    rows = [{"path": path, "op": "mod", "lineno": 26, "index": i, "line": "v = ...", "old": "a % b", "new": "a",
+             "status": s, "tests": []} for i, s in enumerate(["killed", "survived", "skipped", "killed"])]  # fmt: skip
+    (tmp_path / "swaps-_arange.json").write_text(json.dumps({"mutants": rows}))
+    (tmp_path / "meta-_arange.json").write_text(json.dumps(
+        {"swaps": {"date": "2026-12-05", "profile": "ci", "max_examples": 40, "k": 2, "seed": "7"}}))
+    row = mutation_table.table(["_arange"]).splitlines()[-1].split()
+    assert row[:9] == [path, "swaps", "4", "3", "2", "0", "1", "0", "33.3%"]
+    assert " ".join(row[9:]) == "3 of 4 (1 in ~2, seed '7') 40 (ci) 2026-12-05"
