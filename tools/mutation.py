@@ -1,8 +1,16 @@
 """Mutation testing over every core module, one command (docs/contributing.md, "Mutation testing").
 
     python tools/mutation.py run _rules _dtypes ...   # mutate these modules (names from MODULES; "all" = every one)
+    python tools/mutation.py run --only swaps _arange # one family only: mutmut or swaps
     python tools/mutation.py table                    # the table from the last runs (benchmarks/results/mutation.txt)
     python tools/mutation.py survivors _rules         # the diff of every non-equivalent survivor
+    python tools/mutation.py report                   # write benchmarks/results/mutation.txt
+
+Two families of mutants per module: mutmut's one-token changes, then the swap mutants of tools/mutation_ops.py
+(cos <-> sin, ``<`` <-> ``<=``, swapped operands and arguments, a dropped modulo, a dropped key field: the slips
+of issue 33 that mutmut never makes), run by tools/mutation_swaps.py on the same coverage map and server.
+Tables: tools/mutation_table.py; every row states its sample (tested of all, rule, seed ``XB_MUT_SEED``) and the
+hypothesis examples per test (``XB_MUT_PROFILE``: ``mutation`` = 10, ``ci`` = 40).
 
 mutmut 2.x edits the source in place: run this in a scratch copy or a worktree of your own, never in a tree
 you are editing. It keeps its state in ``.mutmut-cache`` and ``.mutation/`` (both git-ignored); a second ``run``
@@ -30,15 +38,18 @@ per line as ``path<TAB>index<TAB>source line<TAB>reason``. The table reports the
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
 import sys
+from typing import Iterator
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STATE = os.path.join(ROOT, ".mutation")
 SOCK = os.path.join(STATE, "server.sock")
 CAP_S = float(os.environ.get("XB_MUT_CAP_S", "6"))  # measured test seconds per mutant at most
+SEED = os.environ.get("XB_MUT_SEED", "")  # salts the sample's hash: another seed, another sample of the same size
 EQUIVALENTS = os.path.join(ROOT, "tools", "mutation_equivalents.txt")
 TABLE = os.path.join(ROOT, "benchmarks", "results", "mutation.txt")
 
@@ -50,6 +61,8 @@ _M = False  # off: the module's strings are messages (a ``match=`` search still 
 _COERCE_TESTS = ["tests/test_coerce.py", "tests/test_parity_cases.py", "tests/test_creation.py",
                  "tests/test_elementwise.py", "tests/test_array.py", "tests/test_errors.py",
                  "tests/test_indexing.py"]  # the one way in (a package)
+# the random draws (the CUDA/CuPy sources only run on a GPU: not mutated here); globs take in the reference tests
+_RANDOM = ["tests/test_random.py", "tests/test_random*.py", "tests/test_*reference*.py"]
 MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
     "_assign": ("xbackend/_assign.py", _NT, ["tests/test_indexing.py", "tests/test_array.py",
                                             "tests/test_parity_cases.py", "tests/test_errors.py"], 1, _S),
@@ -91,7 +104,28 @@ MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
     "torch": ("xbackend/_backends/torch/backend.py", "torch", ["tests"], 8, _M),
     "_torch_reductions": ("xbackend/_backends/torch/reductions.py", "torch", ["tests"], 8, _M),
     "testing": ("xbackend/testing", _NT, ["tests/test_testing_kit.py", "tests/test_plugin.py"], 10, _M),
+    # issue 33: the code xbackend computes itself, whose slips agree with themselves on every backend
+    "_linspace": ("xbackend/_backends/common/linspace.py", _NT, ["tests/test_creation.py", "tests/test_parity_cases.py",
+                                                               "tests/test_*reference*.py", "tests/test_*exact*.py"],
+                  1, _M),
+    "_arange": ("xbackend/_backends/common/arange.py", _NT, ["tests/test_creation.py", "tests/test_torch_backend.py",
+                                                           "tests/test_parity_cases.py", "tests/test_*reference*.py",
+                                                           "tests/test_*exact*.py"], 1, _M),
+    "_grad": ("xbackend/_grad", _NT, ["tests/test_grad.py", "tests/test_autograd.py", "tests/test_*cache*.py"], 3, _M),
+    "random_draws": ("xbackend/random/_draws.py", _NT, _RANDOM, 2, _M),
+    "random_philox": ("xbackend/random/_philox.py", _NT, _RANDOM, 2, _M),
+    "random_generator": ("xbackend/random/_generator.py", _NT, _RANDOM, 4, _M),
+    "random_engine": ("xbackend/random/_engine.py", _NT, _RANDOM, 2, _M),
+    "random_source": ("xbackend/random/_source.py", _NT, _RANDOM, 1, _M),
+    "random_numpy": ("xbackend/random/_numpy.py", _NT, _RANDOM, 2, _M),
+    "random_torch": ("xbackend/random/_torch.py", "torch", _RANDOM, 4, _M),
+    "random_dask": ("xbackend/random/_dask.py", "numpy,dask", _RANDOM, 2, _M),
 }
+#: swap mutants (tools/mutation_ops.py): about one in k tested (1: all); fewer per line than mutmut's, so most run all
+# (issue 33's modules - random_*, _linspace, _arange, _boundary, _grad - run all but the two largest random ones)
+SWAP_SAMPLE: dict[str, int] = {"dask": 4, "numpy": 3, "_numpy_kernels": 3, "torch": 3, "_torch_reductions": 3,
+                               "testing": 6, "_creation": 3, "_transfer": 2, "_coerce_asarray": 2, "_dtypes": 2,
+                               "_jit": 2, "random_generator": 2, "random_torch": 2}
 _WIDE = ["tests/test_elementwise.py", "tests/test_statistical.py", "tests/test_indexing.py", "tests/test_manipulation.py",
          "tests/test_linalg.py", "tests/test_fft.py", "tests/test_sorting.py", "tests/test_searching.py",
          "tests/test_set.py", "tests/test_creation.py", "tests/test_array.py", "tests/test_parity_cases.py"]
@@ -192,6 +226,10 @@ def serve(backends: str) -> None:
                 os.dup2(fd, 1)
                 os.dup2(fd, 2)
                 code = _child(request)
+            except BaseException:  # os._exit below would swallow it: the log says why the run failed
+                import traceback
+
+                traceback.print_exc()
             finally:
                 sys.stdout.flush()
                 sys.stderr.flush()
@@ -388,63 +426,119 @@ def _modname(path: str) -> str:
     return path[:-3].replace("/", ".").removesuffix(".__init__")
 
 
-def run(mods: list[str]) -> None:
+def _tests(mod: str) -> list[str]:
+    """The module's test files, globs expanded (``tests/test_random*.py`` takes new reference tests in)."""
+    import glob
+
+    out: list[str] = []
+    for t in MODULES[mod][2]:
+        found = sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, t))) if "*" in t else [t]
+        out += [p for p in found if p not in out]
+    return out
+
+
+def examples(profile: str) -> int:
+    """``max_examples`` of a hypothesis profile of tests/conftest.py (tests/test_mutation_tool.py checks them)."""
+    return {"mutation": 10, "gpu": 10, "quick": 10, "ci": 40, "dev": 40, "explore": 1000, "thorough": 1000}[profile]
+
+
+def _record(mod: str, family: str, **extra: object) -> None:
+    """How a family's figures of ``mod`` were made (tools/mutation_table.py prints it next to them)."""
+    import time
+
+    path = os.path.join(STATE, f"meta-{mod}.json")
+    info = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            info = json.load(f)
+    profile = os.environ.get("XB_MUT_PROFILE", "mutation")
+    info[family] = {"date": time.strftime("%Y-%m-%d"), "profile": profile, "max_examples": examples(profile),
+                    "cap_s": CAP_S, "seed": SEED, **extra}
+    with open(path, "w") as f:
+        json.dump(info, f, indent=1)
+
+
+@contextlib.contextmanager
+def serving(mod: str) -> Iterator[Selector]:
+    """The fork server for ``mod``'s test subset, and the coverage map of that subset (its Selector)."""
     import subprocess
     import time
 
     os.makedirs(STATE, exist_ok=True)
+    backends = MODULES[mod][1]
+    t0 = time.time()
+    if os.path.exists(SOCK):
+        os.unlink(SOCK)
+    paths = _paths(mod)
+    server = subprocess.Popen([sys.executable, __file__, "serve", backends], cwd=ROOT,
+                              env={**os.environ, "PYTHONPATH": ROOT,
+                                   "XB_MUT_PATHS": os.pathsep.join(os.path.join(ROOT, p) for p in paths)})
+    try:
+        for _ in range(600):
+            if os.path.exists(SOCK):
+                break
+            time.sleep(0.1)
+        out = os.path.join(STATE, f"map-{_config_key(mod)}.json")
+        _send({"include": [os.path.join(ROOT, p) for p in paths], "modules": [_modname(p) for p in paths],
+               "tests": _tests(mod), "out": out})
+        if not os.path.exists(out):
+            with open(os.path.join(STATE, "last-run.log")) as f:
+                raise SystemExit(f"[{mod}] the coverage map run failed (needs coverage and mutmut 2.5.1: "
+                                 f"requirements/dev.txt):\n{f.read()[-3000:]}")
+        with open(out) as f:
+            m = json.load(f)
+        bad = sorted(n for n, t in m["tests"].items() if not t["ok"])
+        print(f"[{mod}] coverage map: {len(m['tests'])} tests, {len(bad)} failing (left out), "
+              f"{time.time() - t0:.0f} s", flush=True)
+        for n in bad[:20]:
+            print("   failing:", n, flush=True)
+        yield Selector(mod)
+    finally:
+        try:
+            _send("stop")
+        except OSError:
+            pass
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def run(mods: list[str], families: tuple[str, ...] = ("mutmut", "swaps")) -> None:
+    """Each module's mutmut mutants, then its swap mutants (tools/mutation_swaps.py), on one coverage map."""
+    import subprocess
+    import time
+
+    import mutation_swaps
+    import mutation_table
+
     for mod in mods:
         path, backends, tests, sample, strings = MODULES[mod]
         t0 = time.time()
-        if os.path.exists(SOCK):
-            os.unlink(SOCK)
-        server = subprocess.Popen([sys.executable, __file__, "serve", backends], cwd=ROOT,
-                                  env={**os.environ, "PYTHONPATH": ROOT,
-                                       "XB_MUT_PATHS": os.pathsep.join(os.path.join(ROOT, p) for p in _paths(mod))})
-        try:
-            for _ in range(600):
-                if os.path.exists(SOCK):
-                    break
-                time.sleep(0.1)
-            out = os.path.join(STATE, f"map-{_config_key(mod)}.json")
+        with serving(mod) as sel:
             paths = _paths(mod)
-            _send({"include": [os.path.join(ROOT, p) for p in paths], "modules": [_modname(p) for p in paths],
-                   "tests": tests, "out": out})
-            with open(out) as f:
-                m = json.load(f)
-            bad = sorted(n for n, t in m["tests"].items() if not t["ok"])
-            print(f"[{mod}] coverage map: {len(m['tests'])} tests, {len(bad)} failing (left out), "
-                  f"{time.time() - t0:.0f} s", flush=True)
-            for n in bad[:20]:
-                print("   failing:", n, flush=True)
-            sel = Selector(mod)
-            baseline = _order(sel.covering(paths[0], 0, 10**9) if len(paths) == 1 else
-                              set().union(*(sel.covering(p, 0, 10**9) for p in paths)), sel.tests)
-            with open(os.path.join(STATE, "baseline.json"), "w") as f:
-                json.dump(baseline or ["tests/test_info.py"], f)
-            _reset_survivors(mod)  # a survivor is always re-tested (mutmut would only when the tests' hash changed)
-            env = {**os.environ, "PYTHONPATH": os.pathsep.join([ROOT, os.path.join(ROOT, "tools")]),
-                   "XB_MUT_MODULE": mod}
-            cmd = [sys.executable, "-m", "mutmut", "run", "--paths-to-mutate", ",".join(paths), "--tests-dir", "tests",
-                   "--runner", f"{sys.executable} -S {__file__} client {os.path.join(STATE, 'baseline.json')}",
-                   "--no-progress"]
-            if not strings:
-                cmd.append("--disable-mutation-types=string,fstring")
-            proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
-            with open(os.path.join(STATE, "mutmut.pgid"), "w") as f:
-                f.write(str(proc.pid))
-            proc.wait()
-        finally:
-            try:
-                _send("stop")
-            except OSError:
-                pass
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            if "mutmut" in families:
+                baseline = _order(set().union(*(sel.covering(p, 0, 10**9) for p in paths)), sel.tests)
+                with open(os.path.join(STATE, "baseline.json"), "w") as f:
+                    json.dump(baseline or ["tests/test_info.py"], f)
+                _reset_survivors(mod)  # a survivor is always re-tested (mutmut would only when the tests' hash changed)
+                env = {**os.environ, "PYTHONPATH": os.pathsep.join([ROOT, os.path.join(ROOT, "tools")]),
+                       "XB_MUT_MODULE": mod}
+                runner = f"{sys.executable} -S {__file__} client {os.path.join(STATE, 'baseline.json')}"
+                cmd = [sys.executable, "-m", "mutmut", "run", "--paths-to-mutate", ",".join(paths), "--tests-dir",
+                       "tests", "--runner", runner, "--no-progress"]
+                if not strings:
+                    cmd.append("--disable-mutation-types=string,fstring")
+                proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
+                with open(os.path.join(STATE, "mutmut.pgid"), "w") as f:
+                    f.write(str(proc.pid))
+                proc.wait()
+                _record(mod, "mutmut", k=sample)
+            if "swaps" in families:
+                mutation_swaps.run_swaps(mod, sel)
+                _record(mod, "swaps", k=SWAP_SAMPLE.get(mod, 1))
         print(f"[{mod}] done in {time.time() - t0:.0f} s", flush=True)
-        print(table([mod]), flush=True)
+        print(mutation_table.table([mod]), flush=True)
 
 
 def _reset_survivors(mod: str) -> None:
@@ -482,144 +576,32 @@ def stop() -> None:
         print("restored", os.path.relpath(bak[:-4], ROOT))
 
 
-# ---------------------------------------------------------------- results
-def _equivalents() -> dict[tuple[str, int, str], str]:
-    out = {}
-    if os.path.exists(EQUIVALENTS):
-        with open(EQUIVALENTS) as f:
-            for raw in f:
-                if not raw.strip() or raw.startswith("#"):
-                    continue
-                path, index, line, reason = raw.rstrip("\n").split("\t")
-                out[(path, int(index), line.strip())] = reason
-    return out
-
-
-def _statuses(mod: str) -> list[tuple[int, str, int, int, str]]:
-    """(mutant id, path, line number, index, status, source line) from mutmut's cache."""
-    import sqlite3
-
-    db = sqlite3.connect(os.path.join(ROOT, ".mutmut-cache"))
-    rows = []
-    for path in _paths(mod):
-        rows += db.execute(
-            "SELECT m.id, s.filename, l.line_number, m.\"index\", m.status, l.line FROM Mutant m "
-            "JOIN Line l ON m.line = l.id JOIN SourceFile s ON l.sourcefile = s.id WHERE s.filename = ?", (path,)
-        ).fetchall()
-    return rows
-
-
-def table(mods: list[str]) -> str:
-    eq = _equivalents()
-    head = (f"{'module':<34} {'mutants':>7} {'tested':>6} {'killed':>6} {'timeout':>7} {'survived':>8} "
-            f"{'equiv':>5} {'non-eq surv %':>13}  sampled")
-    out = [head, "-" * len(head)]
-    for mod in mods:
-        rows = _statuses(mod)
-        if not rows:
-            continue
-        st = [r[4] for r in rows]
-        killed = st.count("ok_killed") + st.count("ok_suspicious")
-        timeout = st.count("bad_timeout")
-        survived = [r for r in rows if r[4] == "bad_survived"]
-        n_eq = sum((r[1], r[3], r[5].strip()) in eq for r in survived)
-        tested = killed + timeout + len(survived)
-        rate = 100.0 * (len(survived) - n_eq) / max(1, tested - n_eq)
-        sample = MODULES[mod][3]
-        out.append(f"{MODULES[mod][0]:<34} {len(rows):>7} {tested:>6} {killed:>6} {timeout:>7} {len(survived):>8} "
-                   f"{n_eq:>5} {rate:>12.1f}%  {'1 in ~' + str(sample) if sample > 1 else 'all'}")
-    return "\n".join(out)
-
-
-def report() -> None:
-    """benchmarks/results/mutation.txt: the table, how it was made, and the equivalent mutants with their reasons."""
-    import platform
-    import time
-
-    mods = [m for m in MODULES if _statuses(m)]
-    lines = [
-        "Mutation testing of xbackend's core modules (tools/mutation.py; docs/contributing.md, \"Mutation testing\").",
-        f"mutmut 2.5.1, {time.strftime('%Y-%m-%d')}, {platform.machine()} with {os.cpu_count()} cores shared with "
-        "other jobs; each mutant ran the tests that executed its line (coverage map), fastest first, one per test "
-        f"function first, up to {CAP_S:g} s of measured test time; hypothesis profile 'mutation' (10 derandomised "
-        "examples), survivors re-checked after new tests.",
-        "mutants: all mutmut makes of the module; tested: those in the sample (sampled: a hash of file, source line and "
-        "index; the rest are mutmut's 'skipped'); killed: a test failed; timeout: the tests ran 10x the baseline; "
-        "equiv: survivors that change nothing observable (listed below); non-eq surv % = (survived - equiv) / "
-        "(tested - equiv).",
-        "String mutations (\"a\" -> \"XXaXX\") are on where a module's strings are names with a meaning (_assign, "
-        "_args, _coerce, _rules, _dtypes, _devices) and off where they are messages.",
-        "",
-        table(mods),
-        "",
-        "Equivalent mutants (tools/mutation_equivalents.txt): file:line, the mutated line, why nothing observable "
-        "changes",
-    ]
-    eq = _equivalents()
-    for mod in mods:
-        for mid, path, lineno, index, status, line in sorted(_statuses(mod), key=lambda r: (r[1], r[2], r[3])):
-            reason = eq.get((path, index, line.strip()))
-            if status == "bad_survived" and reason:
-                lines.append(f"  {path}:{lineno + 1} (mutant {index} of the line) {line.strip()}")
-                lines.append(f"      {reason}")
-    os.makedirs(os.path.dirname(TABLE), exist_ok=True)
-    with open(TABLE, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
-
-
-def mark(mid: int, reason: str) -> None:
-    import sqlite3
-
-    db = sqlite3.connect(os.path.join(ROOT, ".mutmut-cache"))
-    path, index, line = db.execute(
-        "SELECT s.filename, m.\"index\", l.line FROM Mutant m JOIN Line l ON m.line = l.id "
-        "JOIN SourceFile s ON l.sourcefile = s.id WHERE m.id = ?", (mid,)).fetchone()
-    assert reason and "\t" not in reason
-    with open(EQUIVALENTS, "a") as f:
-        f.write(f"{path}\t{index}\t{line.strip()}\t{reason}\n")
-
-
-def survivors(mod: str, show_equivalent: bool = False) -> None:
-    """Print each survivor's diff. Never ``mutmut show`` while a run is going: it re-reads the file being mutated
-    and rewrites mutmut's line table from it (the run then fails with "Attribute Mutant.line is required")."""
-    import difflib
-
-    from mutmut import Context, RelativeMutationID, mutate
-
-    eq = _equivalents()
-    for mid, path, lineno, index, status, line in sorted(_statuses(mod), key=lambda r: (r[1], r[2], r[3])):
-        if status != "bad_survived" or ((path, index, line.strip()) in eq and not show_equivalent):
-            continue
-        src_path = os.path.join(ROOT, path)
-        with open(src_path + ".bak" if os.path.exists(src_path + ".bak") else src_path) as f:
-            source = f.read()  # the pristine source (mutmut keeps it as .bak while a mutant is on disk)
-        ctx = Context(source=source, mutation_id=RelativeMutationID(line, index, lineno), filename=path)
-        mutated, _ = mutate(ctx)
-        diff = difflib.unified_diff(source.splitlines(), mutated.splitlines(), lineterm="", n=0)
-        body = [d for d in diff if d[:1] in "+-" and not d.startswith(("+++", "---"))]
-        print(f"#{mid} {path}:{lineno + 1} index {index}")
-        for d in body:
-            print("   ", d)
-
-
 if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     cmd, rest = sys.argv[1], sys.argv[2:]
     if cmd == "client":
         sys.exit(client(rest[0]))
     if cmd == "serve":
         serve(rest[0])
-    elif cmd == "run":
-        run(list(MODULES) if rest == ["all"] else rest)
-    elif cmd == "mark":  # mark ID REASON: record a survivor as equivalent
-        mark(int(rest[0]), " ".join(rest[1:]))
+        sys.exit(0)
+    import mutation_table as T
+
+    if cmd == "run":  # run [--only mutmut|swaps] MODULE... | all
+        fam = ("mutmut", "swaps")
+        if rest[:1] == ["--only"]:
+            fam, rest = (rest[1],), rest[2:]
+        run(list(MODULES) if rest == ["all"] else rest, fam)
+    elif cmd == "mark":  # mark ID REASON: record a mutmut survivor as equivalent
+        T.mark(int(rest[0]), " ".join(rest[1:]))
+    elif cmd == "mark-swap":  # mark-swap MODULE N REASON: swap survivor N (as `survivors` numbers it)
+        T.mark_swap(rest[0], int(rest[1]), " ".join(rest[2:]))
     elif cmd == "stop":
         stop()
     elif cmd == "report":  # the committed results file
-        report()
+        T.report()
     elif cmd == "table":
-        print(table(rest or list(MODULES)))
+        print(T.table(rest or list(MODULES)))
     elif cmd == "survivors":
-        survivors(rest[0], show_equivalent="--all" in rest)
+        T.survivors(rest[0], show_equivalent="--all" in rest)
     else:
         raise SystemExit(__doc__)

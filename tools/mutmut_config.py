@@ -8,22 +8,20 @@ is killed by ``false``: every test imports xbackend, so every test would fail on
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mutation  # noqa: E402
+import mutation_ops  # noqa: E402
 
 _SELECTOR: mutation.Selector | None = None
 
 
 def in_sample(path: str, line: str, index: int, k: int) -> bool:
-    if k <= 1:
-        return True
-    h = hashlib.sha1(f"{path}|{line.strip()}|{index}".encode()).digest()
-    return int.from_bytes(h[:4], "big") % k == 0
+    """One rule for both families (tools/mutation_ops.py): sha1(seed + "path|line|index") % k == 0."""
+    return mutation_ops.in_sample(path, line, index, k, mutation.SEED)
 
 
 def _compiles(context) -> bool:  # noqa: ANN001

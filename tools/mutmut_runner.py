@@ -18,11 +18,11 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mutation import MODULES  # noqa: E402
+from mutation import MODULES, _tests  # noqa: E402
 
 if __name__ == "__main__":
     which = sys.argv[1] if len(sys.argv) > 1 else "_rules"
-    _, backends, tests, _, _ = MODULES[which]
+    backends, tests = MODULES[which][1], _tests(which)  # globs expanded (tests/test_random*.py)
     os.environ.setdefault("XBACKEND_TEST_BACKENDS", backends)
     os.environ.setdefault("HYPOTHESIS_PROFILE", "ci")
     import pytest
