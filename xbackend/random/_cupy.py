@@ -124,6 +124,14 @@ class Native(_NativeBase):
         with self.be.device_scope(self.dev):
             return self.gen.standard_exponential(shape, dtype=dt.name)
 
+    def _gamma(self, alpha: float, shape: tuple[int, ...], dt: DType) -> Any:
+        with self.be.device_scope(self.dev):
+            return self.gen.standard_gamma(alpha, shape, dtype=dt.name)
+
+    def _beta(self, a: float, b: float, shape: tuple[int, ...], dt: DType) -> Any:
+        with self.be.device_scope(self.dev):
+            return self.gen.beta(a, b, shape, dtype=dt.name)
+
     def _integers(self, low: int, high: int, shape: tuple[int, ...], dt: DType) -> Any:
         with self.be.device_scope(self.dev):
             return self.gen.randint(low, high, shape, dtype=dt.name)

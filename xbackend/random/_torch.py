@@ -383,6 +383,14 @@ class Native(_NativeBase):
     def _exponential(self, shape: tuple[int, ...], dt: DType) -> Any:
         return self.torch.empty(shape, dtype=self.be.to_t[dt], device=self.tdev).exponential_(generator=self.gen)
 
+    def _gamma(self, alpha: float, shape: tuple[int, ...], dt: DType) -> Any:
+        t = self.torch
+        return t._standard_gamma(t.full(shape, alpha, dtype=self.be.to_t[dt], device=self.tdev), generator=self.gen)
+
+    def _beta(self, a: float, b: float, shape: tuple[int, ...], dt: DType) -> Any:
+        x, y = self._gamma(a, shape, dt), self._gamma(b, shape, dt)
+        return x / (x + y)
+
     def _integers(self, low: int, high: int, shape: tuple[int, ...], dt: DType) -> Any:
         if low < -(1 << 63) or high > (1 << 63) - 1:
             from .._errors import UnsupportedDTypeError
