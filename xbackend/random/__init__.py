@@ -4,8 +4,9 @@
 *portable* stream is Philox4x64-10, bit for bit NumPy's ``numpy.random.Philox`` for the same key and
 counter, computed on the generator's own backend and device (never through the host): integers and
 uniform floats are bit-identical on NumPy, torch (CPU and CUDA), CuPy, Dask (whatever the chunking),
-array-api-strict and JAX; normal and exponential variates agree to an ulp or two (their ``log``/``cos``
-are each library's own). ``stream="native"`` opts into the backend's own, faster generator instead.
+array-api-strict and JAX, and so are gamma and beta variates (their ``log``/``exp``/``cos``/``sqrt`` are
+xbackend's own, made of exactly rounded operations); normal and exponential variates agree to an ulp or two
+(their ``log``/``cos`` are each library's own). ``stream="native"`` opts into the backend's own, faster generator instead.
 
 Importing this package imports no backend library; the per-backend parts load on first use.
 
