@@ -253,3 +253,51 @@ def test_native_streams_draw_gamma_and_beta(backend):
     assert g.backend == backend and x.dtype is xb.float32
     gh, xh = g.to("numpy").numpy(), x.to("numpy").numpy()
     assert abs(gh.mean() - 6.0) < 0.4 and 0.0 <= xh.min() and xh.max() <= 1.0 and abs(xh.mean() - 0.4) < 0.03
+
+
+# -- the CUDA kernel's gamma mode, compiled for the host (the GPU itself never ran it here) ----------------------
+from test_random import _fake_cupy, _launch_on_host, _torch_draws_on_host, host_kernel  # noqa: E402, F401
+
+
+@pytest.mark.parametrize("alpha", ALPHAS)
+def test_kernel_gamma_mode_is_the_reference(host_kernel, alpha):  # noqa: F811
+    from xbackend.random._cuda import gamma_mode
+
+    key, ctr = (2**64 - 5, 12345), 2**64 - 3  # a counter that carries into lane 1
+    mode, arg, thr, low = gamma_mode(alpha)
+    got = _launch_on_host(host_kernel, mode, key, ctr, 300, arg, thr, low).view(np.float64)
+    assert got.tolist() == ref_gamma(key, ctr, 300, alpha)  # the launch's blocks are the call's blocks 0 .. 299
+
+
+@pytest.mark.parametrize("call", ["gamma f64", "gamma f32", "gamma small shape", "beta", "after a gamma"])
+def test_torch_kernel_path_draws_the_same_gammas(monkeypatch, host_kernel, call):  # noqa: F811
+    draw = {
+        "gamma f64": lambda r: r.gamma(2.5, 2.0, size=(7, 11)),
+        "gamma f32": lambda r: r.gamma(1.0, size=301, dtype=xb.float32),
+        "gamma small shape": lambda r: r.gamma(0.05, size=64),
+        "beta": lambda r: r.beta(0.3, 4.0, 50),
+        "after a gamma": lambda r: (r.gamma(3.0, size=5), r.random(4))[1],
+    }[call]
+    launches = []
+    _torch_draws_on_host(monkeypatch, host_kernel, launches)
+    want = draw(xb.random.default_rng(31, backend="numpy"))
+    got = draw(xb.random.default_rng(31, backend="torch"))
+    assert launches, "the kernel path did not run"
+    assert got.dtype is want.dtype and got.to("numpy").numpy().tolist() == want.numpy().tolist()
+
+
+def test_cupy_gamma_glue_on_a_fake_cupy(monkeypatch, host_kernel):  # noqa: F811
+    import contextlib
+    import sys
+    import types
+
+    launches = []
+    monkeypatch.setitem(sys.modules, "cupy", _fake_cupy(host_kernel, launches))
+    from xbackend.random._cupy import Source
+
+    be = types.SimpleNamespace(device_scope=lambda dev: contextlib.nullcontext(), native_dtype=lambda dt: dt.name)
+    src, key, ctr, dev = Source(be), (99, 2**63 + 1), 40, xb.Device("cuda:0")
+    got = src.fused("gamma", key, ctr, 5, 30, xb.float64, 0.7, dev)._data
+    assert got.tolist() == ref_gamma(key, ctr, 35, 0.7)[5:]
+    assert src.fused("gamma", key, ctr, 0, 4, xb.float64, 0.0, dev) is None  # shape 0: the general path
+    assert launches == [11]

@@ -6,7 +6,8 @@ counter, computed on the generator's own backend and device (never through the h
 uniform floats are bit-identical on NumPy, torch (CPU and CUDA), CuPy, Dask (whatever the chunking),
 array-api-strict and JAX, and so are gamma and beta variates (their ``log``/``exp``/``cos``/``sqrt`` are
 xbackend's own, made of exactly rounded operations); normal and exponential variates agree to an ulp or two
-(their ``log``/``cos`` are each library's own). ``stream="native"`` opts into the backend's own, faster generator instead.
+(their ``log``/``cos`` are each library's own). ``stream="native"`` opts into the backend's own, faster
+generator instead.
 
 Importing this package imports no backend library; the per-backend parts load on first use.
 

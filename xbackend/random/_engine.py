@@ -2,8 +2,8 @@
 
 Design constraint: a Generator's public methods are written once, over seven primitives every engine
 provides (``uniform``, ``normal``, ``exponential``, ``gamma``, ``beta``, ``integers``, ``keys``: standard
-variates in a shape and dtype, on a backend and device). :class:`Portable` takes whole counter blocks for each call under a lock
-(threads sharing a generator never get the same numbers) and asks the backend's
+variates in a shape and dtype, on a backend and device). :class:`Portable` takes whole counter blocks for each
+call under a lock (threads sharing a generator never get the same numbers) and asks the backend's
 :class:`~xbackend.random._source.PhiloxSource`; :class:`Native` is the base of the per-backend engines that
 call the library's own generator (``xbackend/random/_<library>.py``).
 """
@@ -98,8 +98,8 @@ class Native:
 
     Subclasses set :attr:`dtypes` (what the library samples itself) and implement the ``_uniform``,
     ``_normal``, ``_exponential``, ``_gamma``, ``_beta``, ``_integers`` hooks on native arrays; dtypes a library
-    does not sample directly are drawn in float32 (float16, bfloat16) and cast. ``get_state``/``set_state`` move the library
-    generator's state to and from picklable host objects.
+    does not sample directly are drawn in float32 (float16, bfloat16) and cast. ``get_state``/``set_state`` move the
+    library generator's state to and from picklable host objects.
     """
 
     name = "native"
