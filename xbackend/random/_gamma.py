@@ -133,7 +133,13 @@ def beta(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, start: 
         if lx is None and ly is None:
             out = gx / (gx + gy)
         else:
-            diff = ly if lx is None else -lx if ly is None else ly - lx  # log of Y's boost over X's
+            diff: Array
+            if lx is None:  # the log of Y's boost over X's (ly is not None here)
+                diff = ly if ly is not None else gx * 0.0
+            elif ly is None:
+                diff = -lx
+            else:
+                diff = ly - lx
             e = exp(where(diff > 0.0, -diff, diff))  # <= 1: never overflows
             ex = gx * e
             out = where(diff > 0.0, ex / (ex + gy), gx / (gx + gy * e))
