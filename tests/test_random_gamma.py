@@ -302,3 +302,16 @@ def test_cupy_gamma_glue_on_a_fake_cupy(monkeypatch, host_kernel):  # noqa: F811
     assert got.tolist() == ref_gamma(key, ctr, 35, 0.7)[5:]
     assert src.fused("gamma", key, ctr, 0, 4, xb.float64, 0.0, dev) is None  # shape 0: the general path
     assert launches == [11]
+
+
+def test_a_native_engine_without_gamma_says_so():
+    """A native engine (a plugin's) that does not define the hooks raises a typed error with the fix."""
+    from xbackend.random._engine import Native
+
+    from xbackend._dispatch import get_backend
+
+    eng = Native(get_backend("numpy"), xb.Device("numpy", "cpu"), None)
+    for call in (lambda: eng.gamma(2.0, (3,), xb.float64, None, None),
+                 lambda: eng.beta(1.0, 2.0, (3,), xb.float32, None, None)):  # fmt: skip
+        with pytest.raises(xb.XBackendError, match="no (gamma|beta) sampler. Fix: use the portable stream"):
+            call()

@@ -22,7 +22,7 @@ from .._backend import Backend
 from .._devices import Device, bind
 from .._dtypes import DType
 from .._elementwise import floor
-from .._errors import XBackendError
+from .._errors import BackendFailure, XBackendError
 from .._dtype_functions import astype
 from . import _philox
 from ._draws import WORDS, shift_into
@@ -157,11 +157,16 @@ class Native:
     def _integers(self, low: int, high: int, shape: tuple[int, ...], dt: DType) -> Any:  # pragma: no cover
         raise NotImplementedError
 
-    def _gamma(self, alpha: float, shape: tuple[int, ...], dt: DType) -> Any:  # pragma: no cover
-        raise NotImplementedError
+    def _gamma(self, alpha: float, shape: tuple[int, ...], dt: DType) -> Any:
+        raise self._missing("gamma")
 
-    def _beta(self, a: float, b: float, shape: tuple[int, ...], dt: DType) -> Any:  # pragma: no cover
-        raise NotImplementedError
+    def _beta(self, a: float, b: float, shape: tuple[int, ...], dt: DType) -> Any:
+        raise self._missing("beta")
+
+    def _missing(self, what: str) -> XBackendError:
+        """The typed error of a native engine (a plugin's) that does not draw ``what`` variates itself."""
+        return BackendFailure(f"the {self.be.name} native generator has no {what} sampler. Fix: use the portable "
+                              f"stream, which draws {what} on every backend, e.g. xb.random.default_rng(0)")
 
     def get_state(self) -> Any:
         raise NativeStateError(f"the {self.be.name} native generator cannot save its state, so it cannot be pickled or "
