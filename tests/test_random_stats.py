@@ -186,3 +186,30 @@ def test_native_streams_have_the_same_distributions(target):
     rows = rng.permuted(xb.broadcast_to(xb.arange(4, device=rng.device), (2400, 4)), axis=1).numpy()
     _, counts = np.unique(rows @ np.array([64, 16, 4, 1]), return_counts=True)
     assert len(counts) == 24 and _chi2(counts, np.full(24, 1 / 24)) > P_MIN
+
+
+# -- gamma and beta ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("alpha, scale", [(0.2, 1.0), (0.9, 2.0), (1.0, 1.0), (3.5, 0.5), (60.0, 1.0)])
+def test_gamma_is_gamma(alpha, scale):
+    g = _h(_portable(21).gamma(alpha, scale, size=N))
+    assert g.min() >= 0
+    assert _ks(g, stats.gamma(alpha, scale=scale)) > P_MIN
+    mean, var = alpha * scale, alpha * scale**2
+    assert abs(g.mean() - mean) < 5 * math.sqrt(var / N)
+
+
+@pytest.mark.parametrize("a, b", [(0.3, 0.7), (2.0, 5.0), (1.0, 1.0), (8.0, 0.5)])
+def test_beta_is_beta(a, b):
+    x = _h(_portable(22).beta(a, b, N))
+    assert 0.0 <= x.min() and x.max() <= 1.0
+    assert _ks(x, stats.beta(a, b)) > P_MIN
+    var = a * b / ((a + b) ** 2 * (a + b + 1))
+    assert abs(x.mean() - a / (a + b)) < 5 * math.sqrt(var / N)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch", "dask"])
+def test_native_gamma_and_beta_are_theirs(backend):
+    pytest.importorskip(backend)
+    rng = xb.random.default_rng(23, backend=backend, stream="native")
+    assert _ks(rng.gamma(1.7, 2.0, size=N).to("numpy").numpy(), stats.gamma(1.7, scale=2.0)) > P_MIN
+    assert _ks(rng.beta(0.6, 1.4, N).to("numpy").numpy(), stats.beta(0.6, 1.4)) > P_MIN

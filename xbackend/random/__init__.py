@@ -4,8 +4,10 @@
 *portable* stream is Philox4x64-10, bit for bit NumPy's ``numpy.random.Philox`` for the same key and
 counter, computed on the generator's own backend and device (never through the host): integers and
 uniform floats are bit-identical on NumPy, torch (CPU and CUDA), CuPy, Dask (whatever the chunking),
-array-api-strict and JAX; normal and exponential variates agree to an ulp or two (their ``log``/``cos``
-are each library's own). ``stream="native"`` opts into the backend's own, faster generator instead.
+array-api-strict and JAX, and so are gamma and beta variates (their ``log``/``exp``/``cos``/``sqrt`` are
+xbackend's own, made of exactly rounded operations); normal and exponential variates agree to an ulp or two
+(their ``log``/``cos`` are each library's own). ``stream="native"`` opts into the backend's own, faster
+generator instead.
 
 Importing this package imports no backend library; the per-backend parts load on first use. Like every other public
 name, ``default_rng`` and the Generator's methods sit behind the error boundary (``xbackend/_boundary.py``): a
@@ -31,7 +33,7 @@ __all__ = ["Generator", "default_rng", "NativeStateError"]
 
 #: the Generator's public methods, behind the boundary as ``random.Generator.<name>``
 GENERATOR_METHODS = ("spawn", "random", "uniform", "standard_normal", "normal", "exponential", "integers", "bernoulli",
-                     "permutation", "permuted", "choice")  # fmt: skip
+                     "permutation", "permuted", "choice", "gamma", "beta")  # fmt: skip
 
 _boundary.install(_sys.modules[__name__], __all__, "random.")
 _boundary.install_methods(Generator, GENERATOR_METHODS, "random.Generator.")

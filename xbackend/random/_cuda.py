@@ -16,20 +16,30 @@ word positions as in :mod:`xbackend.random._draws`, and stores those the call as
 exponentials ``-log1p(-u)``; 7 integers ``low + v`` from 32-bit words by Lemire's multiply-shift (range
 ``arg`` <= 2**32, rejected below ``thr`` = 2**32 mod ``arg``); 8 integers ``low + (w & arg)`` from 64-bit words
 (rejected at ``>= thr``; ``thr`` 0: a range of 2**64, nothing rejected); 9 permutation keys
-``w & (2**63 - 1)``. A rejected integer is drawn again, in the kernel, from the same word of the stream at
-counter ``c + a * 2**192`` (attempt ``a = 1, 2, ...``: lane 3 of the counter plus ``a``), as the generic
-path does, so nothing waits on the host.
+``w & (2**63 - 1)``; 11 gamma variates, one per block (:mod:`xbackend.random._gamma`; ``arg``, ``thr``, ``low``
+carry the bits of ``d``, ``c`` and ``1 / alpha``, 0 for ``alpha >= 1``), through :data:`EXACT`, the functions of
+:mod:`xbackend.random._exact` with every operation rounded on its own (``__dadd_rn``, ``__dmul_rn``, ...: no
+contraction into fused multiply-adds), so they give the generic path's bits. A rejected integer or gamma variate
+is drawn again, in the kernel, from the same words of the stream at counter ``c + a * 2**192`` (attempt
+``a = 1, 2, ...``: lane 3 of the counter plus ``a``), as the generic path does, so nothing waits on the host.
+Beta variates (two gammas on interleaved blocks) have no mode: the GPU sources make them with xbackend operations
+on the device, from the kernel's words.
 """
 
 from __future__ import annotations
 
-__all__ = ["BLOCK", "DRAW", "jiterator_source", "cupy_source", "host_source", "MODES", "LAYOUT", "KERNEL_ARGS"]
+import struct
+
+from . import _exact, _gamma
+
+__all__ = ["BLOCK", "EXACT", "DRAW", "gamma_mode", "jiterator_source", "cupy_source", "host_source", "MODES", "LAYOUT",
+           "KERNEL_ARGS"]
 
 MODES = {"raw": 0, "float64": 1, "float32": 2, "normal64": 3, "normal32": 4, "exponential64": 5,
-         "exponential32": 6, "bounded32": 7, "bounded64": 8, "keys": 9, "raw32": 10}  # fmt: skip
+         "exponential32": 6, "bounded32": 7, "bounded64": 8, "keys": 9, "raw32": 10, "gamma": 11}  # fmt: skip
 #: the raw kernel's modes: mode -> (outputs per counter block, bytes per output)
 LAYOUT = {0: (4, 8), 1: (4, 8), 2: (8, 4), 3: (4, 8), 4: (4, 4), 5: (4, 8), 6: (4, 4), 7: (8, 8), 8: (4, 8),
-          9: (4, 8), 10: (8, 4)}  # fmt: skip
+          9: (4, 8), 10: (8, 4), 11: (1, 8)}  # fmt: skip
 #: the raw kernel's parameters, in order (every one 8 bytes: a launch packs them as 64-bit values): ``m``
 #: blocks from counter lanes ``c0..c3``; outputs ``off .. off + count - 1`` of them go to ``out[0 .. count - 1]``
 KERNEL_ARGS = ("m", "c0", "c1", "c2", "c3", "k0", "k1", "mode", "arg", "thr", "low", "off", "count", "out")
@@ -96,6 +106,105 @@ void xb_philox_jit(T j, T c0, T c1, T c2, T c3, T k0, T k1, T mode, T& o0, T& o1
   o3 = (T)w3;
 }
 """
+
+def _c_array(name: str, values: tuple[float, ...]) -> str:
+    return f"  const double {name}[{len(values)}] = {{{', '.join(repr(v) for v in values)}}};\n"
+
+
+# random/_exact.py in C++: the same operations in the same order, each rounded on its own (XB_ADD & co.)
+EXACT = (r"""
+XB_DEVICE double xb_horner(const double* c, int n, double z) {
+  double p = XB_ADD(XB_MUL(z, c[n - 1]), c[n - 2]);
+  for (int i = n - 3; i >= 0; --i) p = XB_ADD(XB_MUL(p, z), c[i]);
+  return p;
+}
+
+XB_DEVICE double xb_log(double x, int below_one) {
+""" + _c_array("cs", _exact.LOG_COEFS) + r"""  double m = x, e = 0.0;
+  if (!below_one)
+    for (int k = 512; k >= 1; k >>= 1)
+      if (m >= ldexp(1.0, k)) {
+        m = XB_MUL(m, ldexp(1.0, -k));
+        e = XB_ADD(e, (double)k);
+      }
+  for (int k = below_one ? 32 : 512; k >= 1; k >>= 1)
+    if (m < ldexp(1.0, 1 - k)) {
+      m = XB_MUL(m, ldexp(1.0, k));
+      e = XB_SUB(e, (double)k);
+    }
+  if (m > """ + repr(_exact.SQRT2) + r""") {
+    m = XB_MUL(m, 0.5);
+    e = XB_ADD(e, 1.0);
+  }
+  double s = XB_DIV(XB_SUB(m, 1.0), XB_ADD(m, 1.0));
+  double logm = XB_MUL(XB_ADD(s, s), xb_horner(cs, """ + str(len(_exact.LOG_COEFS)) + r""", XB_MUL(s, s)));
+  return XB_ADD(XB_MUL(e, """ + repr(_exact.LN2_HI) + r"""), XB_ADD(XB_MUL(e, """ + repr(_exact.LN2_LO) + r"""), logm));
+}
+
+XB_DEVICE double xb_exp(double y) {
+""" + _c_array("cs", _exact.EXP_COEFS) + r"""  double lim = """ + repr(_exact.EXP_LIMIT) + r""";
+  y = y < -lim ? -lim : (y > lim ? lim : y);
+  double k = floor(XB_ADD(XB_MUL(y, """ + repr(_exact.INV_LN2) + r"""), 0.5));
+  double r = XB_SUB(XB_SUB(y, XB_MUL(k, """ + repr(_exact.LN2_HI) + r""")),
+                    XB_MUL(k, """ + repr(_exact.LN2_LO) + r"""));
+  double p = xb_horner(cs, """ + str(len(_exact.EXP_COEFS)) + r""", r);
+  long long ki = (long long)k;
+  long long k1 = ki >> 1;
+  return XB_MUL(XB_MUL(p, ldexp(1.0, (int)k1)), ldexp(1.0, (int)(ki - k1)));
+}
+
+XB_DEVICE double xb_cos_2pi(double u) {
+""" + _c_array("cc", _exact.COS_COEFS) + _c_array("sc", _exact.SIN_COEFS) + r"""  double t = XB_MUL(u, 4.0);
+  double q = floor(t);
+  double f = XB_SUB(t, q);
+  int hi = f > 0.5;
+  double x = XB_MUL(hi ? XB_SUB(1.0, f) : f, """ + repr(_exact.PI_2) + r""");
+  double z = XB_MUL(x, x);
+  double c = xb_horner(cc, """ + str(len(_exact.COS_COEFS)) + r""", z);
+  double s = XB_MUL(x, xb_horner(sc, """ + str(len(_exact.SIN_COEFS)) + r""", z));
+  double cq = hi ? s : c, sq = hi ? c : s;
+  return q == 0.0 ? cq : (q == 1.0 ? -sq : (q == 2.0 ? -cq : sq));
+}
+
+XB_DEVICE double xb_sqrt(double x) {
+  if (!(x > 0.0)) return 0.0;
+  double y = xb_exp(XB_MUL(xb_log(x, 0), 0.5));
+  return XB_MUL(XB_ADD(y, XB_DIV(x, y)), 0.5);
+}
+
+XB_DEVICE double xb_unit(unsigned long long w) {
+  return XB_MUL((double)(w >> 11), 1.0 / 9007199254740992.0);
+}
+
+// One Marsaglia-Tsang attempt on the four words of a block (random/_gamma.py's _attempt)
+XB_DEVICE int xb_gamma_attempt(const unsigned long long* w, double d, double c, double inv, double* g, double* lb) {
+  double r2 = XB_MUL(xb_log(XB_SUB(1.0, xb_unit(w[0])), 1), -2.0);
+  double x = XB_MUL(xb_sqrt(r2), xb_cos_2pi(xb_unit(w[1])));
+  double v1 = XB_ADD(XB_MUL(x, c), 1.0);
+  int pos = v1 > 0.0;
+  if (!pos) v1 = 1.0;
+  double v = XB_MUL(XB_MUL(v1, v1), v1);
+  double u = XB_SUB(1.0, xb_unit(w[2]));
+  double x2 = XB_MUL(x, x);
+  int squeeze = u < XB_SUB(1.0, XB_MUL(XB_MUL(x2, x2), """ + repr(_gamma.SQUEEZE) + r"""));
+  int full = xb_log(u, 1) < XB_ADD(XB_MUL(x2, 0.5), XB_MUL(XB_ADD(XB_SUB(1.0, v), xb_log(v, 0)), d));
+  *g = XB_MUL(v, d);
+  *lb = inv != 0.0 ? XB_MUL(xb_log(XB_SUB(1.0, xb_unit(w[3])), 1), inv) : 0.0;
+  return pos && (squeeze || full);
+}
+""")
+
+
+def _bits(x: float) -> int:
+    return int(struct.unpack("<Q", struct.pack("<d", x))[0])
+
+
+def gamma_mode(alpha: float) -> tuple[int, int, int, int]:
+    """``(mode, arg, thr, low)`` of the kernel's gamma(``alpha``) variates (``alpha > 0``): the bits of ``d``,
+    ``c`` and ``1 / alpha`` (0.0 for ``alpha >= 1``: no boost)."""
+    d, c, inv = _gamma.params(alpha)
+    return MODES["gamma"], _bits(d), _bits(c), _bits(0.0 if inv is None else inv)
+
 
 # The draws of the raw kernel. Not part of the jiterator's source. Thread j makes block j of the launch; its
 # outputs are ``per * j .. per * j + per - 1`` of the draw, stored at that index minus ``off`` when it falls in
@@ -227,6 +336,19 @@ XB_DEVICE void xb_draw(U j, U c0, U c1, U c2, U c3, U k0, U k1, long long mode, 
       v[2 * l + 1] = (unsigned int)(r >> 32);
     }
     xb_store<U, 4, 8>(out, jj, off, count, v);
+  } else if (mode == 11) {
+    long long i = jj - off;
+    if (i >= 0 && i < count) {
+      double d = XB_BITS_DOUBLE(arg), c = XB_BITS_DOUBLE(thr), inv = XB_BITS_DOUBLE(low), g, lb;
+      unsigned long long ww[4] = {w[0], w[1], w[2], w[3]};
+      int ok = xb_gamma_attempt(ww, d, c, inv, &g, &lb);
+      for (U a = 1; !ok && a <= 256ULL; ++a) {
+        xb_philox_block<U>(j, c0, c1, c2, c3 + a, k0, k1, 0LL, &w[0], &w[1], &w[2], &w[3]);
+        for (int l = 0; l < 4; ++l) ww[l] = w[l];
+        ok = xb_gamma_attempt(ww, d, c, inv, &g, &lb);
+      }
+      ((U*)out)[i] = (U)XB_DOUBLE_BITS(inv != 0.0 ? XB_MUL(g, xb_exp(lb)) : g);
+    }
   }
 }
 """
@@ -243,7 +365,8 @@ extern "C" __global__ void xb_philox(long long m, unsigned long long c0, unsigne
 """
 
 _DEVICE_BITS = {"XB_DOUBLE_BITS": "__double_as_longlong", "XB_FLOAT_BITS": "__float_as_uint",
-                "XB_ALIGN16": "__align__(16)"}
+                "XB_ALIGN16": "__align__(16)", "XB_BITS_DOUBLE": "__longlong_as_double", "XB_ADD": "__dadd_rn",
+                "XB_SUB": "__dsub_rn", "XB_MUL": "__dmul_rn", "XB_DIV": "__ddiv_rn"}  # fmt: skip
 
 
 def _fill(device: str, bits: dict[str, str], text: str = BLOCK) -> str:
@@ -264,7 +387,7 @@ def cupy_source() -> str:
     :data:`LAYOUT` ``[mode]`` outputs per block for ``m`` blocks) for ``cupy.RawKernel`` and NVRTC: plain
     CUDA C++, no header (the math functions are NVRTC's built-ins)."""
     dev = "__device__ __forceinline__"
-    return _fill(dev, _DEVICE_BITS) + _fill(dev, _DEVICE_BITS, DRAW) + _CUPY_ENTRY
+    return _fill(dev, _DEVICE_BITS) + _fill(dev, _DEVICE_BITS, EXACT) + _fill(dev, _DEVICE_BITS, DRAW) + _CUPY_ENTRY
 
 
 def host_source() -> str:
@@ -281,6 +404,11 @@ static inline unsigned long long __umul64hi(unsigned long long a, unsigned long 
 }
 static inline long long xb_double_bits(double d) { long long v; std::memcpy(&v, &d, 8); return v; }
 static inline unsigned int xb_float_bits(float f) { unsigned int v; std::memcpy(&v, &f, 4); return v; }
+static inline double xb_bits_double(unsigned long long v) { double d; std::memcpy(&d, &v, 8); return d; }
+static inline double xb_add(double a, double b) { return a + b; }
+static inline double xb_sub(double a, double b) { return a - b; }
+static inline double xb_mul(double a, double b) { return a * b; }
+static inline double xb_div(double a, double b) { return a / b; }
 """
     launch = r"""
 extern "C" void xb_launch(unsigned grid, unsigned block, void** p) {
@@ -296,9 +424,12 @@ extern "C" void xb_launch(unsigned grid, unsigned block, void** p) {
     }
 }
 """
-    bits = {"XB_DOUBLE_BITS": "xb_double_bits", "XB_FLOAT_BITS": "xb_float_bits", "XB_ALIGN16": "alignas(16)"}
+    bits = {"XB_DOUBLE_BITS": "xb_double_bits", "XB_FLOAT_BITS": "xb_float_bits", "XB_ALIGN16": "alignas(16)",
+            "XB_BITS_DOUBLE": "xb_bits_double", "XB_ADD": "xb_add", "XB_SUB": "xb_sub", "XB_MUL": "xb_mul",
+            "XB_DIV": "xb_div"}  # fmt: skip
     entry = _CUPY_ENTRY.replace("__global__ ", "")
-    return prelude + _fill("static inline", bits) + _fill("static inline", bits, DRAW) + entry + launch
+    return (prelude + _fill("static inline", bits) + _fill("static inline", bits, EXACT)
+            + _fill("static inline", bits, DRAW) + entry + launch)
 
 
 _C256 = 1 << 256

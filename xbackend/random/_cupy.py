@@ -19,7 +19,7 @@ from .._devices import Device
 from .._dtypes import DType
 from ._engine import Native as _NativeBase
 from ._source import PhiloxSource
-from ._cuda import MODES, counter_lanes, cupy_source, integer_mode
+from ._cuda import MODES, counter_lanes, cupy_source, gamma_mode, integer_mode
 
 __all__ = ["Source", "Native"]
 
@@ -86,6 +86,12 @@ class Source(PhiloxSource):
         if draw == "keys":
             return _new(self._run(key, ctr, start, n, MODES["keys"], 4, cp.int64, dev), D.int64, dev.physical,
                         self.be)  # fmt: skip
+        if draw == "gamma":  # float64 in the kernel, rounded once (shape 0: the general path's zeros)
+            if float(arg) == 0.0:
+                return None
+            mode, karg, thr, low = gamma_mode(float(arg))
+            w = self._run(key, ctr, start, n, mode, 1, cp.float64, dev, karg, thr, low)
+            return _new(w if dt is D.float64 else self._cast(w, dt, dev), dt, dev.physical, self.be)
         if draw != "normal" and draw != "exponential":
             return None
         f32 = dt is D.float32
@@ -123,6 +129,14 @@ class Native(_NativeBase):
     def _exponential(self, shape: tuple[int, ...], dt: DType) -> Any:
         with self.be.device_scope(self.dev):
             return self.gen.standard_exponential(shape, dtype=dt.name)
+
+    def _gamma(self, alpha: float, shape: tuple[int, ...], dt: DType) -> Any:
+        with self.be.device_scope(self.dev):
+            return self.gen.standard_gamma(alpha, shape, dtype=dt.name)
+
+    def _beta(self, a: float, b: float, shape: tuple[int, ...], dt: DType) -> Any:
+        with self.be.device_scope(self.dev):
+            return self.gen.beta(a, b, shape, dtype=dt.name)
 
     def _integers(self, low: int, high: int, shape: tuple[int, ...], dt: DType) -> Any:
         with self.be.device_scope(self.dev):

@@ -152,6 +152,12 @@ class Native(_NativeBase):
     def _exponential(self, shape: tuple[int, ...], dt: DType) -> Any:
         return self.gen.standard_exponential(shape, dtype=dt.name, **self._kw())
 
+    def _gamma(self, alpha: float, shape: tuple[int, ...], dt: DType) -> Any:
+        return self.gen.standard_gamma(alpha, shape, dtype=dt.name, **self._kw())
+
+    def _beta(self, a: float, b: float, shape: tuple[int, ...], dt: DType) -> Any:
+        return self.gen.beta(a, b, shape, **self._kw()).astype(dt.name)
+
     def _integers(self, low: int, high: int, shape: tuple[int, ...], dt: DType) -> Any:
         return self.gen.integers(low, high, shape, dtype=dt.name, **self._kw())
 

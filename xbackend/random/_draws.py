@@ -16,7 +16,9 @@ exact integer arithmetic followed by one documented float step:
   least power of two ``>= r``) unless it is ``>= r``. A rejected variate is drawn again from word ``i`` of the
   stream at counter ``c + a * 2**192`` (attempt ``a = 1, 2, ...``);
 - integers in ``[low, low + r)`` of a dtype: ``low + v`` of the bounded variate ``v`` in ``[0, r)``, exactly;
-- keys (permutations): ``w & (2**63 - 1)`` as int64, ``w`` the 64-bit word ``i``.
+- keys (permutations): ``w & (2**63 - 1)`` as int64, ``w`` the 64-bit word ``i``;
+- gamma and beta: Marsaglia-Tsang on Philox block ``i`` (beta: blocks ``2i`` and ``2i + 1``) with retries at the
+  sub-streams above, through :mod:`._exact`'s float functions (:mod:`._gamma`): bit-identical on every backend.
 
 A source may make a whole draw in one step (:meth:`~xbackend.random._source.PhiloxSource.fused`: the CUDA
 kernels); what it returns must be what these functions compute.
@@ -43,6 +45,7 @@ from .._dtype_functions import astype
 from .._searching import nonzero, where
 from .._utility import any as any_
 from . import _philox
+from ._gamma import beta, gamma
 
 if TYPE_CHECKING:
     from ._source import PhiloxSource
@@ -179,7 +182,7 @@ def keys(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, start: 
 
 DRAWS: dict[str, Callable[..., Array]] = {
     "uniform": uniform, "normal": normal, "exponential": exponential, "bounded": bounded, "integers": integers,
-    "keys": keys,
+    "keys": keys, "gamma": gamma, "beta": beta,
 }  # fmt: skip
 
 
@@ -195,8 +198,10 @@ WORDS: dict[str, Callable[[int, DType, Any], tuple[int, int]]] = {
     "bounded": lambda n, dt, arg: (n, 32 if int(arg) <= 1 << 32 else 64),
     "integers": lambda n, dt, arg: (n, 32 if arg[1] <= 1 << 32 else 64),
     "keys": lambda n, dt, arg: (n, 64),
+    "gamma": lambda n, dt, arg: (4 * n, 64),
+    "beta": lambda n, dt, arg: (8 * n, 64),
 }
 
 #: dtype each draw returns (None: the requested one)
 RESULT: dict[str, DType | None] = {"uniform": None, "normal": None, "exponential": None, "bounded": D.uint64,
-                                   "integers": None, "keys": D.int64}  # fmt: skip
+                                   "integers": None, "keys": D.int64, "gamma": None, "beta": None}  # fmt: skip

@@ -1,9 +1,9 @@
 """The two engines behind :class:`~xbackend.random.Generator`: the portable stream and the native ones.
 
-Design constraint: a Generator's public methods are written once, over five primitives every engine
-provides (``uniform``, ``normal``, ``exponential``, ``integers``, ``keys``: standard variates in a shape and
-dtype, on a backend and device). :class:`Portable` takes whole counter blocks for each call under a lock
-(threads sharing a generator never get the same numbers) and asks the backend's
+Design constraint: a Generator's public methods are written once, over seven primitives every engine
+provides (``uniform``, ``normal``, ``exponential``, ``gamma``, ``beta``, ``integers``, ``keys``: standard
+variates in a shape and dtype, on a backend and device). :class:`Portable` takes whole counter blocks for each
+call under a lock (threads sharing a generator never get the same numbers) and asks the backend's
 :class:`~xbackend.random._source.PhiloxSource`; :class:`Native` is the base of the per-backend engines that
 call the library's own generator (``xbackend/random/_<library>.py``).
 """
@@ -22,7 +22,7 @@ from .._backend import Backend
 from .._devices import Device, bind
 from .._dtypes import DType
 from .._elementwise import floor
-from .._errors import XBackendError
+from .._errors import BackendFailure, XBackendError
 from .._dtype_functions import astype
 from . import _philox
 from ._draws import WORDS, shift_into
@@ -78,6 +78,12 @@ class Portable:
     def integers(self, low: int, r: int, shape: tuple[int, ...], dt: DType, be: Backend, dev: Device) -> Array:
         return self.draw("integers", shape, dt, be, dev, (low, r))
 
+    def gamma(self, alpha: float, shape: tuple[int, ...], dt: DType, be: Backend, dev: Device) -> Array:
+        return self.draw("gamma", shape, dt, be, dev, alpha)
+
+    def beta(self, a: float, b: float, shape: tuple[int, ...], dt: DType, be: Backend, dev: Device) -> Array:
+        return self.draw("beta", shape, dt, be, dev, (a, b))
+
     def keys(self, shape: tuple[int, ...], be: Backend, dev: Device, axis: int | None) -> Array:
         return self.draw("keys", shape, D.int64, be, dev, None, axis)
 
@@ -91,9 +97,9 @@ class Native:
     """Base of a backend's native engine: the library's own generator on one device.
 
     Subclasses set :attr:`dtypes` (what the library samples itself) and implement the ``_uniform``,
-    ``_normal``, ``_exponential``, ``_integers`` hooks on native arrays; dtypes a library does not sample
-    directly are drawn in float32 (float16, bfloat16) and cast. ``get_state``/``set_state`` move the library
-    generator's state to and from picklable host objects.
+    ``_normal``, ``_exponential``, ``_gamma``, ``_beta``, ``_integers`` hooks on native arrays; dtypes a library
+    does not sample directly are drawn in float32 (float16, bfloat16) and cast. ``get_state``/``set_state`` move the
+    library generator's state to and from picklable host objects.
     """
 
     name = "native"
@@ -126,6 +132,12 @@ class Native:
     def exponential(self, shape: tuple[int, ...], dt: DType, be: Backend, dev: Device) -> Array:
         return self._float(self._exponential, shape, dt)
 
+    def gamma(self, alpha: float, shape: tuple[int, ...], dt: DType, be: Backend, dev: Device) -> Array:
+        return self._float(lambda s, d: self._gamma(alpha, s, d), shape, dt)
+
+    def beta(self, a: float, b: float, shape: tuple[int, ...], dt: DType, be: Backend, dev: Device) -> Array:
+        return self._float(lambda s, d: self._beta(a, b, s, d), shape, dt)
+
     def integers(self, low: int, r: int, shape: tuple[int, ...], dt: DType, be: Backend, dev: Device) -> Array:
         return self._wrap(self._integers(low, low + r, shape, dt), dt)
 
@@ -144,6 +156,17 @@ class Native:
 
     def _integers(self, low: int, high: int, shape: tuple[int, ...], dt: DType) -> Any:  # pragma: no cover
         raise NotImplementedError
+
+    def _gamma(self, alpha: float, shape: tuple[int, ...], dt: DType) -> Any:
+        raise self._missing("gamma")
+
+    def _beta(self, a: float, b: float, shape: tuple[int, ...], dt: DType) -> Any:
+        raise self._missing("beta")
+
+    def _missing(self, what: str) -> XBackendError:
+        """The typed error of a native engine (a plugin's) that does not draw ``what`` variates itself."""
+        return BackendFailure(f"the {self.be.name} native generator has no {what} sampler. Fix: use the portable "
+                              f"stream, which draws {what} on every backend, e.g. xb.random.default_rng(0)")
 
     def get_state(self) -> Any:
         raise NativeStateError(f"the {self.be.name} native generator cannot save its state, so it cannot be pickled or "

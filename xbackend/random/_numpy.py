@@ -213,6 +213,12 @@ class Native(_NativeBase):
     def _exponential(self, shape: tuple[int, ...], dt: DType) -> Any:
         return self.gen.standard_exponential(shape, dtype=dt.name)  # type: ignore[call-overload]
 
+    def _gamma(self, alpha: float, shape: tuple[int, ...], dt: DType) -> Any:
+        return self.gen.standard_gamma(alpha, shape, dtype=dt.name)  # type: ignore[call-overload]
+
+    def _beta(self, a: float, b: float, shape: tuple[int, ...], dt: DType) -> Any:
+        return self.gen.beta(a, b, shape).astype(dt.name, copy=False)
+
     def _integers(self, low: int, high: int, shape: tuple[int, ...], dt: DType) -> Any:
         return self.gen.integers(low, high, shape, dtype=dt.name)
 

@@ -27,7 +27,7 @@ from .._dispatch import get_backend
 from .._dtypes import DType
 from ._engine import Native as _NativeBase
 from ._source import PhiloxSource, source_for
-from ._cuda import KERNEL_ARGS, MODES, cupy_source, integer_mode, jiterator_source
+from ._cuda import KERNEL_ARGS, MODES, cupy_source, gamma_mode, integer_mode, jiterator_source
 from .._backends.torch.nvrtc import THREADS, RawKernel
 
 __all__ = ["Source", "Native", "JiteratorPhilox", "RAW"]
@@ -180,6 +180,14 @@ class Source(PhiloxSource):
         if draw == "keys":
             w = self._launch(dev, MODES["keys"], 4, t.int64, key, ctr, start, n)
             return None if w is None else _new(w, D.int64, dev.physical, self.be)
+        if draw == "gamma":  # float64 in the kernel, rounded once below (shape 0: the general path's zeros)
+            if float(arg) == 0.0:
+                return None
+            mode, karg, thr, low = gamma_mode(float(arg))
+            w = self._launch(dev, mode, 1, t.float64, key, ctr, start, n, karg, thr, low)
+            if w is None:
+                return None
+            return _new(w if dt is D.float64 else self.be.astype(w, dt), dt, dev.physical, self.be)
         table = self._normal if draw == "normal" else self._exp if draw == "exponential" else None
         if table is None:
             return None
@@ -416,6 +424,14 @@ class Native(_NativeBase):
 
     def _exponential(self, shape: tuple[int, ...], dt: DType) -> Any:
         return self.torch.empty(shape, dtype=self.be.to_t[dt], device=self.tdev).exponential_(generator=self.gen)
+
+    def _gamma(self, alpha: float, shape: tuple[int, ...], dt: DType) -> Any:
+        t = self.torch
+        return t._standard_gamma(t.full(shape, alpha, dtype=self.be.to_t[dt], device=self.tdev), generator=self.gen)
+
+    def _beta(self, a: float, b: float, shape: tuple[int, ...], dt: DType) -> Any:
+        x, y = self._gamma(a, shape, dt), self._gamma(b, shape, dt)
+        return x / (x + y)
 
     def _integers(self, low: int, high: int, shape: tuple[int, ...], dt: DType) -> Any:
         if low < -(1 << 63) or high > (1 << 63) - 1:
