@@ -184,7 +184,7 @@ def test_key_is_the_seed_sequences_and_raw_words_are_numpys(xb_target, seed):
     _check_state(rng, ref)
 
 
-# -- uniforms: bit for bit ----------------------------------------------------------------------------------------------
+# -- uniforms: bit for bit -----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("dt", ["float64", "float32", "float16", "bfloat16"])
 def test_uniforms_are_the_documented_construction_bit_for_bit(xb_target, dt):
     if not xb_target.holds(getattr(xb, dt)):
