@@ -339,8 +339,10 @@ def test_dask_kernel_graph_keys_differ_whenever_the_results_do():
     data = np.arange(6.0) / 7
     a = xb.asarray(data, backend="dask", chunks=4)
     b = xb.astype(a, xb.float32)
+    ai = xb.asarray(np.arange(6), backend="dask", chunks=4)
     with xb.using(default_float=xb.float32):
         half32 = xb.asarray(data.tolist(), backend="dask") * 0.5  # Python floats: float32 here
+        sin32, div32 = xb.sin(ai), ai / ai[1:2]  # ints to floats: the default float's kernel, on the same inputs
     exprs = [
         (xb.sin(a), np.sin(data)),
         (xb.sin(b), np.sin(data.astype(np.float32))),
@@ -353,6 +355,10 @@ def test_dask_kernel_graph_keys_differ_whenever_the_results_do():
         (xb.exp(a), np.exp(data)),
         (a ** 2, data**2),
         (b ** 2, data.astype(np.float32) ** np.float32(2)),
+        (xb.sin(ai), np.sin(np.arange(6.0))),
+        (sin32, np.sin(np.arange(6, dtype=np.float32))),
+        (ai / ai[1:2], np.arange(6.0) / 1.0),
+        (div32, np.arange(6, dtype=np.float32) / np.float32(1)),
     ]  # fmt: skip
     values = dask.compute(*[x.native for x, _ in exprs])
     for i, ((x, want), v) in enumerate(zip(exprs, values)):
