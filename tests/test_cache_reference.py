@@ -10,6 +10,14 @@ call made alone in a fresh process: a child forked from a process that imported 
 called nothing. Where the answer is easy to state the test also checks it from first principles (the dtype the
 settings ask for, NumPy's values). Dask graph keys are checked against the values themselves: a merged graph with
 two tasks under one name gives wrong numbers everywhere, so a fresh process would repeat the slip.
+
+Planted by hand and seen red (issue 33): xb.grad's config cache keyed without the config in force (calls 1, 2, 5, 7
+of the grad scenario keep the first call's float64/int64); xb.jit's key without ``default_float``; the creation fast
+path's last hit checked without the dtype; the Dask random task's token without its counter. Two defects of the
+clean tree showed up here and are fixed: a retrace after an earlier trace raised ``BackendFailure`` (a creation
+prototype made under fake tensors reached eager code), and torch's ``value_and_grad`` raised ``AttributeError`` on
+aux Arrays of another backend. Dropping the compute dtype from the Dask kernels' names is an equivalent mutant: the
+kernels' inputs are cast first, so their names already differ.
 """
 
 from __future__ import annotations
@@ -63,6 +71,11 @@ FRESH = DESCRIBE + textwrap.dedent('''
     import torch, dask, dask.array
     import xbackend as xb
     torch.set_num_threads(1)
+    # loaded here once, as a fresh process loads them at its first call (loading fills none of the caches under test)
+    from xbackend._dispatch import get_backend
+    for name in ("numpy", "torch", "dask"):
+        get_backend(name)
+    import torch._dynamo, torch.fx.experimental.proxy_tensor, torch._functorch.aot_autograd  # noqa: E401
     warnings.simplefilter("ignore")
     jobs = json.loads(sys.stdin.read())
     out = []

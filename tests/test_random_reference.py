@@ -11,6 +11,12 @@ exponentials (which go through each library's ``log1p``/``sqrt``/``cos``/``sin``
 promises: 4 (float64 normals), 2 (float64 exponentials), 1 (float32, float16). On every CPU target; on Dask also
 with chunkings whose chunks start inside a Box-Muller pair and hold rejected integers (the retries of a chunk are
 read at the chunk's own positions).
+
+Planted by hand and seen red (issue 33; each survived the rest of the suite): Box-Muller's cos and sin swapped in
+random/_draws.py (the normals tests on every target, the Dask chunks test); the retry counter read from the call's
+own main stream, ``ctr + attempt`` or ``ctr`` instead of ``ctr + attempt * 2**192`` (the integers tests of every
+retrying range on every target, choice, Dask); a chunk's retries read at positions counted from the chunk instead of
+the call (the Dask chunks test).
 """
 
 from __future__ import annotations
