@@ -296,7 +296,11 @@ class Jitted:
         def on_natives(*natives: Any) -> list[Any]:
             rebuilt = [_new(n, dt, dv, be) for n, dt, dv in zip(natives, dts, devs)]
             a, k = _rebuild(spec[0], rebuilt), _rebuild(spec[1], rebuilt)
-            return out.record(fn(*a, **k, **static))
+            # a config object of its own (the same settings) while the backend traces: what the creation caches
+            # store under it (torch's prototype tensors, fake ones here) stays inside this trace, and entries the
+            # eager calls made are not met by the tracer (tests/test_cache_reference.py)
+            with _config.using():
+                return out.record(fn(*a, **k, **static))
 
         t0 = time.perf_counter()
         try:

@@ -159,7 +159,7 @@ class TorchGradMixin(Backend):
         if not create:
             value = value.detach()
             if aux:
-                aux = [a.detach() for a in aux]
+                aux = [a.detach() if isinstance(a, torch.Tensor) else a for a in aux]  # (aux Arrays may live anywhere)
         return value, out, aux
 
     def watch_grad(self, x: Any, callback: Callable[[Any], None]) -> bool:
