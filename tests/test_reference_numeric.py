@@ -132,7 +132,7 @@ def test_arange_beyond_int64_is_pythons_range(case):
         assert got.dtype is dt and got.tolist() == want, (t, start, stop, step, dt)
 
 
-# --- float -> integer casts saturate: Python's integers as the oracle, right at each bound -----------------------------
+# --- float -> integer casts saturate: Python's integers as the oracle, right at each bound ----------------------------
 _INTS = [xb.int8, xb.int16, xb.int32, xb.int64, xb.uint8, xb.uint16, xb.uint32, xb.uint64]
 _FLOATS = {"float16": "<e", "float32": "<f", "float64": "<d"}
 
@@ -166,7 +166,7 @@ def test_saturating_casts_at_every_bound(dst):
                 assert got == want, (t, src, dst, [(v, g, w) for v, g, w in zip(vals, got, want) if g != w])
 
 
-# --- uint64 arithmetic (torch has no uint64 kernels: xbackend/_backends/torch/uint.py) ---------------------------------
+# --- uint64 arithmetic (torch has no uint64 kernels: xbackend/_backends/torch/uint.py) --------------------------------
 _u64 = st.integers(0, _U64) | st.sampled_from([0, 1, 2, 2**63 - 1, 2**63, 2**63 + 1, 2**64 - 2, _U64, 2**32, 2**32 - 1])
 _M = 1 << 64
 
@@ -214,7 +214,7 @@ def test_uint64_shifts_powers_and_sums(x, k, e):
         assert xb.argmax(a).item() == x.index(max(x)), t
 
 
-# --- the special-case kernels: floor_divide, remainder, complex log1p / expm1 / sqrt -----------------------------------
+# --- the special-case kernels: floor_divide, remainder, complex log1p / expm1 / sqrt ----------------------------------
 _fin = st.floats(-1e300, 1e300, allow_nan=False, allow_subnormal=True)
 _nonzero = _fin.filter(lambda v: v != 0)
 
@@ -263,8 +263,8 @@ def _reference(fn, z: complex) -> complex:
     return complex(float(r.real), float(r.imag))
 
 
-@given(zs=st.lists(st.builds(complex, _parts, _parts), min_size=1, max_size=6), name=st.sampled_from(sorted(_COMPLEX_FUNCS)),
-       dt=st.sampled_from([xb.complex128, xb.complex64]))  # fmt: skip
+@given(zs=st.lists(st.builds(complex, _parts, _parts), min_size=1, max_size=6),
+       name=st.sampled_from(sorted(_COMPLEX_FUNCS)), dt=st.sampled_from([xb.complex128, xb.complex64]))
 @example(zs=[complex(1e300, 1e300), complex(-1.0, 1e-20), complex(1e-20, 1e-20), complex(-0.5, 0.8660254037844386)],
          name="log1p", dt=xb.complex128)  # fmt: skip
 @example(zs=[complex(1e-20, 1e-20), complex(-1e-10, 3.0), complex(700.0, 1.0)], name="expm1", dt=xb.complex128)
@@ -295,7 +295,7 @@ def test_complex_kernels_against_mpmath(zs, name, dt):
             assert abs(complex(g) - r) <= 8 * eps * big, (t, name, dt, z, g, r)
 
 
-# --- cross and matrix_rank ---------------------------------------------------------------------------------------------
+# --- cross and matrix_rank --------------------------------------------------------------------------------------------
 _i = st.integers(-(2**20), 2**20)
 
 

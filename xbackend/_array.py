@@ -43,7 +43,7 @@ class _NoDirectCalls(type):
     which matters on a path whose whole budget is a few hundred ns)."""
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError("Array() cannot be called directly; use xb.asarray(data) or a creation function")
+        raise ArgumentTypeError("Array() cannot be called directly; use xb.asarray(data) or a creation function")
 
 
 class Array(metaclass=_NoDirectCalls):

@@ -493,6 +493,8 @@ def rmatmul(self: Array, other: Any) -> Array:
 def imatmul(self: Array, other: Any) -> Array:
     """``self @= other`` (``Array.__imatmul__``): the product must keep self's dtype and shape."""
     r = matmul(self, other)
+    if r is NotImplemented:  # an operand matmul does not know: Python tries the other side, then raises TypeError
+        return r
     if r._dt is not self._dt or r.shape != self.shape:
         raise PromotionError("in-place @= must keep the left operand's dtype and shape; use x = x @ y")
     new = self._be.setitem(self._data, Ellipsis, r._data)

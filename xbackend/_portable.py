@@ -28,7 +28,7 @@ from typing import Any, Callable, TypeVar, overload
 
 from ._array import Array, _alloc
 from ._dispatch import _by_type, backend_for_type
-from ._errors import BackendMismatchError, DeviceMismatchError, mismatch
+from ._errors import ArgumentTypeError, BackendMismatchError, DeviceMismatchError, mismatch
 
 __all__ = ["portable"]
 
@@ -186,7 +186,8 @@ def portable(fn: F | None = None, /) -> F | Callable[[F], F]:
     if fn is None:
         return portable
     if not callable(fn):
-        raise TypeError(f"@xb.portable decorates a function, got {type(fn).__name__}")
+        raise ArgumentTypeError(f"@xb.portable decorates a function, got {type(fn).__name__}. Fix: put @xb.portable "
+                                "above a def")
     names, star = _parameter_names(fn)
     n_named = len(names)
     fname = getattr(fn, "__qualname__", getattr(fn, "__name__", "function"))

@@ -31,7 +31,7 @@ from .. import _config
 from .._array import MIXED_PLACES, Array, _alloc, _check_partner, _new
 from .autograd import ACTIVE
 from .._dispatch import get_backend
-from .._errors import BackendUnavailableError, GradientError
+from .._errors import ArgumentTypeError, ArgumentValueError, BackendUnavailableError, GradientError
 from . import closures
 from .._interchange import _transport
 from .._jit import _rebuild  # the same container specs ("a": the i-th Array, "c": a constant, containers)
@@ -58,7 +58,7 @@ def _flatten(obj: Any, arrays: list[Array], diff: list[int] | None, where: Any) 
         return (dict, tuple((k, _flatten(v, arrays, diff, (*where[:2], f"{where[2]}[{k!r}]"))) for k, v in obj.items()))
     if diff is not None:
         f, i, path = where
-        raise TypeError(
+        raise ArgumentTypeError(
             f"xb.grad differentiates Arrays (or tuples, lists and dicts of them), but argument {i}{path} of {_name(f)} "
             f"is a {t.__name__}. Fix: pass xb.asarray(value) (on the backend of the other Arrays), or leave it out of "
             "argnums"
@@ -74,9 +74,11 @@ def _argnums(argnums: int | Sequence[int]) -> tuple[tuple[int, ...], bool]:
         isinstance(i, int) and not isinstance(i, bool) for i in argnums
     ):
         if len(set(argnums)) != len(argnums):
-            raise ValueError(f"argnums must not repeat an argument, got {tuple(argnums)}")
+            raise ArgumentValueError(f"argnums must not repeat an argument, got {tuple(argnums)}. Fix: name each "
+                                     "argument once")  # fmt: skip
         return tuple(argnums), False
-    raise TypeError(f"argnums must be an int or a non-empty tuple of ints, got {argnums!r}")
+    raise ArgumentTypeError(f"argnums must be an int or a non-empty tuple of ints, got {argnums!r}. Fix: e.g. "
+                            "argnums=0 or argnums=(0, 1)")  # fmt: skip
 
 
 # --- the public functions ----------------------------------------------------------------------------
@@ -164,8 +166,8 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
     n = len(args)
     for i in nums:
         if not -n <= i < n:
-            raise TypeError(f"argnums {nums} names argument {i}, but {_name(f)} was called with {n} positional "
-                            "argument(s). Fix: pass the differentiated arguments positionally")  # fmt: skip
+            raise ArgumentTypeError(f"argnums {nums} names argument {i}, but {_name(f)} was called with {n} positional "
+                                    "argument(s). Fix: pass the differentiated arguments positionally")  # fmt: skip
     pos = nums if min(nums) >= 0 else tuple(i % n for i in nums)
     # the common call - every argument an Array, no keywords - needs no flattening: the arguments are the
     # Arrays, each differentiated argument one of them (specs None); anything else is flattened
@@ -195,7 +197,7 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
         kspecs = {k: _flatten(v, arrays, None, (f, k, "")) for k, v in kwargs.items()} if kwargs else None
         wrt = [j for i in pos for j in by_arg[i]]
         if not wrt:
-            raise TypeError(f"the arguments {nums} of {_name(f)} hold no Array to differentiate")
+            raise ArgumentTypeError(f"the arguments {nums} of {_name(f)} hold no Array to differentiate")
     first = arrays[wrt[0]]
     be, dev = first._be, first._dev
     for j in wrt:
@@ -244,7 +246,8 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
         aux: Any = None
         if has_aux:
             if type(out) is not tuple or len(out) != 2:
-                raise TypeError(f"has_aux=True: {_name(f)} must return a pair (loss, aux), got {type(out).__name__}")
+                raise ArgumentTypeError(f"has_aux=True: {_name(f)} must return a pair (loss, aux), got "
+                                        f"{type(out).__name__}")  # fmt: skip
             out, aux = out
         value = _loss(out, engine, f)
         out_meta[0] = value._dt
