@@ -17,6 +17,9 @@ import warnings
 import pytest
 
 import xbackend as xb
+from xbackend import _boundary as B
+from xbackend._assemble import SURFACE
+from xbackend._rules import ELEMENTWISE
 from xbackend.testing import available_targets
 
 TARGETS = available_targets()
@@ -152,3 +155,90 @@ def test_format_d_of_a_float_array_is_a_typed_error(t):
             format(x, "d")
         assert isinstance(info.value, ValueError) and "Array.__format__" in str(info.value)
         assert f"{x:.3f}" == format(float(x), ".3f")
+
+
+#: the names that translate inline instead of through a wrapper (xbackend/_boundary.py): the operators and the
+#: elementwise functions. Their fast paths translate the kernel's own failure; the dtype casts and kernel look-ups
+#: before it do not (a failure planted there leaks: a known gap, listed in issue 33's report, not checked here)
+_INLINE = B.INLINE | set(ELEMENTWISE) | {"__round__"}  # (round(x) is xb.round(x))
+
+_PLANTED = "planted native failure in "  # a builtin RuntimeError: a library's kind (a subclass defined here would
+# be a user's exception, which the boundary passes through untouched)
+
+
+#: what the backend needs to hand out kernels and check devices; everything else raises the planted failure
+_INFRASTRUCTURE = {"kernel", "forward_kernel", "make_kernel", "native_dtype", "check_device", "devices", "probe",
+                   "dtype_of", "info", "format", "default_device"}  # fmt: skip
+
+
+def _arguments(fn, good):
+    """Argument lists that reach the backend: as many Arrays as the call needs, a list of them, an index."""
+    n, _ = _positional(fn)
+    x = good[0]
+    out = [[g] * max(n, 1) for g in good] + [[g] * 2 for g in good] + [[list(good[:2])], [x, 0, 1.0]]
+    out += [[3], [3, 1.0], [0, 1, 3], [2, 3], [x, xb.float32], [x, 0], [x, (1, 0)], [x, (2, 2)], [x, 0, 1],
+            [good[5], good[5]], [xb.float32], [xb.float32, xb.float64], [x, good[3]]]  # fmt: skip
+    if n >= 3:
+        out.append([good[4], good[0], good[0]])
+    return out
+
+
+@pytest.mark.parametrize("backend", [t.backend for t in TARGETS if t.backend in ("numpy", "torch")])
+def test_a_failing_backend_surfaces_only_typed_errors(backend, monkeypatch, kept_settings):
+    """Every method of the backend raises a native RuntimeError: every public function and Array method that
+    reaches the backend must turn it into an XBackendError. The functions are called unwrapped too (their
+    ``__wrapped__``): where that lets the RuntimeError out, the wrapper is what stops it, so the name dropped from
+    the boundary's lists would leak - the listed names must each be that, or translate inline."""
+    from xbackend._dispatch import get_backend
+
+    on = {"backend": backend}
+    good = [xb.asarray([[1.0, 2.0], [3.0, 4.0]], **on), xb.asarray([1.0, 2.0], **on), xb.asarray(1.5, **on),
+            xb.asarray([1, 0], **on), xb.asarray([True, False], **on), xb.asarray([1.0, 2.0, 3.0], **on),
+            xb.asarray(1, **on)]  # fmt: skip
+    cls = type(get_backend(backend))
+    for name in dir(cls):
+        v = inspect.getattr_static(cls, name)
+        if not name.startswith(("__", "_k_")) and inspect.isfunction(v) and name not in _INFRASTRUCTURE:
+
+            def planted(*args, _name=name, **kwargs):
+                raise RuntimeError(_PLANTED + _name)
+
+            monkeypatch.setattr(cls, name, planted)
+    names = [(n, getattr(xb, n)) for n in xb.__all__ if n != "random" and n not in NOT_CALLED]
+    names += [(f"linalg.{n}", getattr(xb.linalg, n)) for n in xb.linalg.__all__]
+    names += [(f"fft.{n}", getattr(xb.fft, n)) for n in xb.fft.__all__]
+    names += [(f"Array.{n}", getattr(xb.Array, n)) for n in dir(xb.Array) if n not in PROTOCOL_HOOKS and
+              (n.startswith("__") or not n.startswith("_")) and inspect.isfunction(inspect.getattr_static(xb.Array, n))]
+    leaks, reached = {}, set()
+    for name, fn in names:
+        if not callable(fn) or inspect.isclass(fn):
+            continue
+        if name.startswith("Array."):  # every receiver, with no more arguments, an Array, a spec, an index
+            n, _ = _positional(fn)
+            calls = [[x, *rest] for x in good for rest in ([], [x] * max(n - 1, 0), [""], [0, 1.0], [xb.float32],
+                                                           ["cpu"], [x.device])]  # fmt: skip
+        else:
+            calls = _arguments(fn, good)
+        for args in calls:
+            for f in (fn, getattr(fn, "__wrapped__", None)):
+                if f is None:
+                    continue
+                try:
+                    f(*args)
+                except RuntimeError as exc:
+                    if not str(exc).startswith(_PLANTED) or isinstance(exc, xb.XBackendError):
+                        continue
+                    if f is fn:
+                        leaks.setdefault(name, str(exc))
+                    else:
+                        reached.add(name)
+                except Exception:  # noqa: BLE001 - typed errors, or the arguments were wrong: not what is checked
+                    pass
+    inline = {n for n in leaks if n.removeprefix("Array.") in _INLINE or SURFACE.get(n.removeprefix("Array.")) ==
+              "_operators"}  # fmt: skip
+    leaks = {k: v for k, v in leaks.items() if k not in inline}
+    assert not leaks, "\n".join(f"{k}: {v}" for k, v in sorted(leaks.items()))
+    wrapped = {n for n, f in names if getattr(f, "__xb_boundary__", False)}
+    # the wrapper is what stops the failure for most listed names (the rest never reach a backend with these
+    # arguments: finfo, result_type, ...); dropping any of those from the lists makes the first assert fail
+    assert len(reached & wrapped) >= 0.8 * len(wrapped), " ".join(sorted(wrapped - reached))
