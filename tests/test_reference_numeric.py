@@ -234,6 +234,17 @@ def test_float_floor_divide_and_remainder_are_pythons(pairs):
         assert [(v, math.copysign(1, v)) for v in gr] == [(v, math.copysign(1, v)) for v in r], (t, pairs)
 
 
+def test_float_floor_divide_at_infinities_is_the_standards_floor():
+    """Where an operand is infinite the standard's ``floor(x / y)`` holds (Python's divmod says NaN or -1 there): the
+    quotient of a finite x by an infinite y is a signed zero, never the -1 of a remainder-corrected quotient."""
+    inf = math.inf
+    cases = [(2.0, -inf, -0.0), (-2.0, -inf, 0.0), (2.0, inf, 0.0), (-2.0, inf, -0.0), (inf, 2.0, inf),
+             (-inf, 2.0, -inf), (1e-300, -inf, -0.0), (-5e-324, inf, -0.0)]  # fmt: skip
+    for t in TARGETS:
+        got = xb.floor_divide(_on(t, [c[0] for c in cases], xb.float64), _on(t, [c[1] for c in cases], xb.float64))
+        assert [(v, math.copysign(1, v)) for v in got.tolist()] == [(c[2], math.copysign(1, c[2])) for c in cases], t
+
+
 @given(pairs=st.lists(st.tuples(st.integers(-(2**63), 2**63 - 1), st.integers(-(2**63), 2**63 - 1)
                                 .filter(lambda v: v != 0)), min_size=1, max_size=8))  # fmt: skip
 def test_integer_floor_divide_and_remainder_are_pythons(pairs):
