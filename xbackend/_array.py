@@ -43,7 +43,8 @@ class _NoDirectCalls(type):
     which matters on a path whose whole budget is a few hundred ns)."""
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
-        raise ArgumentTypeError("Array() cannot be called directly; use xb.asarray(data) or a creation function")
+        raise ArgumentTypeError("Array() cannot be called directly. Fix: make one from data or with a creation "
+                                "function, e.g. xb.asarray([1.0, 2.0])")  # fmt: skip
 
 
 class Array(metaclass=_NoDirectCalls):

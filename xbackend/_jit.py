@@ -29,7 +29,7 @@ from typing import Any, Callable, TypeVar, overload
 from . import _config
 from ._array import Array, _new
 from ._dispatch import backend_for_type
-from ._errors import ArgumentTypeError, JitUnsupported
+from ._errors import ArgumentTypeError, ArgumentValueError, BackendFailure, JitUnsupported
 
 __all__ = ["jit", "jit_cache_info", "JitFallbackWarning", "JitCacheInfo"]
 
@@ -403,8 +403,8 @@ def jit(fn: Any = None, /, *, static_argnames: tuple[str, ...] | str = (),
 
     def deco(f: Any) -> Any:
         if not callable(f):
-            raise ArgumentTypeError(f"@xb.jit decorates a function, got {type(f).__name__}. Fix: put @xb.jit above a "
-                                    "def")
+            raise ArgumentTypeError(f"@xb.jit decorates a function, got {type(f).__name__}. Fix: put it above a "
+                                    "def, e.g. f = xb.jit(lambda x: x + 1)")  # fmt: skip
         return Jitted(f, tuple(static_argnames), backend_options or {}, cache_size)
 
     return deco if fn is None else deco(fn)

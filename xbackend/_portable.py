@@ -186,8 +186,8 @@ def portable(fn: F | None = None, /) -> F | Callable[[F], F]:
     if fn is None:
         return portable
     if not callable(fn):
-        raise ArgumentTypeError(f"@xb.portable decorates a function, got {type(fn).__name__}. Fix: put @xb.portable "
-                                "above a def")
+        raise ArgumentTypeError(f"@xb.portable decorates a function, got {type(fn).__name__}. Fix: put it above a "
+                                "def, e.g. f = xb.portable(lambda x: x + 1)")  # fmt: skip
     names, star = _parameter_names(fn)
     n_named = len(names)
     fname = getattr(fn, "__qualname__", getattr(fn, "__name__", "function"))

@@ -478,7 +478,8 @@ def prefetch(iterable: Iterable[Any], *, backend: str | None = None, device: Any
     if type(depth) is bool or not hasattr(depth, "__index__"):
         raise ArgumentTypeError(f"prefetch depth takes an int, got {type(depth).__name__}. Fix: e.g. depth=2")
     if depth < 1:
-        raise ArgumentValueError(f"prefetch depth must be >= 1, got {depth}. Fix: e.g. depth=2")
+        raise ArgumentValueError(f"prefetch depth must be >= 1, got {depth}. Fix: stage at least one batch ahead, "
+                                 "e.g. depth=2")  # fmt: skip
     be, dev = _target(backend, device)
 
     if not _staged(be, dev):

@@ -170,8 +170,8 @@ def backward(self: Array, gradient: Array | None = None, *, retain_graph: bool |
                                     f"{what}=True")  # fmt: skip
     if gradient is not None:
         if type(gradient) is not Array:
-            raise ArgumentTypeError(f"gradient= takes an Array, got {type(gradient).__name__}. Fix: pass "
-                                    "gradient=xb.ones_like(y), or nothing for a 0-d y")
+            raise ArgumentTypeError(f"gradient= takes an Array, got {type(gradient).__name__}. Fix: pass an Array "
+                                    "of the loss's shape, e.g. loss.backward(xb.ones_like(loss))")  # fmt: skip
         if gradient._be is not self._be or gradient._dev is not self._dev:
             _check_partner(self, gradient)
         g = gradient._data

@@ -60,8 +60,8 @@ def _flatten(obj: Any, arrays: list[Array], diff: list[int] | None, where: Any) 
         f, i, path = where
         raise ArgumentTypeError(
             f"xb.grad differentiates Arrays (or tuples, lists and dicts of them), but argument {i}{path} of {_name(f)} "
-            f"is a {t.__name__}. Fix: pass xb.asarray(value) (on the backend of the other Arrays), or leave it out of "
-            "argnums"
+            f"is a {t.__name__}. Fix: pass it as an Array on the backend of the other Arrays, e.g. xb.asarray(value) "
+            "(or leave it out of argnums)"
         )
     return ("c", obj)
 
@@ -75,10 +75,10 @@ def _argnums(argnums: int | Sequence[int]) -> tuple[tuple[int, ...], bool]:
     ):
         if len(set(argnums)) != len(argnums):
             raise ArgumentValueError(f"argnums must not repeat an argument, got {tuple(argnums)}. Fix: name each "
-                                     "argument once")  # fmt: skip
+                                     f"argument once, e.g. argnums={tuple(dict.fromkeys(argnums))}")  # fmt: skip
         return tuple(argnums), False
-    raise ArgumentTypeError(f"argnums must be an int or a non-empty tuple of ints, got {argnums!r}. Fix: e.g. "
-                            "argnums=0 or argnums=(0, 1)")  # fmt: skip
+    raise ArgumentTypeError(f"argnums must be an int or a non-empty tuple of ints, got {argnums!r}. Fix: name the "
+                            "differentiated positional arguments by position, e.g. argnums=(0, 1)")  # fmt: skip
 
 
 # --- the public functions ----------------------------------------------------------------------------
@@ -167,7 +167,7 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
     for i in nums:
         if not -n <= i < n:
             raise ArgumentTypeError(f"argnums {nums} names argument {i}, but {_name(f)} was called with {n} positional "
-                                    "argument(s). Fix: pass the differentiated arguments positionally")  # fmt: skip
+                            "argument(s). Fix: pass the differentiated arguments positionally")  # fmt: skip
     pos = nums if min(nums) >= 0 else tuple(i % n for i in nums)
     # the common call - every argument an Array, no keywords - needs no flattening: the arguments are the
     # Arrays, each differentiated argument one of them (specs None); anything else is flattened
@@ -197,7 +197,9 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
         kspecs = {k: _flatten(v, arrays, None, (f, k, "")) for k, v in kwargs.items()} if kwargs else None
         wrt = [j for i in pos for j in by_arg[i]]
         if not wrt:
-            raise ArgumentTypeError(f"the arguments {nums} of {_name(f)} hold no Array to differentiate")
+            raise ArgumentTypeError(f"the arguments {nums} of {_name(f)} hold no Array to differentiate. Fix: pass "
+                                    "the parameters as Arrays, e.g. xb.asarray(w), or point argnums at "
+                                    "them")  # fmt: skip
     first = arrays[wrt[0]]
     be, dev = first._be, first._dev
     for j in wrt:
@@ -247,7 +249,8 @@ def _run(f: Callable[..., Any], nums: tuple[int, ...], single: bool, has_aux: bo
         if has_aux:
             if type(out) is not tuple or len(out) != 2:
                 raise ArgumentTypeError(f"has_aux=True: {_name(f)} must return a pair (loss, aux), got "
-                                        f"{type(out).__name__}")  # fmt: skip
+                                        f"{type(out).__name__}. Fix: return (loss, aux) from it, or drop "
+                                        "has_aux=True")  # fmt: skip
             out, aux = out
         value = _loss(out, engine, f)
         out_meta[0] = value._dt
