@@ -74,10 +74,10 @@ def {fname}(self, other):
         be = self._be
         d = self._dt
         try:
-            fn, lim = scalar_table[be][d]
+            fn, lo, hi = scalar_table[be][d]
         except KeyError:
-            fn, lim = learn_scalar(be, d)
-        if fn is not None and not (other > lim or other < -lim):  # beyond the dtype: the general path rounds it
+            fn, lo, hi = learn_scalar(be, d)
+        if fn is not None and not (other > hi or other < lo):  # beyond the dtype: the general path rounds it
             out = _alloc()
             try:
                 out._data = fn({scalar_args})
@@ -147,7 +147,8 @@ def _specialise(name: str, reflected: bool, to_bool: bool, fast: frozenset[D.DTy
     def learn_scalar(be: Any, d: D.DType) -> Any:
         # the scalar comes first in a reflected call (``2.0 - x``): only the general kernel takes that
         fn = None if d not in fast_fc else be.kernel(name, d) if reflected else be.forward_kernel(name, d)
-        spec = (fn, _SCALAR_LIMIT.get(d, math.inf))
+        lim = _SCALAR_LIMIT.get(d, math.inf)
+        spec = (fn, -lim, lim)
         scalar_table.setdefault(be, {})[d] = spec
         return spec
 
