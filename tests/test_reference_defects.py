@@ -165,3 +165,13 @@ def test_array_api_strict_refuses_a_wide_mask_beside_an_index_with_a_typed_error
     m = xb.asarray(np.array([[True, False, True], [False, True, False]]), backend="array_api_strict")
     with pytest.raises(xb.XBackendError):
         x[m, xb.asarray([0, 3, 1], backend="array_api_strict")]
+
+
+def test_dask_wide_mask_on_unknown_sizes_says_persist():
+    x = xb.asarray(np.arange(24.0).reshape(2, 3, 4), backend="dask")
+    y = x[x[:, 0, 0] > -1]  # the first axis's size is unknown until computed
+    m = xb.asarray(np.array([[True, False, True], [False, True, False]]), backend="dask")
+    i = xb.asarray([0, 1, 2], backend="dask")
+    with pytest.raises(xb.ChunkingError, match="persist"):
+        y[m, i]
+    assert y.persist()[m, i].tolist() == [0.0, 9.0, 18.0]

@@ -164,6 +164,10 @@ def mask_beside_arrays(x: Any, key: Any) -> Any:
     wide = [k for k in items if hasattr(k, "dtype") and k.dtype.kind == "b" and k.ndim >= 2]
     if not wide or not any(hasattr(k, "dtype") or type(k) is int for k in items if k is not wide[0]):
         return None
+    if any(s != s for s in x.shape):  # sizes unknown until computed (Dask's own indexing: a bare AssertionError)
+        raise ChunkingError("a multi-dimensional mask beside another index needs the Dask Array's sizes, which are "
+                            "unknown until computed (after a boolean mask, nonzero or unique). Fix: x = x.persist() "
+                            "first (it resolves the sizes)")  # fmt: skip
     if any(k is None or type(k) is bool for k in items):
         raise ChunkingError("Dask cannot place new axes (None, True) next to a multi-dimensional mask. Fix: index in "
                             "two steps, e.g. x[mask, i][None]")  # fmt: skip
