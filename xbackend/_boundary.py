@@ -225,7 +225,7 @@ INLINE = frozenset({"zeros", "ones", "empty", "sum", "reshape", "astype", "matmu
 #: public names that are no array functions: they take callables, configure, or report (never wrapped)
 NOT_WRAPPED = frozenset({
     "jit", "portable", "prefetch", "using", "set_default", "get_config", "register_backend", "backends",
-    "backend_names", "timer", "synchronize", "jit_cache_info", "device", "devices", "preferred_device",
+    "backend_names", "timer", "jit_cache_info", "device", "devices", "preferred_device",
     "staging_limit", "grad", "value_and_grad", "no_grad",
 })  # fmt: skip
 
@@ -243,7 +243,8 @@ def install(module: Any, names: list[str], prefix: str = "") -> None:
 #: Array methods behind the boundary (``__getitem__`` and the operators translate inline)
 METHODS = ("astype", "to", "to_device", "item", "tolist", "numpy", "detach", "compute", "persist", "__setitem__",
            "__bool__", "__float__", "__int__", "__complex__", "__index__", "__len__", "__iter__", "__dlpack__",
-           "__dlpack_device__", "__array__", "__array_namespace__", "__format__")  # fmt: skip
+           "__dlpack_device__", "__array__", "__array_namespace__", "__format__", "__repr__", "__str__", "backward",
+           "requires_grad_")  # fmt: skip
 
 
 def install_methods(cls: type, names: tuple[str, ...] = METHODS, prefix: str = "Array.") -> None:

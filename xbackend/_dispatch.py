@@ -191,7 +191,10 @@ registered = _Registered()
 
 def get_backend(name: str) -> Backend:
     """The loaded backend instance for ``name``; raises :class:`BackendUnavailableError` with the reason."""
-    be = _instances.get(name)
+    try:
+        be = _instances.get(name)
+    except TypeError:  # unhashable, so no name (xb.devices(x)): backend_name says what it takes
+        be = None
     if be is not None:
         return be
     if type(name) is not str:

@@ -35,7 +35,7 @@ import types
 from typing import Any
 
 from . import _args as A
-from ._errors import ArgumentValueError, UnknownAttributeError, UnknownDeviceError
+from ._errors import ArgumentTypeError, ArgumentValueError, UnknownAttributeError, UnknownDeviceError
 
 __all__ = ["habits", "refusals", "SPELLINGS"]
 
@@ -126,6 +126,9 @@ def _cpu(self: Any) -> Any:
 def _cuda(self: Any, device: Any = None) -> Any:
     """The same backend on a CUDA device (torch's ``x.cuda()``; ``x.cuda(1)`` is ``cuda:1``): ``x.to(device=...)``.
     A backend without CUDA (NumPy) raises with the fix, which names a library that has it."""
+    if not (device is None or isinstance(device, (str, int)) or hasattr(device, "__index__")):
+        raise ArgumentTypeError(f"x.cuda(device) takes a device index or name, got {type(device).__name__}. Fix: "
+                                "x.cuda(), x.cuda(1) or x.cuda('cuda:1')")  # fmt: skip
     where = "cuda" if device is None else device if isinstance(device, str) else f"cuda:{int(device)}"
     try:
         return self.to(device=where)

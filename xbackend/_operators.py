@@ -9,6 +9,7 @@ module changes nothing: ``xbackend/_assemble.py`` builds the dunders with these 
 from __future__ import annotations
 
 import functools
+import math
 import operator
 from typing import Any, Callable, cast
 
@@ -73,10 +74,10 @@ def {fname}(self, other):
         be = self._be
         d = self._dt
         try:
-            fn = scalar_table[be][d]
+            fn, lo, hi = scalar_table[be][d]
         except KeyError:
-            fn = learn_scalar(be, d)
-        if fn is not None:
+            fn, lo, hi = learn_scalar(be, d)
+        if fn is not None and not (other > hi or other < lo):  # beyond the dtype: the general path rounds it
             out = _alloc()
             try:
                 out._data = fn({scalar_args})
@@ -146,8 +147,10 @@ def _specialise(name: str, reflected: bool, to_bool: bool, fast: frozenset[D.DTy
     def learn_scalar(be: Any, d: D.DType) -> Any:
         # the scalar comes first in a reflected call (``2.0 - x``): only the general kernel takes that
         fn = None if d not in fast_fc else be.kernel(name, d) if reflected else be.forward_kernel(name, d)
-        scalar_table.setdefault(be, {})[d] = fn
-        return fn
+        lim = _SCALAR_LIMIT.get(d, math.inf)
+        spec = (fn, -lim, lim)
+        scalar_table.setdefault(be, {})[d] = spec
+        return spec
 
     def learn_int(be: Any, d: D.DType) -> Any:
         spec = _int_spec(d, fast)
@@ -167,6 +170,11 @@ def _specialise(name: str, reflected: bool, to_bool: bool, fast: frozenset[D.DTy
     return op
 
 
+#: the largest finite value of each float dtype a Python float is rounded to on the host (``fit_scalar``): a float
+#: beyond it takes the general path, which rounds it to an infinity quietly (NumPy's own cast warns "overflow
+#: encountered in cast", torch's raises for float16 and complex64); float64, complex128 and bfloat16: no limit
+_SCALAR_LIMIT = {D.float16: 65504.0, D.float32: float.fromhex("0x1.fffffep127"),
+                 D.complex64: float.fromhex("0x1.fffffep127")}  # fmt: skip
 #: ints a float dtype holds exactly (|v| up to 2**mantissa bits): for them rounding float(v) to the dtype changes
 #: nothing, so the fast path passes float(v), which is what the general path passes (``fit_scalar``)
 _EXACT_INTS = {D.float16: 1 << 11, D.float32: 1 << 24, D.float64: 1 << 53, D.bfloat16: 1 << 53,
@@ -240,8 +248,9 @@ def binary(name: str, reflected: bool = False) -> Any:
                 cd, _ = resolve(name, category, p, _current().default_float)
                 if d1 is not cd:
                     x = be.astype(x, cd)
-            if (t is int or t is float) and cd.kind in "fc":
-                y = _fit_scalar(y, cd)  # 10**30 or 1e300 with a float32 Array: rounded on the host, as NumPy does
+            if t is not bool and cd.kind in "fc" and (cd.kind == "c" or t is not complex):
+                y = _fit_scalar(y, cd)  # 10**30, 1e300, complex(1e300, 0) with a float32/complex64 Array: rounded
+                # on the host to inf, quietly (NumPy's cast warns, torch's raises)
         else:
             other = _coerce(self, other)
             return NotImplemented if other is NotImplemented else general(self, other)
@@ -321,7 +330,7 @@ def inplace(name: str, forward: Callable[[Array, Any], Array]) -> Any:
         elif type(other) in _SCALARS:
             p = _scalar_dtype(self, other)
             y = other if type(other) is not bool or d1 is _BOOL else int(other)  # bools with numbers: 0/1
-            if (type(other) is int or type(other) is float) and d1.kind in "fc":
+            if type(other) is not bool and d1.kind in "fc" and (d1.kind == "c" or type(other) is not complex):
                 y = _fit_scalar(y, d1)
         else:
             other = _coerce(self, other)
@@ -485,6 +494,8 @@ def rmatmul(self: Array, other: Any) -> Array:
 def imatmul(self: Array, other: Any) -> Array:
     """``self @= other`` (``Array.__imatmul__``): the product must keep self's dtype and shape."""
     r = matmul(self, other)
+    if r is NotImplemented:  # an operand matmul does not know: Python tries the other side, then raises TypeError
+        return r
     if r._dt is not self._dt or r.shape != self.shape:
         raise PromotionError("in-place @= must keep the left operand's dtype and shape; use x = x @ y")
     new = self._be.setitem(self._data, Ellipsis, r._data)

@@ -58,7 +58,7 @@ from ._array import Array, _new
 from ._coerce import asarray, target as _target
 from ._devices import Device
 from ._dtypes import DType
-from ._errors import ArgumentValueError, GradientError
+from ._errors import ArgumentTypeError, ArgumentValueError, GradientError
 from ._coerce import is_native as _is_native, wrap_native
 from ._interchange import _numpy, move, to_numpy
 
@@ -85,6 +85,10 @@ def staging_limit(nbytes: int | None = None) -> int:
     True
     """
     if nbytes is not None:
+        if type(nbytes) is bool or not hasattr(nbytes, "__index__"):
+            raise ArgumentTypeError(f"staging_limit() takes a size in bytes (an int), got {type(nbytes).__name__}. "
+                                    "Fix: e.g. xb.staging_limit(64 << 20)")  # fmt: skip
+        nbytes = int(nbytes)
         if nbytes < 0:
             raise ArgumentValueError(f"staging_limit() must be >= 0 bytes, got {nbytes}. Fix: pass a size in bytes, "
                                      "e.g. xb.staging_limit(64 << 20)")  # fmt: skip
@@ -471,6 +475,8 @@ def prefetch(iterable: Iterable[Any], *, backend: str | None = None, device: Any
     >>> [b.tolist() for b in xb.prefetch(batches, backend="numpy", dtype=xb.float32)]
     [[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]]
     """
+    if type(depth) is bool or not hasattr(depth, "__index__"):
+        raise ArgumentTypeError(f"prefetch depth takes an int, got {type(depth).__name__}. Fix: e.g. depth=2")
     if depth < 1:
         raise ArgumentValueError(f"prefetch depth must be >= 1, got {depth}. Fix: stage at least one batch ahead, "
                                  "e.g. depth=2")  # fmt: skip

@@ -164,6 +164,10 @@ def backward(self: Array, gradient: Array | None = None, *, retain_graph: bool |
     [2.0, 4.0]
     """
     g = None
+    for what, flag in (("retain_graph", retain_graph), ("create_graph", create_graph)):
+        if not (flag is None or isinstance(flag, bool)):
+            raise ArgumentTypeError(f"backward(): {what}= takes True or False, got {type(flag).__name__}. Fix: "
+                                    f"{what}=True")  # fmt: skip
     if gradient is not None:
         if type(gradient) is not Array:
             raise ArgumentTypeError(f"gradient= takes an Array, got {type(gradient).__name__}. Fix: pass an Array "

@@ -385,6 +385,9 @@ class DaskBackend(DaskLinalgMixin, NumpyBackend):
         k = key[0] if type(key) is tuple and len(key) == 1 else key
         if I.is_lazy_index(k) and k.ndim == 0 and k.dtype == bool:  # x[m] with m 0-d: a new axis of 0 or 1
             return x[None][k[None]]  # (Dask's own indexing refuses a 0-d mask)
+        wide = I.mask_beside_arrays(x, key)  # a mask of 2+ dimensions beside another index: NumPy's answer
+        if wide is not None:
+            return wide
         try:
             out = x[key]
             if falses:  # x[False] selects nothing along the new axis

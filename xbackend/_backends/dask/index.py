@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from ..._errors import ChunkingError
+from ..._errors import ChunkingError, InvalidIndexError, index_out_of_range
 
 da: Any = None  # dask.array: bound by dask.py's _import()
 
 __all__ = ["is_host_index", "is_mask", "is_lazy_index", "InBounds", "bool_scalars", "drop_new_axes",
-           "check_reshape", "positive_steps"]
+           "check_reshape", "positive_steps", "mask_beside_arrays"]
 
 
 def is_host_index(k: Any) -> bool:
@@ -150,3 +150,67 @@ def positive_steps(x: Any, key: Any, value: Any) -> tuple[Any, Any]:
                 sel[f - lead] = slice(None, None, -1)
         value = value[tuple(sel)]
     return tuple(out), value
+
+
+def mask_beside_arrays(x: Any, key: Any) -> Any:
+    """``x[key]`` by NumPy's rule where ``key`` holds a boolean mask of 2 or more dimensions beside another index
+    (an array or an int): Dask's own indexing fails there with a bare AssertionError. None for any other key.
+
+    NumPy reads a mask as the integer arrays of its ``nonzero()``, broadcast with the other index arrays; their
+    values are read here, on the host (the index arrays, not ``x``), and the indexed axes are merged into one, which
+    one 1-D integer array selects: a gather Dask takes. The broadcast dimensions go where NumPy puts them (in place
+    of the indexed axes when those are adjacent, else first)."""
+    items = list(key) if type(key) is tuple else [key]
+    wide = [k for k in items if hasattr(k, "dtype") and k.dtype.kind == "b" and k.ndim >= 2]
+    if not wide or not any(hasattr(k, "dtype") or type(k) is int for k in items if k is not wide[0]):
+        return None
+    if any(s != s for s in x.shape):  # sizes unknown until computed (Dask's own indexing: a bare AssertionError)
+        raise ChunkingError("a multi-dimensional mask beside another index needs the Dask Array's sizes, which are "
+                            "unknown until computed (after a boolean mask, nonzero or unique). Fix: x = x.persist() "
+                            "first (it resolves the sizes)")  # fmt: skip
+    if any(k is None or type(k) is bool for k in items):
+        raise ChunkingError("Dask cannot place new axes (None, True) next to a multi-dimensional mask. Fix: index in "
+                            "two steps, e.g. x[mask, i][None]")  # fmt: skip
+    n_ell = x.ndim - sum(k.ndim if hasattr(k, "ndim") and k.dtype.kind == "b" else 1 for k in items
+                         if k is not Ellipsis)  # fmt: skip
+    full: list[Any] = []
+    for k in items:
+        full += [slice(None)] * n_ell if k is Ellipsis else [k]
+    full += [slice(None)] * (x.ndim - sum(k.ndim if hasattr(k, "ndim") and k.dtype.kind == "b" else 1 for k in full))
+    axes: list[int] = []  # the indexed axes and their integer index arrays, in order
+    index: list[Any] = []
+    rest: list[tuple[int, Any]] = []  # the other axes and their slices
+    dim = 0
+    for k in full:
+        if type(k) is slice:
+            rest.append((dim, k))
+            dim += 1
+            continue
+        if type(k) is int and not -x.shape[dim] <= k < x.shape[dim]:
+            raise index_out_of_range(k, dim, x.shape[dim], "dask", tuple(x.shape))
+        h = np.asarray(k.compute() if is_lazy_index(k) else k)  # (a lazy index array checks its bounds here)
+        parts = h.nonzero() if h.dtype.kind == "b" else (h,)
+        for p in parts:
+            axes.append(dim)
+            index.append(p.astype(np.int64) % x.shape[dim] if x.shape[dim] else p.astype(np.int64))
+            dim += 1
+    try:
+        shape = np.broadcast_shapes(*(p.shape for p in index))
+    except ValueError as exc:
+        raise InvalidIndexError(f"indexing arrays of shapes {[p.shape for p in index]} (a mask counts as the arrays of "
+                                "its nonzero()) could not be broadcast together. Fix: give the index arrays shapes "
+                                "that broadcast, e.g. one True per index value") from exc  # fmt: skip
+    adjacent = axes == list(range(axes[0], axes[0] + len(axes)))
+    order = axes + [d for d, _ in rest] if not adjacent else list(range(x.ndim))
+    y = x if order == list(range(x.ndim)) else da.transpose(x, order)
+    at = axes[0] if adjacent else 0
+    sizes = [x.shape[d] for d in axes]
+    merged = y.shape[:at] + (math.prod(sizes),) + y.shape[at + len(axes):]
+    y = y.reshape(merged, merge_chunks=True) if merged != y.shape else y
+    flat = np.ravel_multi_index(tuple(np.broadcast_to(p, shape).ravel() for p in index), sizes)
+    slices = [s for _, s in rest]
+    out = y[tuple(slices[:at] + [flat] + slices[at:])]
+    final = out.shape[:at] + shape + out.shape[at + 1:]
+    if 0 in final:  # nothing selected: no graph (Dask's reshape trips over empty shapes)
+        return da.from_array(np.empty(final, x.dtype), chunks=-1, name=False, asarray=False)
+    return out.reshape(final, merge_chunks=True) if final != out.shape else out

@@ -126,7 +126,8 @@ class TorchKernelsMixin(Backend):
 
         def ffloordiv(x: Any, y: Any) -> Any:  # the standard's special cases: floor(x / y) (see the NumPy backend)
             q = torch.floor(operator.truediv(x, y))
-            return torch.where(torch.isinf(q) | (q == 0), q, operator.floordiv(x, y))
+            underflow = (q == 0) & (x != 0) & (y * 0 == 0)  # x / y underflowed: no special case (common/kernels.py)
+            return torch.where((torch.isinf(q) | (q == 0)) & ~underflow, q, operator.floordiv(x, y))
 
         return ffloordiv
 
