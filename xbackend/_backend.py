@@ -321,6 +321,12 @@ class Backend(AutogradContract):
 
         return full
 
+    def host_importer(self) -> Callable[[Any], tuple[Any, DType] | None] | None:
+        """A function ``a -> (native array, dtype)`` that takes NumPy array ``a`` onto this backend's CPU device
+        sharing its memory, giving what ``from_host(a, its dtype, cpu, None)`` gives, or None where it cannot
+        (that call decides then); None: no such import (default)."""
+        return None
+
     def adopt(self, x: Any) -> Any:
         """``x`` (a native array of this library) as the array an Array holds: the library's plain array type.
         Default: ``x``. NumPy views ``matrix`` and ``memmap`` as plain ndarrays (no copy) and refuses masked

@@ -34,9 +34,9 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from . import _dtypes as D
-from ._array import Array, _new, wrap_native
+from ._array import Array, _alloc, _new, wrap_native
 from ._backend import Backend
-from ._devices import KNOWN_TYPES as _DEVICE_TYPES, Device, device as _device, split as _split
+from ._devices import CPU, KNOWN_TYPES as _DEVICE_TYPES, Device, device as _device, split as _split
 from ._dispatch import _instances, backend_for_type, get_backend, registered as _KNOWN_NAMES
 from ._dtypes import DType
 from ._errors import ArgumentTypeError, CopyError, DLPackError, GradientError, HostTransferError, XBackendError
@@ -129,12 +129,47 @@ def cpu_move(src: Any, x: Any, dt: Any, dev: Device, dst: Any) -> Any:
     return dst.from_host(src.to_host(x), dt, dev, None)
 
 
+#: target backend -> its zero-copy import of NumPy arrays onto its CPU device (``Backend.host_importer``), or False
+HOST_IMPORTS: dict[Any, Any] = {}
+
+
+def host_import(dst: Any) -> Any:
+    """``dst``'s zero-copy import of NumPy arrays where it keeps data on the CPU, else False; cached in
+    ``HOST_IMPORTS``. ``xb.asarray(a, backend=...)`` and ``x.to(backend=...)`` take it first for a NumPy array:
+    NumPy data has no graph, and the import checks its dtype and memory (what ``cpu_move`` checks)."""
+    imp: Any = False
+    try:
+        if dst.check_device(CPU) is CPU:
+            imp = dst.host_importer() or False
+    except XBackendError:
+        imp = False
+    HOST_IMPORTS[dst] = imp
+    return imp
+
+
+def _host_imported(a: Array, dst: Any) -> Array | None:
+    """NumPy Array ``a`` on ``dst``'s CPU device by ``dst``'s zero-copy import, or None where the move decides."""
+    imp = HOST_IMPORTS.get(dst)
+    if imp is None:
+        imp = host_import(dst)
+    r = imp(a._data) if imp else None
+    if r is None or r[1] is not a._dt:
+        return None
+    y = _alloc()  # (_new: a tensor is never a NumPy scalar)
+    y._data, y._dt, y._dev, y._be = r[0], r[1], a._dev, dst
+    return y
+
+
 def move(a: Array, *, backend: Any = None, device: Any = None, dtype: DType | None = None,
          copy: bool | None = None) -> Array:  # fmt: skip
     """Move/cast ``a``; see :meth:`Array.to` (this is its implementation)."""
     if device is None and dtype is None and copy is None and type(backend) is str and a._dev.type == "cpu":
         dst = _instances.get(backend)  # to(backend="torch") on the CPU: the target's zero-copy import of host memory
         if dst is not None and dst is not a._be:
+            if type(a._data) is np.ndarray:  # NumPy data: the import itself
+                y = _host_imported(a, dst)
+                if y is not None:
+                    return y
             y = cpu_move(a._be, a._data, a._dt, a._dev, dst)
             if y is not None:
                 return _new(y, a._dt, a._dev, dst)
@@ -519,6 +554,12 @@ def array_to(self: Array, backend: str | None = None, device: Any = None, dtype:
     >>> xb.asarray([1, 2]).to(dtype=xb.float32).dtype
     xb.float32
     """
+    if type(self._data) is np.ndarray and device is None and dtype is None and copy is None and type(backend) is str:
+        dst = _instances.get(backend)  # NumPy -> torch on the CPU: the target's zero-copy import (as move's first)
+        if dst is not None and dst is not self._be:
+            y = _host_imported(self, dst)
+            if y is not None:
+                return y
     dt = None if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
     return move(self, backend=backend, device=device, dtype=dt, copy=copy)
 

@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 
 from .. import _config, _dtypes as D
-from .._array import Array, _check_partner, _new, wrap_native
-from .._devices import split as _split
+from .._array import Array, _alloc, _check_partner, _new, wrap_native
+from .._devices import CPU, split as _split
 from .._dispatch import _instances, backend_for_type, get_backend
 from .._errors import CopyError, ForeignArrayError, GradientError, ShapeError, UnsupportedDTypeError
-from .._interchange import _transport, cpu_move, import_dlpack, move, shares_memory
+from .._interchange import HOST_IMPORTS, _transport, cpu_move, host_import, import_dlpack, move, shares_memory
 from . import _sequences as H
 from ._place import target
 from ._scalars import SCALARS, py_scalar, scalar_array
@@ -50,6 +50,18 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
     >>> x.native is a
     True
     """
+    if backend is not None and type(obj) is np.ndarray and dtype is None and device is None and copy is None \
+            and chunks is None and not requires_grad:  # NumPy -> torch on the CPU: the target's zero-copy import
+        dst = _instances.get(backend)
+        if dst is not None:
+            imp = HOST_IMPORTS.get(dst)
+            if imp is None:
+                imp = host_import(dst)
+            r = imp(obj) if imp else None
+            if r is not None:
+                y = _alloc()  # (_new: a tensor is never a NumPy scalar)
+                y._data, y._dt, y._dev, y._be = r[0], r[1], CPU, dst
+                return y
     if requires_grad:
         x = asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend, chunks=chunks)
         return asarray_leaf(x, obj, copy)

@@ -34,6 +34,8 @@ class TorchFastPathsMixin(Backend):
         @property
         def _full_reducers(self) -> dict[tuple[str, Any], Any]: ...  # torch.py: (name, torch dtype) -> function
 
+        def _shared_dtype(self, nt: Any) -> DType | None: ...  # backend.py
+
     def creator(self, method: str, dt: DType, dev: Device | None) -> tuple[Callable[..., Any], Any]:
         """``(proto.new_empty/new_zeros/new_ones, None)``: the bound method of an empty prototype tensor of the
         dtype on the device, called with the shape alone; it gives ``torch.zeros(shape, dtype=..., device=...)``
@@ -83,3 +85,30 @@ class TorchFastPathsMixin(Backend):
         if fn is None or not runs_own(self, TorchFastPathsMixin, "reduce"):
             return super().full_reducer(name, dt)
         return fn
+
+    def host_importer(self) -> Callable[[Any], tuple[Any, DType] | None] | None:
+        """``torch.from_numpy`` for NumPy arrays it shares as they are (what ``from_host`` checks first: a dtype
+        it shares, writeable memory, no negative stride: torch refuses one itself), with their dtype; the NumPy dtype's own instance is
+        the key (``longlong`` equals ``long`` but torch shares only the latter)."""
+        if not runs_own(self, TorchFastPathsMixin, "from_host"):
+            return super().host_importer()
+        exact: dict[Any, tuple[Any, DType]] = {}
+        shared, from_numpy, get = self._shared_dtype, torch.from_numpy, exact.get
+
+        def share(a: Any) -> tuple[Any, DType] | None:
+            nt = a.dtype
+            e = get(nt)
+            if e is None or e[0] is not nt:
+                dt = None if nt.char in "qQ" else shared(nt)
+                if dt is None:
+                    return None
+                exact[nt] = e = (nt, dt)
+            f = a.flags  # (contiguous: no negative stride but on a length-1 axis, which torch refuses itself)
+            if f.writeable and (f.c_contiguous or min(a.strides) >= 0):
+                try:
+                    return from_numpy(a), e[1]
+                except ValueError:  # a negative stride: torch takes none (from_host copies)
+                    return None
+            return None
+
+        return share
