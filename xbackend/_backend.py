@@ -291,6 +291,12 @@ class Backend(AutogradContract):
             return (lambda shape: fn(shape, dt, default())), None
         return (lambda shape: fn(shape, dt, dev)), None
 
+    def scalar_maker(self, dt: DType, dev: Device) -> Callable[[Any], Any]:
+        """``v -> self.full((), v, dt, dev)``: the 0-d array of a Python scalar ``v`` (already fit to ``dt``) that
+        an operand becomes; the core caches it per (backend, dtype, device)."""
+        full = self.full
+        return lambda v: full((), v, dt, dev)
+
     def reshaper(self) -> Callable[[Any, Any], Any] | None:
         """``fn`` such that ``fn(x, shape)`` is ``self.reshape(x, shape)`` (``copy=None``) for shapes whose entries
         are all ``>= -1``, or None where the native method ``x.reshape(shape)`` is (``native_reshape``): what

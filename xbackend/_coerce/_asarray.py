@@ -106,11 +106,9 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
             return asarray(x, dtype=dt, device=device, copy=copy, backend=backend)
         be, dev = target(backend, device)
         return _python_data(obj, t, dt, be, dev, copy, found)  # the commonest data: straight to NumPy
-    if hasattr(obj, "__dlpack__") and not isinstance(obj, (np.ndarray, np.generic)):
-        return import_dlpack(obj, device=device, copy=copy, backend=backend)
-    be, dev = target(backend, device)
-    cfg = _current()
-    if t in SCALARS:
+    if t in SCALARS:  # (before the DLPack look-up: hasattr on a float raises inside, ~0.3 µs)
+        be, dev = target(backend, device)
+        cfg = _current()
         if dt is not None and t is complex:
             D.check_cast(D.complex128, dt)
         dt = dt or D.python_scalar_dtype(obj, cfg.default_float, cfg.default_int)
@@ -118,7 +116,12 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
             H.check_range(obj, obj, dt)
         elif t is float and dt.kind in "iu":
             H.check_float_to_int(np.asarray(obj), dt)
+        if _OWN_KIND[t] == dt.kind or t is float and dt.kind == "c" or t is bool:  # a 0-d array made on the place
+            return _new(scalar_array(obj, dt, be, dev), dt, dev, be)  # (ints into floats: NumPy's rounding below)
         return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
+    if hasattr(obj, "__dlpack__") and not isinstance(obj, (np.ndarray, np.generic)):
+        return import_dlpack(obj, device=device, copy=copy, backend=backend)
+    be, dev = target(backend, device)
     if isinstance(obj, np.generic):
         src_dt = D.from_numpy_dtype(obj.dtype)
         if dt is not None:
@@ -140,6 +143,9 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
             "it explicitly, e.g. xb.asarray(np.asarray(obj)) or the library's own to-NumPy method"
         )
     return _python_data(obj, t, dt, be, dev, copy)
+
+
+_OWN_KIND = {int: "i", float: "f", complex: "c", bool: "b"}  # a Python scalar's kind (ints: signed)
 
 
 def _python_data(obj: Any, t: type, dt: D.DType | None, be: Any, dev: Any, copy: bool | None,
