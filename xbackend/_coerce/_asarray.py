@@ -22,7 +22,7 @@ from .._dispatch import _instances, backend_for_type, get_backend
 from .._errors import CopyError, ForeignArrayError, GradientError, ShapeError, UnsupportedDTypeError
 from .._interchange import HOST_IMPORTS, _transport, cpu_move, host_import, import_dlpack, move, shares_memory
 from . import _sequences as H
-from ._place import target
+from ._place import resolve, target
 from ._scalars import SCALARS, py_scalar, scalar_array
 
 __all__ = ["asarray", "weak", "weak_native", "from_arrays", "host_native", "leaf", "asarray_leaf"]
@@ -84,6 +84,18 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
             data = obj._be.wrap_native(obj._data, dt, None, copy)
             return obj if data is obj._data and (dt is None or dt is obj._dt) else _new(data, dt or obj._dt, obj._dev, obj._be)
         return move(obj, backend=backend, device=device, dtype=dt, copy=copy)
+    if t in SCALARS:  # (first: a float is no native array, and hasattr(1.5, "__dlpack__") raises inside)
+        be, dev, cfg = resolve(backend, device)
+        if dt is not None and t is complex:
+            D.check_cast(D.complex128, dt)
+        dt = dt or D.python_scalar_dtype(obj, cfg.default_float, cfg.default_int)
+        if t is int and dt.kind in "iu":
+            H.check_range(obj, obj, dt)
+        elif t is float and dt.kind in "iu":
+            H.check_float_to_int(np.asarray(obj), dt)
+        if _OWN_KIND[t] == dt.kind or t is float and dt.kind == "c" or t is bool:  # a 0-d array made on the place
+            return _new(scalar_array(obj, dt, be, dev), dt, dev, be)  # (ints into floats: NumPy's rounding below)
+        return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
     src = backend_for_type(t)
     if src is not None:
         if dt is None and copy is None and device is None:  # where it is, or NumPy -> torch: zero-copy
@@ -106,19 +118,6 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
             return asarray(x, dtype=dt, device=device, copy=copy, backend=backend)
         be, dev = target(backend, device)
         return _python_data(obj, t, dt, be, dev, copy, found)  # the commonest data: straight to NumPy
-    if t in SCALARS:  # (before the DLPack look-up: hasattr on a float raises inside, ~0.3 µs)
-        be, dev = target(backend, device)
-        cfg = _current()
-        if dt is not None and t is complex:
-            D.check_cast(D.complex128, dt)
-        dt = dt or D.python_scalar_dtype(obj, cfg.default_float, cfg.default_int)
-        if t is int and dt.kind in "iu":
-            H.check_range(obj, obj, dt)
-        elif t is float and dt.kind in "iu":
-            H.check_float_to_int(np.asarray(obj), dt)
-        if _OWN_KIND[t] == dt.kind or t is float and dt.kind == "c" or t is bool:  # a 0-d array made on the place
-            return _new(scalar_array(obj, dt, be, dev), dt, dev, be)  # (ints into floats: NumPy's rounding below)
-        return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
     if hasattr(obj, "__dlpack__") and not isinstance(obj, (np.ndarray, np.generic)):
         return import_dlpack(obj, device=device, copy=copy, backend=backend)
     be, dev = target(backend, device)
