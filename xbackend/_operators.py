@@ -304,6 +304,8 @@ def inplace(name: str, forward: Callable[[Array, Any], Array]) -> Any:
                         y = other
                 elif (d1 is D.float64 or d1 is D.complex128) and -_EXACT_F64 <= other <= _EXACT_F64:
                     y = float(other)
+            elif t is bool:  # keeps every dtype; with numbers it is 0 or 1 (as the general path passes it)
+                y = other if d1 is _BOOL else int(other)
             if y is not _NOT_FAST:
                 try:
                     self._data = be.inplace(native, name, self._data, y)

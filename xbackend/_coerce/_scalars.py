@@ -88,6 +88,8 @@ def scalar_dtype(a: Any, s: Any) -> DType:
                 return d
         elif k == "f" or k == "c":
             return d
+    elif t is bool:  # the lowest kind: every Array keeps its dtype
+        return d
     cfg = _current()
     return D.scalar_result(d, s, cfg.default_float, cfg.default_int)
 
