@@ -19,6 +19,8 @@ xb.float64
 
 from __future__ import annotations
 
+import inspect
+
 import math
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -71,8 +73,13 @@ def _make_binary(name: str) -> Callable[..., Array]:
         return r
 
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"Elementwise ``{name}`` of the Array API standard; one argument may be a Python scalar."
-    return fn
+    doc = f"Elementwise ``{name}`` of the Array API standard; one argument may be a Python scalar."
+    public = binary(name, slow=fn)  # the operator's fast path itself, with fn for a first argument not an Array
+    public.__name__ = public.__qualname__ = name
+    public.__module__ = __name__
+    public.__doc__ = fn.__doc__ = doc
+    public.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]  # (x1, x2, /), as fn spells it
+    return public
 
 
 def _make_unary(name: str) -> Callable[..., Array]:
