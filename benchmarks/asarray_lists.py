@@ -57,7 +57,8 @@ def _data() -> dict[str, list[Any]]:
         out[f"{tag} ints, {rows}x{width}"] = [ints[i : i + width] for i in range(0, n, width)]
         out[f"{tag} floats, {rows}x{width}"] = [floats[i : i + width] for i in range(0, n, width)]
         if n == 1000:  # three levels
-            out["1e3 ints, 10x10x10"] = [[ints[i + j : i + j + 10] for j in range(0, 100, 10)] for i in range(0, n, 100)]
+            out["1e3 ints, 10x10x10"] = [[ints[i + j : i + j + 10] for j in range(0, 100, 10)]
+                                         for i in range(0, n, 100)]  # fmt: skip
             out["1e3 floats, 10x10x10"] = [[floats[i + j : i + j + 10] for j in range(0, 100, 10)]
                                            for i in range(0, n, 100)]  # fmt: skip
     return out

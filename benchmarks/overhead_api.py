@@ -88,8 +88,8 @@ _SIGN_TORCH = "the sign of NaN is NaN (torch's is 0): isnan and where around tor
 _TIE_TORCH = "-0.0/+0.0 ties give the second argument, as NumPy: a where() around torch.maximum/minimum"
 _SCALAR_0D = ("the Python scalar becomes a 0-d array of the Array's dtype at every call (the weak-scalar rule, one "
               "rounding on every backend); the native call passes the Python scalar into its kernel")
-_RDIV_TORCH = ("scalar / Array: the scalar becomes a 0-d tensor first (torch's reflected division is reciprocal(y) * x: "
-               "0 / 5e-324 gives NaN, 2.5 / 3 is off by an ulp)")
+_RDIV_TORCH = ("scalar / Array: the scalar becomes a 0-d tensor first (torch's reflected division is "
+               "reciprocal(y) * x: 0 / 5e-324 gives NaN, 2.5 / 3 is off by an ulp)")
 _ARGS = ("the standard's argument rules checked in Python first (axis/axes in range and unique, flags bools, sizes "
          "that fit: typed errors, tests/test_args.py): 10-30 Python calls the native call makes in C")
 _TRUTH = ("truth taken as x != 0 first (one kernel more than the native all/any) after the axis and keepdims "
@@ -253,9 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.from_json:
         recs = json.loads(Path(args.from_json).read_text(encoding="utf-8"))
         for r in recs:
-            r["status"] = "ok" if r["added_us"] <= r["goal_us"] else (reason(r["entry"], r["target"].split("-")[0],
-                                                                             r["kind"], r["note"],
-                                                                             r["added_us"] - r["goal_us"]) or "over")  # fmt: skip
+            why = reason(r["entry"], r["target"].split("-")[0], r["kind"], r["note"], r["added_us"] - r["goal_us"])
+            r["status"] = "ok" if r["added_us"] <= r["goal_us"] else (why or "over")
         head = Path(args.out).read_text(encoding="utf-8").splitlines()[:3] if args.out and Path(args.out).exists() else []
         note = next((h[2:] for h in head if h.startswith("# ")), args.note)
         text = render(recs, 0, 0, 0, note)

@@ -78,7 +78,7 @@ def _make_binary(name: str) -> Callable[..., Array]:
     public.__name__ = public.__qualname__ = name
     public.__module__ = __name__
     public.__doc__ = fn.__doc__ = doc
-    public.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]  # (x1, x2, /), as fn spells it
+    public.__signature__ = inspect.signature(fn)  # (x1, x2, /), as fn spells it
     return public
 
 
@@ -219,7 +219,8 @@ def _bound(x: Array, b: Any, which: str, call: Callable[[], str]) -> Any:
             h = D.holder(b, dt)
             raise D.ScalarOverflowError(
                 f"clip(): {which}={b} lies outside {dt} (range {lo}..{hi}), so every result would be {b}, which {dt} "
-                f"cannot hold. Fix: cast x to a dtype that holds it first, e.g. {call().format(f'x.astype(xb.{h.name})')}")
+                f"cannot hold. Fix: cast x to a dtype that holds it first, e.g. "
+                f"{call().format(f'x.astype(xb.{h.name})')}")
         if type(b) is int:  # a float Array: the bound is rounded to a float on the host, as NumPy does (huge ints
             try:  # become +-inf); libraries that take the int itself fail beyond int64 (torch: "int too big")
                 return float(b)
@@ -228,7 +229,8 @@ def _bound(x: Array, b: Any, which: str, call: Callable[[], str]) -> Any:
         if type(b) is float and dt.kind == "f":
             return b
         raise PromotionError(f"clip(): {which}={b!r} does not fit {dt} (a {type(b).__name__} bound with an {dt} Array "
-                             f"would change its dtype). Fix: cast x first, e.g. {call().format('x.astype(xb.float64)')}")
+                             f"would change its dtype). Fix: cast x first, e.g. "
+                             f"{call().format('x.astype(xb.float64)')}")
     a = to_array(b, x)
     if D.PROMOTION.get((dt, a._dt)) is not dt:
         raise PromotionError(f"clip(): {which} of dtype {a._dt} does not fit {dt}; the result keeps x's dtype. Fix: "

@@ -129,34 +129,39 @@ def cpu_move(src: Any, x: Any, dt: Any, dev: Device, dst: Any) -> Any:
     return dst.from_host(src.to_host(x), dt, dev, None)
 
 
-#: target backend -> its zero-copy import of NumPy arrays onto its CPU device (``Backend.host_importer``), or False
-HOST_IMPORTS: dict[Any, Any] = {}
+#: target backend's name -> (that backend, its zero-copy import of NumPy arrays onto its CPU device, or False)
+HOST_IMPORTS: dict[str, tuple[Any, Any]] = {}
 
 
-def host_import(dst: Any) -> Any:
-    """``dst``'s zero-copy import of NumPy arrays where it keeps data on the CPU, else False; cached in
-    ``HOST_IMPORTS``. ``xb.asarray(a, backend=...)`` and ``x.to(backend=...)`` take it first for a NumPy array:
-    NumPy data has no graph, and the import checks its dtype and memory (what ``cpu_move`` checks)."""
+def host_import(name: str) -> tuple[Any, Any] | None:
+    """Backend ``name`` (its instance, made or not) and its zero-copy import of NumPy arrays where it keeps data on
+    the CPU (``Backend.host_importer``), else False; cached in ``HOST_IMPORTS`` (the caller checks that the backend
+    is still the registry's instance). ``xb.asarray(a, backend=...)`` and ``x.to(backend=...)`` take it first for a
+    NumPy array: NumPy data has no graph, and the import checks its dtype and memory (what ``cpu_move`` checks)."""
+    dst = _instances.get(name)
+    if dst is None:
+        return None  # not made yet: the general path makes it
     imp: Any = False
     try:
-        if dst.check_device(CPU) is CPU:
+        if dst is not backend_for_type(np.ndarray) and dst.check_device(CPU) is CPU:
             imp = dst.host_importer() or False
     except XBackendError:
         imp = False
-    HOST_IMPORTS[dst] = imp
-    return imp
+    HOST_IMPORTS[name] = entry = (dst, imp)
+    return entry
 
 
-def _host_imported(a: Array, dst: Any) -> Array | None:
-    """NumPy Array ``a`` on ``dst``'s CPU device by ``dst``'s zero-copy import, or None where the move decides."""
-    imp = HOST_IMPORTS.get(dst)
-    if imp is None:
-        imp = host_import(dst)
-    r = imp(a._data) if imp else None
+def _host_imported(a: Array, name: str) -> Array | None:
+    """NumPy Array ``a`` on backend ``name``'s CPU device by its zero-copy import, or None where the move decides."""
+    entry: Any = HOST_IMPORTS.get(name) or host_import(name)
+    be = _instances.get(name)
+    if not entry or not entry[1] or be is None or entry[0] is not be:
+        return None
+    r = entry[1](a._data)
     if r is None or r[1] is not a._dt:
         return None
     y = _alloc()  # (_new: a tensor is never a NumPy scalar)
-    y._data, y._dt, y._dev, y._be = r[0], r[1], a._dev, dst
+    y._data, y._dt, y._dev, y._be = r[0], r[1], a._dev, be
     return y
 
 
@@ -167,7 +172,7 @@ def move(a: Array, *, backend: Any = None, device: Any = None, dtype: DType | No
         dst = _instances.get(backend)  # to(backend="torch") on the CPU: the target's zero-copy import of host memory
         if dst is not None and dst is not a._be:
             if type(a._data) is np.ndarray:  # NumPy data: the import itself
-                y = _host_imported(a, dst)
+                y = _host_imported(a, backend)
                 if y is not None:
                     return y
             y = cpu_move(a._be, a._data, a._dt, a._dev, dst)
@@ -555,11 +560,9 @@ def array_to(self: Array, backend: str | None = None, device: Any = None, dtype:
     xb.float32
     """
     if type(self._data) is np.ndarray and device is None and dtype is None and copy is None and type(backend) is str:
-        dst = _instances.get(backend)  # NumPy -> torch on the CPU: the target's zero-copy import (as move's first)
-        if dst is not None and dst is not self._be:
-            y = _host_imported(self, dst)
-            if y is not None:
-                return y
+        y = _host_imported(self, backend)  # NumPy -> torch on the CPU: the target's zero-copy import (move's first)
+        if y is not None:
+            return y
     dt = None if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
     return move(self, backend=backend, device=device, dtype=dt, copy=copy)
 

@@ -52,12 +52,10 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
     """
     if backend is not None and type(obj) is np.ndarray and dtype is None and device is None and copy is None \
             and chunks is None and not requires_grad:  # NumPy -> torch on the CPU: the target's zero-copy import
-        dst = _instances.get(backend)
-        if dst is not None:
-            imp = HOST_IMPORTS.get(dst)
-            if imp is None:
-                imp = host_import(dst)
-            r = imp(obj) if imp else None
+        entry: Any = HOST_IMPORTS.get(backend) or host_import(backend)  # (name -> backend, its import or False)
+        dst = _instances.get(backend) if entry and entry[1] else None
+        if dst is not None and entry[0] is dst:
+            r = entry[1](obj)
             if r is not None:
                 y = _alloc()  # (_new: a tensor is never a NumPy scalar)
                 y._data, y._dt, y._dev, y._be = r[0], r[1], CPU, dst

@@ -13,7 +13,7 @@ import array
 from functools import reduce
 from itertools import chain
 from operator import iadd
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -138,10 +138,10 @@ ARRAYS = "arrays"
 
 def survey(obj: list[Any] | tuple[Any, ...]) -> Any:
     """What nested lists and tuples ``obj`` hold, looked at level by level at C speed: ``ARRAYS`` when an Array or
-    a native array sits anywhere (NumPy scalars are Python data); else ``(kind, depth)`` when ``obj`` is a flat
+    a native array sits anywhere (NumPy scalars are Python data); else ``(kind, depth, flat)`` when ``obj`` is a flat
     list of Python numbers (depth 1) or a list of lists of them (depth 2 or more), ``kind`` being the type of
-    their sum (``int``, ``float`` or ``complex``: what ``host_numbers`` needs), with a third item for short rows:
-    their numbers in one flat list, made for the sum and converted by ``host_numbers`` without a second chain;
+    their sum (``int``, ``float`` or ``complex``: what ``host_numbers`` needs), and ``flat``: for short rows their
+    numbers in one list, made for the sum and converted by ``host_numbers`` without a second chain, else None;
     else None.
 
     ``set(map(type, level))`` looks at the lists; over the numbers at the bottom ``sum`` is the check: the sum of
@@ -155,27 +155,27 @@ def survey(obj: list[Any] | tuple[Any, ...]) -> Any:
             try:
                 k = type(sum(level))
                 if k in _SUMS:
-                    return (k, depth) if exact else None
+                    return (k, depth, None) if exact else None
             except Exception:  # noqa: BLE001 - not all numbers: the exact scan below
                 pass
         elif head is list or head is tuple:
             types = set(map(type, level))
             if types <= _SEQS:
-                row, flat = level[0], None
+                row, flat = level[0], cast(Any, None)
                 if row and type(row[0]) in _NUMBERS:  # rows of numbers: one C loop over them all
                     try:  # (short rows: one list of them all, summed and handed to host_numbers: cheaper than
                         if len(row) > 32:  # chaining them twice or a sum call per row)
                             k = type(sum(map(sum, level)))
                             if k in _SUMS:
-                                return (k, depth + 1) if exact else None
+                                return (k, depth + 1, None) if exact else None
                         else:
-                            flat = _flat(level)
+                            flat = reduce(iadd, level, [])  # (_flat, inline: one call less)
                             k = type(sum(flat))
                             if k in _SUMS:
                                 return (k, depth + 1, flat) if exact else None
                     except Exception:  # noqa: BLE001 - not all numbers: the exact scan below
                         pass
-                level = _flat(level) if flat is None else flat
+                level = reduce(iadd, level, []) if flat is None else flat  # (_flat, inline)
                 depth += 1
                 continue
         types = set(map(type, level))
@@ -211,7 +211,7 @@ def host_numbers(obj: list[Any] | tuple[Any, ...], found: Any) -> np.ndarray | N
     type int ints with bools (int64, when the first is an int), of type complex complex128."""
     if type(found) is not tuple:
         return None
-    kind, depth = found[0], found[1]
+    kind, depth = found[0], found[1]  # (and found[2]: survey's list of the numbers, or None)
     dt = _FROMITER[kind]
     try:
         if depth == 1:
@@ -219,20 +219,28 @@ def host_numbers(obj: list[Any] | tuple[Any, ...], found: Any) -> np.ndarray | N
                 return None
             a = np.fromiter(obj, dt, len(obj))
         else:
-            shape, level = [len(obj)], obj
-            for i in range(1, depth):  # each level's lengths (equal, not 0: else np.asarray says how)
+            shape: tuple[int, ...] = (len(obj),)
+            level: Any = obj
+            i = 1
+            while True:  # each level's lengths (equal, not 0: else np.asarray says how)
                 widths = set(map(len, level))
                 if len(widths) != 1:
                     return None
                 w = widths.pop()
                 if not w:
                     return None
-                shape.append(w)
-                if i < depth - 1:
-                    level = _flat(level)
-            if kind is int and type(first_leaf(obj)) is not int:
+                shape += (w,)
+                i += 1
+                if i == depth:
+                    break
+                level = _flat(level)
+            flat: Any = found[2]
+            if flat is not None:  # survey's list of them all
+                leaf = flat[0]
+            else:
+                flat, leaf = chain.from_iterable(level), first_leaf(obj)
+            if kind is int and type(leaf) is not int:
                 return None
-            flat = found[2] if len(found) == 3 else chain.from_iterable(level)  # (survey's list of them all)
             a = np.fromiter(flat, dt, len(level) * w)
     except (OverflowError, TypeError, ValueError):  # ints beyond int64 & co.: NumPy's own dtype for them
         return None

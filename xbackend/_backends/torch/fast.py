@@ -97,8 +97,8 @@ class TorchFastPathsMixin(Backend):
 
     def host_importer(self) -> Callable[[Any], tuple[Any, DType] | None] | None:
         """``torch.from_numpy`` for NumPy arrays it shares as they are (what ``from_host`` checks first: a dtype
-        it shares, writeable memory, no negative stride: torch refuses one itself), with their dtype; the NumPy dtype's own instance is
-        the key (``longlong`` equals ``long`` but torch shares only the latter)."""
+        it shares, writeable memory, no negative stride: torch refuses one itself), with their dtype; the NumPy
+        dtype's own instance is the key (``longlong`` equals ``long`` but torch shares only the latter)."""
         if not runs_own(self, TorchFastPathsMixin, "from_host"):
             return super().host_importer()
         exact: dict[Any, tuple[Any, DType]] = {}
