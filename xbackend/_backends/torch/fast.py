@@ -11,6 +11,8 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any, Callable
 
+import numpy as np
+
 from ..._backend import Backend, runs_own
 from ..._devices import Device
 from ..._dtypes import DType
@@ -96,13 +98,14 @@ class TorchFastPathsMixin(Backend):
         return fn
 
     def host_importer(self) -> Callable[[Any], tuple[Any, DType] | None] | None:
-        """``torch.from_numpy`` for NumPy arrays it shares as they are (what ``from_host`` checks first: a dtype
-        it shares, writeable memory, no negative stride: torch refuses one itself), with their dtype; the NumPy
-        dtype's own instance is the key (``longlong`` equals ``long`` but torch shares only the latter)."""
+        """``torch.from_numpy`` for NumPy arrays of a dtype it shares as it is, with their dtype: the array itself
+        where its memory is writeable and has no negative stride (torch refuses one itself), else a copy (what
+        ``from_host`` does); the NumPy dtype's own instance is the key (``longlong`` equals ``long`` but torch
+        shares only the latter)."""
         if not runs_own(self, TorchFastPathsMixin, "from_host"):
             return super().host_importer()
         exact: dict[Any, tuple[Any, DType]] = {}
-        shared, from_numpy, get = self._shared_dtype, torch.from_numpy, exact.get
+        shared, from_numpy, get, array = self._shared_dtype, torch.from_numpy, exact.get, np.array
 
         def share(a: Any) -> tuple[Any, DType] | None:
             nt = a.dtype
@@ -116,8 +119,8 @@ class TorchFastPathsMixin(Backend):
             if f.writeable and (f.c_contiguous or min(a.strides) >= 0):
                 try:
                     return from_numpy(a), e[1]
-                except ValueError:  # a negative stride: torch takes none (from_host copies)
-                    return None
-            return None
+                except ValueError:  # a negative stride: torch takes none
+                    pass
+            return from_numpy(array(a, copy=True)), e[1]  # read-only or reversed memory: from_host's copy
 
         return share
