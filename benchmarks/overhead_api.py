@@ -132,6 +132,8 @@ _ASARRAY_SCALAR = ("a Python scalar: its dtype by xbackend's defaults, the place
                    "range-checked, then a 0-d array on the device")
 _ASARRAY_NATIVE = ("the native array's dtype and device read into the Array after asarray's keyword checks (the native "
                    "call returns its input)")
+_CLIP_NUMPY = ("the bounds checked against x's dtype (ints clamped to its range, floats refused for int Arrays) and "
+               "broadcast with x in Python, then xbackend's clip kernel (one rule for NaN and ties on every backend)")
 _NEAR = ("within 0.3 µs of the goal: the specialised dispatch (the place and dtype checks of the fast path, the "
          "per-backend kernel table) over the least wrapper, inside this loaded machine's run-to-run noise")
 
@@ -147,7 +149,7 @@ REASONS: list[tuple[str, str, str]] = [
     ("%", "torch", _FLOORDIV_TORCH), ("floor_divide", "numpy", _FLOORDIV_NUMPY), ("//", "numpy", _FLOORDIV_NUMPY),
     ("op:inplace", "torch", _INPLACE_TORCH),
     ("searchsorted", "torch", _NAN_ORDER_TORCH), ("unique", "torch", _NAN_ORDER_TORCH),
-    ("take", "torch", _BOUNDS_TORCH), ("clip", "torch", _CLIP_TORCH),
+    ("take", "torch", _BOUNDS_TORCH), ("clip", "torch", _CLIP_TORCH), ("clip", "numpy", _CLIP_NUMPY),
     ("linalg.eig", "*", _FINITE), ("linalg.svd", "*", _FINITE), ("linalg.cholesky", "*", _FINITE),
     ("linalg.matrix_rank", "*", _RANK), ("linalg.pinv", "*", _RANK),
     ("pow(Array, float)", "torch", _POW_HALF_TORCH), ("x ** y (float)", "torch", _POW_HALF_TORCH),
