@@ -110,6 +110,8 @@ _UNSTACK_TORCH = "one Array per slice, each taken through the indexing rules (x[
 _CREATE = ("creation arguments checked (ints, sizes that fit, the fill value against the dtype) and the place "
            "resolved from the configuration")
 _LIKE = "the fill value checked against the dtype and the place resolved, then the backend's full()"
+_LIKE_CREATE = ("zeros_like & co.: the keywords (dtype, device, requires_grad) and x's kind checked, the backend's "
+                "creator looked up for x's dtype and device (torch: a prototype's new_zeros), the result wrapped")
 _ITEM = ("x[0] is a 0-d Array (0-d Arrays are arrays on every backend), then float()/item() of it: two calls where "
          "NumPy's x[0] is already a Python-like scalar")
 _KEY = ("the key checked by the standard's indexing rules (bounds of index arrays, a mask's shape, torch's negative "
@@ -188,7 +190,7 @@ REASONS: list[tuple[str, str, str]] = [
     ("prod(", "*", _ARGS), ("tril(", "*", _ARGS), ("triu(", "*", _ARGS), ("linalg.diagonal", "*", _ARGS),
     ("linalg.trace", "*", _ARGS), ("matrix_transpose", "*", _ARGS), ("take_along_axis", "*", _ARGS),
     ("linalg.cross", "*", _ARGS), ("mean(", "*", _ARGS), ("x.T", "*", _ARGS), ("x.mT", "*", _ARGS),
-    ("finfo", "*", _ARGS), ("_like(", "*", _LIKE),
+    ("finfo", "*", _ARGS), ("_like(", "*", _LIKE_CREATE),
     ("near:0.3", "*", _NEAR),
 ]  # fmt: skip
 
