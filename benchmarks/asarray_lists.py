@@ -8,7 +8,8 @@ Two tables, each cell the minimum over interleaved rounds (the least disturbed b
 machine):
 
 * NumPy: ``xb.asarray(data)`` against ``np.asarray(data)``: the rows of issue 13 (1000-element lists, with
-  narrower dtypes), then flat and nested lists of 1e3 and 1e6 ints and floats (nested: 100 x 10 and 10000 x 100);
+  narrower dtypes), then flat and nested lists of 1e3 and 1e6 ints and floats (nested: 100 x 10 and 10000 x 100,
+  and 10 x 10 x 10);
 * torch: ``xb.asarray(data, backend="torch")`` against ``torch.tensor(data, dtype=...)`` (the dtype xbackend
   gives: int64, float64) for the same lists.
 
@@ -55,6 +56,11 @@ def _data() -> dict[str, list[Any]]:
         out[f"{tag} floats"] = floats
         out[f"{tag} ints, {rows}x{width}"] = [ints[i : i + width] for i in range(0, n, width)]
         out[f"{tag} floats, {rows}x{width}"] = [floats[i : i + width] for i in range(0, n, width)]
+        if n == 1000:  # three levels
+            out["1e3 ints, 10x10x10"] = [[ints[i + j : i + j + 10] for j in range(0, 100, 10)]
+                                         for i in range(0, n, 100)]  # fmt: skip
+            out["1e3 floats, 10x10x10"] = [[floats[i + j : i + j + 10] for j in range(0, 100, 10)]
+                                           for i in range(0, n, 100)]  # fmt: skip
     return out
 
 

@@ -278,7 +278,12 @@ _NUMS = st.one_of(st.integers(-(2**70), 2**70), st.floats(), st.booleans(), st.c
 @given(st.one_of(st.lists(_NUMS, min_size=1, max_size=8),
                  st.integers(1, 4).flatmap(lambda w: st.lists(st.lists(_NUMS, min_size=w, max_size=w), min_size=1,
                                                               max_size=4)),
-                 st.lists(st.lists(_NUMS, max_size=3), min_size=1, max_size=4)))  # fmt: skip
+                 st.lists(st.lists(_NUMS, max_size=3), min_size=1, max_size=4),
+                 st.tuples(st.integers(1, 3), st.integers(1, 3)).flatmap(  # 3-d: equal lengths at each level
+                     lambda s: st.lists(st.lists(st.lists(_NUMS, min_size=s[1], max_size=s[1]), min_size=s[0],
+                                                 max_size=s[0]), min_size=1, max_size=3)),
+                 st.lists(st.one_of(_NUMS, st.lists(_NUMS, max_size=2), st.dictionaries(_NUMS, _NUMS, max_size=2),
+                                    st.just("ab")), min_size=1, max_size=3)))  # fmt: skip
 def test_host_numbers_is_numpys_array_bit_for_bit(data):
     """The np.fromiter fast path gives np.asarray's array exactly (dtype, shape, every byte), or stands aside."""
     found = C._sequences.survey(data)
@@ -290,3 +295,12 @@ def test_host_numbers_is_numpys_array_bit_for_bit(data):
         return
     if got is not None:
         assert got.dtype == want.dtype and got.shape == want.shape and got.tobytes() == want.tobytes(), (data, got, want)
+
+
+def test_host_numbers_stands_aside_for_a_mixed_level():
+    """A level holding lists and something else of the same length (a dict, a string) is np.asarray's to judge:
+    the fast path must not read a dict's keys as a row."""
+    for data in ([[1.0, 2.0], {3.0: 1, 4.0: 2}], [[1, 2], (3, 4), "ab"], [[[1.0], [2.0]], [{3.0: 1}, [4.0]]]):
+        assert C._sequences.host_numbers(data, C._sequences.survey(data)) is None, data
+    cube = [[[1.0], [2.0]], [[3.0], [4.0]]]
+    assert C._sequences.host_numbers(cube, C._sequences.survey(cube)).shape == (2, 2, 1)

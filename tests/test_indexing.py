@@ -471,3 +471,45 @@ def test_bounds_checker_names_the_axis_and_index_numpy_names(key):
     with pytest.raises(IndexError) as got:
         check_bounds(a.shape, key, lambda k: isinstance(k, np.ndarray), lambda k: k.dtype.kind == "b")
     assert str(got.value) == str(want.value)
+
+
+_OVERLAPS = [  # (shape, key, the value's key): the value a view of the Array written into
+    ((20,), slice(1, 11), slice(0, 10)), ((20,), slice(0, 10), slice(1, 11)), ((20,), slice(2, None), slice(None, -2)),
+    ((20,), [1, 2, 3], slice(0, 3)), ((20,), slice(1, 11), slice(9, None, -1)), ((20,), slice(None, None, 2),
+                                                                             slice(1, None, 2)),
+    ((5, 6), (slice(1, None), slice(1, None)), (slice(None, -1), slice(None, -1))),
+    ((5, 6), (slice(None), slice(1, None)), (slice(None), slice(None, -1))),
+    ((5, 6), slice(1, 4), 0), ((5, 6), (slice(None), 0), (0, slice(0, 5))),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("shape, key, vkey", _OVERLAPS, ids=[str(c[1:]) for c in _OVERLAPS])
+def test_setitem_from_an_overlapping_view_is_numpys(xb_target, shape, key, vkey):
+    """``x[1:11] = x[:10]``: NumPy copies the overlapping source first, so every element gets the old value."""
+    a = np.arange(float(np.prod(shape))).reshape(shape)
+    e = a.copy()
+    e[key] = e[vkey]
+    x = xb_target.asarray(a.copy())
+    x[key] = x[vkey]
+    assert_equal(x, e)
+
+
+def test_setitem_from_a_square_transpose_is_numpys(xb_target):
+    a = np.arange(25.0).reshape(5, 5)
+    e = a.copy()
+    e[...] = e.T
+    x = xb_target.asarray(a.copy())
+    x[...] = x.T
+    assert_equal(x, e)
+
+
+def test_setitem_from_another_array_over_the_same_memory_is_numpys():
+    """Two torch Arrays sharing one NumPy buffer (zero-copy moves of two views): still NumPy's result."""
+    pytest.importorskip("torch")
+    a = np.arange(20.0)
+    e = a.copy()
+    e[1:] = e[:-1]
+    x, y = xb.asarray(a[1:], backend="torch"), xb.asarray(a[:-1], backend="torch")  # two storages, one buffer
+    x[...] = y
+    assert_equal(x, e[1:])
+    np.testing.assert_array_equal(a, e)

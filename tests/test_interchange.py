@@ -310,3 +310,31 @@ def test_gpu_host_moves_and_cuda_array_to_numpy():
         with pytest.raises(xb.HostTransferError, match=r"\.numpy\(\)"):
             np.asarray(x)
         assert xb.moved(x, backend="numpy").copied
+
+
+def _numpy_cases() -> list[np.ndarray]:
+    out = [sample(d) for d in DTYPES] + [np.array(2.5), np.arange(12.0).reshape(3, 4).T, np.arange(8.0)[::2]]
+    ro = np.arange(4.0)
+    ro.flags.writeable = False
+    out += [ro, np.arange(4.0)[::-1], np.arange(1.0)[::-1], np.arange(6.0).reshape(2, 3)[:, ::-1]]
+    out += [np.arange(4, dtype=np.longlong), np.arange(4, dtype=np.ulonglong), np.arange(4.0).astype(">f8")]
+    return out
+
+
+@pytest.mark.parametrize("a", _numpy_cases(), ids=lambda a: f"{a.dtype.str}{a.dtype.char}-{a.strides}")
+@pytest.mark.parametrize("how", ["asarray", "to"])
+def test_numpy_to_torch_fast_path_is_the_general_move(a, how):
+    """``xb.asarray(a, backend="torch")`` and ``x.to(backend="torch")`` take torch's zero-copy import first: the
+    same Array as the general move (``xb.moved``, which never takes it), sharing memory exactly when torch's
+    ``from_numpy`` can (writeable, no negative stride, a dtype it shares), the NumPy data unchanged."""
+    before = a.copy()
+    ref = xb.moved(a, backend="torch")
+    for _ in range(2):  # the first call builds the import, the second uses it
+        y = xb.asarray(a, backend="torch") if how == "asarray" else xb.asarray(a).to(backend="torch")
+        assert y.backend == "torch" and y.dtype == ref.array.dtype == xb.asarray(a).dtype and y.shape == a.shape
+        assert np.array_equal(np.asarray(y.native), before)
+        shareable = a.flags.writeable and min(a.strides, default=0) >= 0 and a.dtype.isnative
+        assert xb.shares_memory(y, a) is (not ref.copied), a
+        if not shareable:
+            assert ref.copied, a
+    np.testing.assert_array_equal(a, before)

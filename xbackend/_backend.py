@@ -291,6 +291,12 @@ class Backend(AutogradContract):
             return (lambda shape: fn(shape, dt, default())), None
         return (lambda shape: fn(shape, dt, dev)), None
 
+    def scalar_maker(self, dt: DType, dev: Device) -> Callable[[Any], Any]:
+        """``v -> self.full((), v, dt, dev)``: the 0-d array of a Python scalar ``v`` (already fit to ``dt``) that
+        an operand becomes; the core caches it per (backend, dtype, device)."""
+        full = self.full
+        return lambda v: full((), v, dt, dev)
+
     def reshaper(self) -> Callable[[Any, Any], Any] | None:
         """``fn`` such that ``fn(x, shape)`` is ``self.reshape(x, shape)`` (``copy=None``) for shapes whose entries
         are all ``>= -1``, or None where the native method ``x.reshape(shape)`` is (``native_reshape``): what
@@ -320,6 +326,12 @@ class Backend(AutogradContract):
             return reduce(name, x, dt, tuple(range(n)), False)
 
         return full
+
+    def host_importer(self) -> Callable[[Any], tuple[Any, DType] | None] | None:
+        """A function ``a -> (native array, dtype)`` that takes NumPy array ``a`` onto this backend's CPU device
+        sharing its memory, giving what ``from_host(a, its dtype, cpu, None)`` gives, or None where it cannot
+        (that call decides then); None: no such import (default)."""
+        return None
 
     def adopt(self, x: Any) -> Any:
         """``x`` (a native array of this library) as the array an Array holds: the library's plain array type.

@@ -256,6 +256,22 @@ def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Device, DType]:
     return be, dev, (x._dt if dtype is None else D.dtype(dtype))
 
 
+_LIKE: dict[tuple[str, Any, DType, Device], tuple[Any, Any]] = {}  # (method, backend, dtype, device) -> creator
+
+
+def _like_fast(method: str, x: Array) -> Array:
+    """``zeros_like(x)`` & co. with nothing else given: the backend's creator (``Backend.creator``) for ``x``'s
+    dtype and device, cached (torch: a prototype's ``new_zeros``, no device string and keyword parsing)."""
+    be, dt, dev = x._be, x._dt, x._dev
+    key = (method, be, dt, dev)
+    pair = _LIKE.get(key)
+    if pair is None:
+        pair = _LIKE[key] = be.creator(method, dt, dev)
+    fn, arg = pair
+    shape = tuple(x._data.shape)
+    return _new(fn(shape) if arg is None else fn(shape, arg), dt, dev, be)
+
+
 def _unknown_sized(be: Any, x: Any) -> bool:
     """``x`` is an Array of ``be`` with sizes not known yet (Dask, after a boolean mask): *_like fills its graph."""
     return type(x) is Array and x._be is be and any(s != s for s in x._data.shape)
@@ -263,6 +279,8 @@ def _unknown_sized(be: Any, x: Any) -> bool:
 
 def empty_like(x: Array, /, *, dtype: DType | None = None, device: Any = None, requires_grad: bool = False) -> Array:
     """Uninitialised, with ``x``'s shape, dtype, backend and device unless given."""
+    if dtype is None and device is None and not requires_grad and type(x) is Array and not x._be.unknown_shapes:
+        return _like_fast("empty", x)
     be, dev, dt = _like(x, dtype, device)
     if be.unknown_shapes and _unknown_sized(be, x):
         return _new(be.filled_like(x._data, None, dt, dev), dt, dev, be)
@@ -280,6 +298,8 @@ def zeros_like(x: Array, /, *, dtype: DType | None = None, device: Any = None, r
     >>> xb.zeros_like(xb.asarray([1, 2])).tolist()
     [0, 0]
     """
+    if dtype is None and device is None and not requires_grad and type(x) is Array and not x._be.unknown_shapes:
+        return _like_fast("zeros", x)
     be, dev, dt = _like(x, dtype, device)
     if be.unknown_shapes and _unknown_sized(be, x):
         return _new(be.filled_like(x._data, 0, dt, dev), dt, dev, be)
@@ -288,6 +308,8 @@ def zeros_like(x: Array, /, *, dtype: DType | None = None, device: Any = None, r
 
 def ones_like(x: Array, /, *, dtype: DType | None = None, device: Any = None, requires_grad: bool = False) -> Array:
     """Ones with ``x``'s shape, dtype, backend and device unless given."""
+    if dtype is None and device is None and not requires_grad and type(x) is Array and not x._be.unknown_shapes:
+        return _like_fast("ones", x)
     be, dev, dt = _like(x, dtype, device)
     if be.unknown_shapes and _unknown_sized(be, x):
         return _new(be.filled_like(x._data, 1, dt, dev), dt, dev, be)

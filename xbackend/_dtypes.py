@@ -487,14 +487,22 @@ def finfo(type: Any, /) -> finfo_object:
     (True, xb.float32)
     """
     dt = real_of(_as_dtype(type))
-    if dt.kind != "f":
-        raise UnsupportedDTypeError(f"finfo() needs a floating dtype, got {dt}; use xb.iinfo() for integers")
-    if dt is bfloat16:
-        return finfo_object(16, 2.0**-7, float.fromhex("0x1.fep127"), -float.fromhex("0x1.fep127"), 2.0**-126, dt)
-    import numpy as np
+    fields = _FINFO.get(dt)
+    if fields is None:
+        if dt.kind != "f":
+            raise UnsupportedDTypeError(f"finfo() needs a floating dtype, got {dt}; use xb.iinfo() for integers")
+        if dt is bfloat16:
+            fields = (16, 2.0**-7, float.fromhex("0x1.fep127"), -float.fromhex("0x1.fep127"), 2.0**-126, dt)
+        else:
+            import numpy as np
 
-    f = np.finfo(dt.name)
-    return finfo_object(f.bits, float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), dt)
+            f = np.finfo(dt.name)
+            fields = (f.bits, float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), dt)
+        _FINFO[dt] = fields
+    return finfo_object(*fields)  # a new object each call: a caller may write into it
+
+
+_FINFO: dict[DType, tuple[Any, ...]] = {}  # a floating dtype's fields, read from np.finfo once
 
 
 def iinfo(type: Any, /) -> iinfo_object:

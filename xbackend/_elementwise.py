@@ -19,6 +19,8 @@ xb.float64
 
 from __future__ import annotations
 
+import inspect
+
 import math
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -71,8 +73,13 @@ def _make_binary(name: str) -> Callable[..., Array]:
         return r
 
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"Elementwise ``{name}`` of the Array API standard; one argument may be a Python scalar."
-    return fn
+    doc = f"Elementwise ``{name}`` of the Array API standard; one argument may be a Python scalar."
+    public = binary(name, slow=fn)  # the operator's fast path itself, with fn for a first argument not an Array
+    public.__name__ = public.__qualname__ = name
+    public.__module__ = __name__
+    public.__doc__ = fn.__doc__ = doc
+    public.__signature__ = inspect.signature(fn)  # (x1, x2, /), as fn spells it
+    return public
 
 
 def _make_unary(name: str) -> Callable[..., Array]:
@@ -183,7 +190,14 @@ for _name, (_n, _cat) in ELEMENTWISE.items():
         globals()[_name] = (_make_binary if _n == 2 else _make_unary)(_name)
 
 
-def _bound(x: Array, b: Any, which: str, call: str) -> Any:
+def _clip_call(lo: Any, hi: Any) -> str:
+    """``xb.clip({}, lo, hi)`` as the fixes of clip's errors spell the call (scalar bounds by value)."""
+    show = [repr(py_scalar(b) if isinstance(b, np.generic) else b) if b is None or type(b) in _SCALARS or
+            isinstance(b, np.generic) else name for b, name in ((lo, "min"), (hi, "max"))]  # fmt: skip
+    return f"xb.clip({{}}, {show[0]}, {show[1]})"
+
+
+def _bound(x: Array, b: Any, which: str, call: Callable[[], str]) -> Any:
     """One bound of ``clip``: None, a Python scalar that fits ``x``'s dtype, or a native array of x's dtype.
 
     An integer bound outside x's range is clamped to it (every value of x already lies inside, so the result is
@@ -205,7 +219,8 @@ def _bound(x: Array, b: Any, which: str, call: str) -> Any:
             h = D.holder(b, dt)
             raise D.ScalarOverflowError(
                 f"clip(): {which}={b} lies outside {dt} (range {lo}..{hi}), so every result would be {b}, which {dt} "
-                f"cannot hold. Fix: cast x to a dtype that holds it first, e.g. {call.format(f'x.astype(xb.{h.name})')}")
+                f"cannot hold. Fix: cast x to a dtype that holds it first, e.g. "
+                f"{call().format(f'x.astype(xb.{h.name})')}")
         if type(b) is int:  # a float Array: the bound is rounded to a float on the host, as NumPy does (huge ints
             try:  # become +-inf); libraries that take the int itself fail beyond int64 (torch: "int too big")
                 return float(b)
@@ -214,7 +229,8 @@ def _bound(x: Array, b: Any, which: str, call: str) -> Any:
         if type(b) is float and dt.kind == "f":
             return b
         raise PromotionError(f"clip(): {which}={b!r} does not fit {dt} (a {type(b).__name__} bound with an {dt} Array "
-                             f"would change its dtype). Fix: cast x first, e.g. {call.format('x.astype(xb.float64)')}")
+                             f"would change its dtype). Fix: cast x first, e.g. "
+                             f"{call().format('x.astype(xb.float64)')}")
     a = to_array(b, x)
     if D.PROMOTION.get((dt, a._dt)) is not dt:
         raise PromotionError(f"clip(): {which} of dtype {a._dt} does not fit {dt}; the result keeps x's dtype. Fix: "
@@ -234,9 +250,7 @@ def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:  # noqa: A002 
     if x.dtype.kind in "bc":
         raise D.UnsupportedDTypeError(f"clip() needs a real numeric dtype, got {x.dtype}. Fix: clip xb.real(x), or "
                                       "cast a bool Array, e.g. x.astype(xb.int64)")  # fmt: skip
-    show = [repr(py_scalar(b) if isinstance(b, np.generic) else b) if b is None or type(b) in _SCALARS or
-            isinstance(b, np.generic) else name for b, name in ((min, "min"), (max, "max"))]  # fmt: skip
-    call = f"xb.clip({{}}, {show[0]}, {show[1]})"
+    call = lambda: _clip_call(min, max)  # noqa: E731 - the error messages' spelling, made only when one is raised
     bounds = [_bound(x, min, "min", call), _bound(x, max, "max", call)]
     shape = xs = tuple(x._data.shape)
     for b, which in zip(bounds, ("min", "max")):  # x, min and max broadcast together (the standard; array-api-tests)

@@ -34,9 +34,9 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from . import _dtypes as D
-from ._array import Array, _new, wrap_native
+from ._array import Array, _alloc, _new, wrap_native
 from ._backend import Backend
-from ._devices import KNOWN_TYPES as _DEVICE_TYPES, Device, device as _device, split as _split
+from ._devices import CPU, KNOWN_TYPES as _DEVICE_TYPES, Device, device as _device, split as _split
 from ._dispatch import _instances, backend_for_type, get_backend, registered as _KNOWN_NAMES
 from ._dtypes import DType
 from ._errors import ArgumentTypeError, CopyError, DLPackError, GradientError, HostTransferError, XBackendError
@@ -129,12 +129,52 @@ def cpu_move(src: Any, x: Any, dt: Any, dev: Device, dst: Any) -> Any:
     return dst.from_host(src.to_host(x), dt, dev, None)
 
 
+#: target backend's name -> (that backend, its zero-copy import of NumPy arrays onto its CPU device, or False)
+HOST_IMPORTS: dict[str, tuple[Any, Any]] = {}
+
+
+def host_import(name: str) -> tuple[Any, Any] | None:
+    """Backend ``name`` (its instance, made or not) and its zero-copy import of NumPy arrays where it keeps data on
+    the CPU (``Backend.host_importer``), else False; cached in ``HOST_IMPORTS`` (the caller checks that the backend
+    is still the registry's instance). ``xb.asarray(a, backend=...)`` and ``x.to(backend=...)`` take it first for a
+    NumPy array: NumPy data has no graph, and the import checks its dtype and memory (what ``cpu_move`` checks)."""
+    dst = _instances.get(name)
+    if dst is None:
+        return None  # not made yet: the general path makes it
+    imp: Any = False
+    try:
+        if dst is not backend_for_type(np.ndarray) and dst.check_device(CPU) is CPU:
+            imp = dst.host_importer() or False
+    except XBackendError:
+        imp = False
+    HOST_IMPORTS[name] = entry = (dst, imp)
+    return entry
+
+
+def _host_imported(a: Array, name: str) -> Array | None:
+    """NumPy Array ``a`` on backend ``name``'s CPU device by its zero-copy import, or None where the move decides."""
+    entry: Any = HOST_IMPORTS.get(name) or host_import(name)
+    be = _instances.get(name)
+    if not entry or not entry[1] or be is None or entry[0] is not be:
+        return None
+    r = entry[1](a._data)
+    if r is None or r[1] is not a._dt:
+        return None
+    y = _alloc()  # (_new: a tensor is never a NumPy scalar)
+    y._data, y._dt, y._dev, y._be = r[0], r[1], a._dev, be
+    return y
+
+
 def move(a: Array, *, backend: Any = None, device: Any = None, dtype: DType | None = None,
          copy: bool | None = None) -> Array:  # fmt: skip
     """Move/cast ``a``; see :meth:`Array.to` (this is its implementation)."""
     if device is None and dtype is None and copy is None and type(backend) is str and a._dev.type == "cpu":
         dst = _instances.get(backend)  # to(backend="torch") on the CPU: the target's zero-copy import of host memory
         if dst is not None and dst is not a._be:
+            if type(a._data) is np.ndarray:  # NumPy data: the import itself
+                y = _host_imported(a, backend)
+                if y is not None:
+                    return y
             y = cpu_move(a._be, a._data, a._dt, a._dev, dst)
             if y is not None:
                 return _new(y, a._dt, a._dev, dst)
@@ -519,6 +559,10 @@ def array_to(self: Array, backend: str | None = None, device: Any = None, dtype:
     >>> xb.asarray([1, 2]).to(dtype=xb.float32).dtype
     xb.float32
     """
+    if type(self._data) is np.ndarray and device is None and dtype is None and copy is None and type(backend) is str:
+        y = _host_imported(self, backend)  # NumPy -> torch on the CPU: the target's zero-copy import (move's first)
+        if y is not None:
+            return y
     dt = None if dtype is None else (dtype if type(dtype) is DType else D.dtype(dtype))
     return move(self, backend=backend, device=device, dtype=dt, copy=copy)
 

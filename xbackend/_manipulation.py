@@ -195,8 +195,10 @@ def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
     """
     x = x if type(x) is Array else to_array(x)
     ax = _axis(axis, x.ndim, "unstack")
-    pre = (slice(None),) * ax
     be, data = x._be, x._data
+    if ax == 0:  # x[i]: the backends' int-key fast path (a tuple key takes their general path)
+        return tuple(_new(be.getitem(data, i), x._dt, x._dev, be) for i in range(data.shape[0]))
+    pre = (slice(None),) * ax
     return tuple(_new(be.getitem(data, pre + (i,)), x._dt, x._dev, be) for i in range(data.shape[ax]))
 
 

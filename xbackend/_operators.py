@@ -48,7 +48,7 @@ __all__ = ["binary", "inplace", "matmul", "rmatmul", "imatmul", "unary"]
 # and what rounding them to the dtype gives: ``_int_spec``). All fill on first use, so one dict lookup per call
 # replaces the kernel lookup and the dtype test.
 _FAST_BINARY = """
-def {fname}(self, other):
+def {fname}(self, other{slash}):{guard}
     if type(other) is Array:
         be = self._be
         d = self._dt
@@ -118,23 +118,37 @@ def _failed(name: str, a: Array, b: Any, exc: BaseException, inplace: bool = Fal
 
 
 @functools.lru_cache(maxsize=None)
-def _fast_binary_code(reflected: bool, to_bool: bool) -> Any:
-    """The template compiled once per variant (4 in all): import stays fast."""
+def _fast_binary_code(reflected: bool, to_bool: bool, function: bool = False) -> Any:
+    """The template compiled once per variant (6 in all): import stays fast. ``function``: the public function
+    (``xb.add(x1, x2)``), whose first argument may be other than an Array (``slow`` takes those)."""
     src = _FAST_BINARY.format(
         fname="op",
+        slash=", /" if function else "",
+        guard="\n    if type(self) is not Array:\n        return slow(self, other)" if function else "",
         array_args="other._data, self._data" if reflected else "self._data, other._data",
         scalar_args="other, self._data" if reflected else "self._data, other",
         int_args=("(other if c is None else c(other)), self._data" if reflected else
                   "self._data, (other if c is None else c(other))"),
         result="_BOOL" if to_bool else "d",
     )
-    return compile(src, f"<xbackend fast binary path reflected={reflected} to_bool={to_bool}>", "exec")
+    return compile(src, f"<xbackend fast binary path reflected={reflected} to_bool={to_bool}"
+                        f"{' function' if function else ''}>", "exec")  # fmt: skip
 
 
 def _specialise(name: str, reflected: bool, to_bool: bool, fast: frozenset[D.DType], fast_fc: frozenset[D.DType],
-                general: Callable[[Array, Any], Array], failed: Callable[..., None]) -> Any:  # fmt: skip
+                general: Callable[[Array, Any], Array], failed: Callable[..., None],
+                slow: Callable[[Any, Any], Array] | None = None) -> Any:  # fmt: skip
     """The fast path of ``name`` from the template: ``fast`` dtypes pass through with an Array of the same
-    dtype, ``fast_fc`` ones with a Python float; ``failed(name, self, other, exc)`` raises the typed error."""
+    dtype, ``fast_fc`` ones with a Python float; ``failed(name, self, other, exc)`` raises the typed error.
+    With ``slow``, the public function itself: ``slow(x1, x2)`` where ``x1`` is no Array, and the general path's
+    ``NotImplemented`` (an operand it does not take) raised as ``slow`` raises it."""
+    if slow is not None:
+        operator_general = general
+
+        def general(self: Array, other: Any) -> Array:
+            r = operator_general(self, other)
+            return slow(self, other) if r is NotImplemented else r  # (slow raises the typed error)
+
     table: dict[Any, dict[D.DType, Any]] = {}
     scalar_table: dict[Any, dict[D.DType, Any]] = {}
     int_table: dict[Any, dict[D.DType, Any]] = {}
@@ -162,8 +176,8 @@ def _specialise(name: str, reflected: bool, to_bool: bool, fast: frozenset[D.DTy
     namespace = {"Array": Array, "_alloc": _alloc, "_BOOL": _BOOL, "table": table, "scalar_table": scalar_table,
                  "int_table": int_table, "learn": learn, "learn_scalar": learn_scalar, "learn_int": learn_int,
                  "name": name, "general": general, "failed": failed, "FP_SIGNALS": FP_SIGNALS,
-                 "quiet": quiet}  # fmt: skip
-    exec(_fast_binary_code(reflected, to_bool), namespace)  # noqa: S102 - a fixed template, no user input
+                 "quiet": quiet, "slow": slow}  # fmt: skip
+    exec(_fast_binary_code(reflected, to_bool, slow is not None), namespace)  # noqa: S102 - a fixed template
     op: Callable[..., Any] = cast(Callable[..., Any], namespace["op"])
     op.__name__ = op.__qualname__ = ("__r" if reflected else "") + name
     op.__module__ = __name__
@@ -198,8 +212,9 @@ def _int_spec(d: D.DType, fast: frozenset[D.DType]) -> tuple[Any, int, int, Any,
     return True, -n, n, float, float  # a bool as 1.0/0.0: the general path's 1/0, NumPy's faster float kernel
 
 
-def binary(name: str, reflected: bool = False) -> Any:
-    """The implementation of a two-argument elementwise operation, as a method of its first argument."""
+def binary(name: str, reflected: bool = False, slow: Callable[[Any, Any], Array] | None = None) -> Any:
+    """The implementation of a two-argument elementwise operation, as a method of its first argument; with
+    ``slow``, as the public function (``_specialise``)."""
     category = ELEMENTWISE[name][1]
     shift = name in _SHIFTS
     to_bool = bool_result(category)
@@ -274,7 +289,7 @@ def binary(name: str, reflected: bool = False) -> Any:
         out._be = be
         return out
 
-    return _specialise(name, reflected, to_bool, fast, fast_fc, general, _failed)
+    return _specialise(name, reflected, to_bool, fast, fast_fc, general, _failed, slow)
 
 
 _NOT_FAST = object()
@@ -313,6 +328,8 @@ def inplace(name: str, forward: Callable[[Array, Any], Array]) -> Any:
                         y = other
                 elif (d1 is D.float64 or d1 is D.complex128) and -_EXACT_F64 <= other <= _EXACT_F64:
                     y = float(other)
+            elif t is bool:  # keeps every dtype; with numbers it is 0 or 1 (as the general path passes it)
+                y = other if d1 is _BOOL else int(other)
             if y is not _NOT_FAST:
                 try:
                     self._data = be.inplace(native, name, self._data, y)

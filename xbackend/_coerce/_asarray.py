@@ -16,13 +16,13 @@ from typing import Any
 import numpy as np
 
 from .. import _config, _dtypes as D
-from .._array import Array, _check_partner, _new, wrap_native
-from .._devices import split as _split
+from .._array import Array, _alloc, _check_partner, _new, wrap_native
+from .._devices import CPU, split as _split
 from .._dispatch import _instances, backend_for_type, get_backend
 from .._errors import CopyError, ForeignArrayError, GradientError, ShapeError, UnsupportedDTypeError
-from .._interchange import _transport, cpu_move, import_dlpack, move, shares_memory
+from .._interchange import HOST_IMPORTS, _transport, cpu_move, host_import, import_dlpack, move, shares_memory
 from . import _sequences as H
-from ._place import target
+from ._place import resolve, target
 from ._scalars import SCALARS, py_scalar, scalar_array
 
 __all__ = ["asarray", "weak", "weak_native", "from_arrays", "host_native", "leaf", "asarray_leaf"]
@@ -50,6 +50,16 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
     >>> x.native is a
     True
     """
+    if backend is not None and type(obj) is np.ndarray and dtype is None and device is None and copy is None \
+            and chunks is None and not requires_grad:  # NumPy -> torch on the CPU: the target's zero-copy import
+        entry: Any = HOST_IMPORTS.get(backend) or host_import(backend)  # (name -> backend, its import or False)
+        dst = _instances.get(backend) if entry and entry[1] else None
+        if dst is not None and entry[0] is dst:
+            r = entry[1](obj)
+            if r is not None:
+                y = _alloc()  # (_new: a tensor is never a NumPy scalar)
+                y._data, y._dt, y._dev, y._be = r[0], r[1], CPU, dst
+                return y
     if requires_grad:
         x = asarray(obj, dtype=dtype, device=device, copy=copy, backend=backend, chunks=chunks)
         return asarray_leaf(x, obj, copy)
@@ -72,6 +82,18 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
             data = obj._be.wrap_native(obj._data, dt, None, copy)
             return obj if data is obj._data and (dt is None or dt is obj._dt) else _new(data, dt or obj._dt, obj._dev, obj._be)
         return move(obj, backend=backend, device=device, dtype=dt, copy=copy)
+    if t in SCALARS:  # (first: a float is no native array, and hasattr(1.5, "__dlpack__") raises inside)
+        be, dev, cfg = resolve(backend, device)
+        if dt is not None and t is complex:
+            D.check_cast(D.complex128, dt)
+        dt = dt or D.python_scalar_dtype(obj, cfg.default_float, cfg.default_int)
+        if t is int and dt.kind in "iu":
+            H.check_range(obj, obj, dt)
+        elif t is float and dt.kind in "iu":
+            H.check_float_to_int(np.asarray(obj), dt)
+        if _OWN_KIND[t] == dt.kind or t is float and dt.kind == "c" or t is bool:  # a 0-d array made on the place
+            return _new(scalar_array(obj, dt, be, dev), dt, dev, be)  # (ints into floats: NumPy's rounding below)
+        return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
     src = backend_for_type(t)
     if src is not None:
         if dt is None and copy is None and device is None:  # where it is, or NumPy -> torch: zero-copy
@@ -97,16 +119,6 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
     if hasattr(obj, "__dlpack__") and not isinstance(obj, (np.ndarray, np.generic)):
         return import_dlpack(obj, device=device, copy=copy, backend=backend)
     be, dev = target(backend, device)
-    cfg = _current()
-    if t in SCALARS:
-        if dt is not None and t is complex:
-            D.check_cast(D.complex128, dt)
-        dt = dt or D.python_scalar_dtype(obj, cfg.default_float, cfg.default_int)
-        if t is int and dt.kind in "iu":
-            H.check_range(obj, obj, dt)
-        elif t is float and dt.kind in "iu":
-            H.check_float_to_int(np.asarray(obj), dt)
-        return _new(be.from_host(np.asarray(obj), dt, dev, True), dt, dev, be)
     if isinstance(obj, np.generic):
         src_dt = D.from_numpy_dtype(obj.dtype)
         if dt is not None:
@@ -128,6 +140,9 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
             "it explicitly, e.g. xb.asarray(np.asarray(obj)) or the library's own to-NumPy method"
         )
     return _python_data(obj, t, dt, be, dev, copy)
+
+
+_OWN_KIND = {int: "i", float: "f", complex: "c", bool: "b"}  # a Python scalar's kind (ints: signed)
 
 
 def _python_data(obj: Any, t: type, dt: D.DType | None, be: Any, dev: Any, copy: bool | None,

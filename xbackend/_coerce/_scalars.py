@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Any
+from typing import Any, Callable
 
 from .. import _config, _dtypes as D
 from .._dtypes import DType
@@ -88,6 +88,8 @@ def scalar_dtype(a: Any, s: Any) -> DType:
                 return d
         elif k == "f" or k == "c":
             return d
+    elif t is bool:  # the lowest kind: every Array keeps its dtype
+        return d
     cfg = _current()
     return D.scalar_result(d, s, cfg.default_float, cfg.default_int)
 
@@ -95,5 +97,12 @@ def scalar_dtype(a: Any, s: Any) -> DType:
 def scalar_array(v: Any, dt: DType, be: Any, dev: Any) -> Any:
     """A 0-d native array of ``dt`` holding Python scalar ``v`` (already checked against ``dt``), made on the device
     without a host round trip (``full``: torch's ``tensor(v, device=cuda)`` would synchronise) and rounded to
-    ``dt`` on the host first, the same on every backend (``fit_scalar``)."""
-    return be.full((), fit_scalar(v, dt), dt, dev)
+    ``dt`` on the host first, the same on every backend (``fit_scalar``); by the backend's ``scalar_maker``."""
+    try:
+        make = _MAKERS[be, dt, dev]
+    except KeyError:
+        make = _MAKERS[be, dt, dev] = be.scalar_maker(dt, dev)
+    return make(fit_scalar(v, dt))
+
+
+_MAKERS: dict[tuple[Any, DType, Any], Callable[[Any], Any]] = {}  # (backend, dtype, device) -> its scalar_maker

@@ -325,7 +325,7 @@ class NumpyBackend(NumpyFastPathsMixin, NumpyKernelsMixin, NumpyLinalgMixin, Bac
         return self.xp.reshape(x, shape)
 
     def permute(self, x: Any, axes: tuple[int, ...]) -> Any:
-        return self.xp.transpose(x, axes)
+        return x.transpose(axes)  # the method: np.transpose's Python frame costs ~0.4 µs (CuPy's is the same method)
 
     def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
         try:

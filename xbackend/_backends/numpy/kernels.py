@@ -152,8 +152,10 @@ class NumpyKernelsMixin(Backend):
         return ctanh
 
     def _k_reciprocal(self, dt: DType) -> Callable[..., Any]:
-        one = self.native_dtype(dt).type(1)
-        return lambda x: self.xp.divide(one, x)
+        if dt is D.float32 or dt is D.float64:  # the library's reciprocal loop is 1 / x for these
+            return self.xp.reciprocal
+        one, divide = self.native_dtype(dt).type(1), self.xp.divide
+        return lambda x: divide(one, x)
 
     def _int_div(self, dt: DType, fn: Callable[..., Any]) -> Callable[..., Any]:
         if dt.kind not in "iu":

@@ -135,6 +135,11 @@ class TorchIndexMixin(Backend):
         return x.unsqueeze(pos), before + (slice(None),) + rest, after
 
     def setitem(self, x: Any, key: Any, value: Any) -> None:
+        if isinstance(value, self._tensor):  # x[1:11] = x[:10]: NumPy copies an overlapping source first (torch
+            sx, sv = x.untyped_storage(), value.untyped_storage()  # raises, or writes what it half-read where it
+            px, pv = sx.data_ptr(), sv.data_ptr()  # cannot judge the strides: x[1:, 1:] = x[:-1, :-1]); one storage
+            if px == pv or (px < pv + sv.nbytes() and pv < px + sx.nbytes()):  # or two over one buffer (from_numpy
+                value = value.clone()  # of two views of a NumPy array)
         sep = self._empty_ellipsis_separator(x, key)
         if sep is not None:
             x, key, after = sep

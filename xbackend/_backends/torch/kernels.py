@@ -278,7 +278,8 @@ class TorchKernelsMixin(Backend):
         return torch.signbit
 
     def _k_reciprocal(self, dt: DType) -> Callable[..., Any]:
-        return lambda x: 1 / x
+        # what 1 / x runs (Tensor.__rtruediv__ is reciprocal(x) * 1), without its Python-level wrapper (~3 µs)
+        return torch.reciprocal if dt.kind in "fc" else (lambda x: 1 / x)
 
     def _k_matmul(self, dt: DType) -> Callable[..., Any]:
         return _int_matmul if dt.kind in "iu" else torch.matmul  # CUDA has no integer GEMM (pytorch#44428)
