@@ -256,17 +256,20 @@ def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Device, DType]:
     return be, dev, (x._dt if dtype is None else D.dtype(dtype))
 
 
-_LIKE: dict[tuple[str, Any, DType, Device], tuple[Any, Any]] = {}  # (method, backend, dtype, device) -> creator
+_LIKE = "like"  # Config.places[_LIKE, method, backend, dtype, device] -> the backend's creator
 
 
 def _like_fast(method: str, x: Array) -> Array:
     """``zeros_like(x)`` & co. with nothing else given: the backend's creator (``Backend.creator``) for ``x``'s
-    dtype and device, cached (torch: a prototype's ``new_zeros``, no device string and keyword parsing)."""
+    dtype and device, cached with the config in force (torch: a prototype's ``new_zeros``, no device string and
+    keyword parsing; one made while ``xb.jit`` traces, under a config of its own, is a FakeTensor that stays there)."""
     be, dt, dev = x._be, x._dt, x._dev
-    key = (method, be, dt, dev)
-    pair = _LIKE.get(key)
+    c = _ctx_get()
+    places = (_config._base if c is None else c).places
+    key = (_LIKE, method, be, dt, dev)
+    pair = places.get(key)
     if pair is None:
-        pair = _LIKE[key] = be.creator(method, dt, dev)
+        pair = places[key] = be.creator(method, dt, dev)
     fn, arg = pair
     shape = tuple(x._data.shape)
     return _new(fn(shape) if arg is None else fn(shape, arg), dt, dev, be)

@@ -98,11 +98,18 @@ def scalar_array(v: Any, dt: DType, be: Any, dev: Any) -> Any:
     """A 0-d native array of ``dt`` holding Python scalar ``v`` (already checked against ``dt``), made on the device
     without a host round trip (``full``: torch's ``tensor(v, device=cuda)`` would synchronise) and rounded to
     ``dt`` on the host first, the same on every backend (``fit_scalar``); by the backend's ``scalar_maker``."""
+    c = _ctx_get()
+    makers = (_config._base if c is None else c).places  # per config: a jit trace's own config keeps its fakes
     try:
-        make = _MAKERS[be, dt, dev]
+        make = makers[_MAKER, be, dt, dev]
     except KeyError:
-        make = _MAKERS[be, dt, dev] = be.scalar_maker(dt, dev)
+        make = makers[_MAKER, be, dt, dev] = be.scalar_maker(dt, dev)
     return make(fit_scalar(v, dt))
 
 
-_MAKERS: dict[tuple[Any, DType, Any], Callable[[Any], Any]] = {}  # (backend, dtype, device) -> its scalar_maker
+#: ``Config.places[_MAKER, backend, dtype, device]`` is the backend's ``scalar_maker``. Kept with the config in force,
+#: not in one global dict: torch's maker holds a prototype tensor, and one made while ``xb.jit`` traces (under
+#: ``_config.using()``, a config of its own) is a FakeTensor that eager calls must never meet, as a real one must
+#: never reach the trace
+_MAKER = "scalar_maker"
+_ctx_get = _config._ctx.get
