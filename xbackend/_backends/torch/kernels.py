@@ -10,6 +10,7 @@ uint16/32/64 kernels are emulated (``uint.py``). :class:`TorchKernelsMixin` is p
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -35,6 +36,30 @@ _TORCH_NAMES = {"bitwise_invert": "bitwise_not", "negative": "neg", "conj": "con
 _NEEDS_TENSORS = frozenset(
     "atan2 copysign hypot logaddexp nextafter maximum minimum logical_and logical_or logical_xor".split()
 )
+
+
+def _mod_where_quotient_overflows(x: Any, y: Any, r: Any) -> Any:
+    """``r = x % y`` from torch's vectorised CPU loop, NaN where ``x / y`` overflows (finite ``x``, tiny ``y``:
+    ``2.0 % 5e-324`` is 0 in C, NumPy and on CUDA), made Python's there: ``x`` reduced by ``y`` scaled by powers of two
+    (exact) whose quotients stay finite, a few exponents' worth at a time (``fmod(fmod(x, 2**k * y), y)`` is
+    ``fmod(x, y)`` for every integer ``k >= 0``), then moved into ``y``'s sign."""
+    if not isinstance(x, torch.Tensor):  # a Python scalar first (2.0 % x)
+        x = torch.full((), float(x), dtype=r.dtype, device=r.device)
+    bad = torch.isnan(r) & torch.isfinite(x) & torch.isfinite(y) & (y != 0)
+    if not bool(bad.any()):
+        return r
+    x, y = torch.broadcast_tensors(x, y)
+    step = math.frexp(torch.finfo(r.dtype).max)[1] - 8  # an exponent gap whose quotient 2**step is finite
+    xr, yb = torch.where(bad, x, 0), torch.where(bad, y, 1)
+    ey = torch.frexp(yb).exponent
+    while True:
+        k = torch.where(xr == 0, 0, torch.clamp(torch.frexp(xr).exponent - ey - step, min=0))
+        half = k // 2
+        xr = torch.fmod(xr, torch.ldexp(torch.ldexp(yb, half), k - half))  # 2**k alone may overflow
+        if not bool((k > 0).any()):
+            break
+    xr = torch.where((xr != 0) & ((xr < 0) != (yb < 0)), xr + yb, xr)
+    return torch.where(bad, xr, r)
 
 
 class TorchKernelsMixin(Backend):
@@ -138,6 +163,8 @@ class TorchKernelsMixin(Backend):
         def fmod_signed(x: Any, y: Any) -> Any:  # a zero result takes y's sign (standard, Python, NumPy)
             r = operator.mod(x, y)
             sign = y if isinstance(y, torch.Tensor) else torch.full((), float(y), dtype=r.dtype, device=r.device)
+            if not r.is_cuda and bool(r.isnan().any()):  # on CUDA no check (the host would wait): its fmod is exact
+                r = _mod_where_quotient_overflows(x, sign, r)
             return torch.where(r == 0, torch.copysign(torch.zeros_like(r), sign), r)
 
         return fmod_signed
