@@ -189,6 +189,10 @@ def _specialise(name: str, reflected: bool, to_bool: bool, fast: frozenset[D.DTy
 #: encountered in cast", torch's raises for float16 and complex64); float64, complex128 and bfloat16: no limit
 _SCALAR_LIMIT = {D.float16: 65504.0, D.float32: float.fromhex("0x1.fffffep127"),
                  D.complex64: float.fromhex("0x1.fffffep127")}  # fmt: skip
+#: the dtypes a Python float or complex must be rounded to on the host (``fit_scalar``); float64 and complex128 hold
+#: every Python float and complex as it is, and bfloat16's library rounds (a Python int goes through ``fit_scalar``
+#: with any float dtype: beyond float64 it is an infinity)
+_ROUNDS = frozenset({D.float16, D.float32, D.complex64})
 #: ints a float dtype holds exactly (|v| up to 2**mantissa bits): for them rounding float(v) to the dtype changes
 #: nothing, so the fast path passes float(v), which is what the general path passes (``fit_scalar``)
 _EXACT_INTS = {D.float16: 1 << 11, D.float32: 1 << 24, D.float64: 1 << 53, D.bfloat16: 1 << 53,
@@ -263,7 +267,7 @@ def binary(name: str, reflected: bool = False, slow: Callable[[Any, Any], Array]
                 cd, _ = resolve(name, category, p, _current().default_float)
                 if d1 is not cd:
                     x = be.astype(x, cd)
-            if t is not bool and cd.kind in "fc" and (cd.kind == "c" or t is not complex):
+            if t is int and cd.kind in "fc" or cd in _ROUNDS and t is not bool and (t is not complex or cd.kind == "c"):
                 y = _fit_scalar(y, cd)  # 10**30, 1e300, complex(1e300, 0) with a float32/complex64 Array: rounded
                 # on the host to inf, quietly (NumPy's cast warns, torch's raises)
         else:
@@ -347,7 +351,8 @@ def inplace(name: str, forward: Callable[[Array, Any], Array]) -> Any:
         elif type(other) in _SCALARS:
             p = _scalar_dtype(self, other)
             y = other if type(other) is not bool or d1 is _BOOL else int(other)  # bools with numbers: 0/1
-            if type(other) is not bool and d1.kind in "fc" and (d1.kind == "c" or type(other) is not complex):
+            t = type(other)
+            if t is int and d1.kind in "fc" or d1 in _ROUNDS and t is not bool and (t is not complex or d1.kind == "c"):
                 y = _fit_scalar(y, d1)
         else:
             other = _coerce(self, other)
