@@ -123,6 +123,8 @@ def _big_ranges(draw):
 @example(case=(2**63 + 5, 2**63 - 5, -3, xb.uint64))
 @example(case=(2**63 - 1, -(2**63) - 1, -(2**64 - 1), xb.int64))
 @example(case=(0, 2**64 - 1, 2**63, xb.uint64))
+@example(case=(0, 2**62 + 1, 2**62, xb.uint64))  # found by exploring: torch sized it in float64 and refused
+@example(case=(-(2**62), 2**62 + 1, 2**61 + 3, xb.int64))
 def test_arange_beyond_int64_is_pythons_range(case):
     start, stop, step, dt = case
     want = list(range(start, stop, step))
@@ -269,14 +271,14 @@ _parts = st.floats(-1e300, 1e300, allow_nan=False) | st.floats(-1e-3, 1e-3) | st
 
 
 #: at an infinite input (1e300 held in complex64) mpmath gives NaN parts; C99's special values are cmath's
-_C99 = {"log1p": lambda z: cmath.log(1 + z), "sqrt": cmath.sqrt}
+_C99 = {"log1p": lambda z: cmath.log(1 + z), "sqrt": cmath.sqrt, "expm1": lambda z: cmath.exp(z) - 1}
 
 
 def _reference(name: str, z: complex) -> complex:
     """``name(z)`` at 200 bits; below the real axis (-0.0 included, which mpmath does not see) by the functions'
     symmetry ``f(conj(z)) == conj(f(z))``, so the branch cuts take the sign of a zero imaginary part."""
     if not cmath.isfinite(z):
-        return _C99[name](z)  # expm1's inputs are clipped: never infinite
+        return _C99[name](z)  # expm1's inputs are clipped above: only -inf + y j reaches it (-1 + 0j)
     if math.copysign(1.0, z.imag) < 0:
         return _reference(name, z.conjugate()).conjugate()
     r = _COMPLEX_FUNCS[name](mpmath.mpc(z.real, z.imag))
@@ -292,6 +294,10 @@ def _reference(name: str, z: complex) -> complex:
 @example(zs=[complex(3.4028235677973366e38, 3.4028235677973366e38), complex(-1e300, 1.0)], name="log1p",
          dt=xb.complex64)  # fmt: skip
 @example(zs=[complex(3.4028235677973366e38, -1.0), complex(-1e300, 1.0)], name="sqrt", dt=xb.complex64)
+@example(zs=[complex(-3.4028235677973366e38, 0.0), complex(-1e300, -2.0)], name="expm1", dt=xb.complex64)
+# found by exploring: torch-CPU's complex128 log1p was NaN + NaN j at subnormal parts
+@example(zs=[complex(2.225073858507e-311, 2.225073858507e-311), complex(1e-320, -1e-320), complex(-1e-30, 1e-25)],
+         name="log1p", dt=xb.complex128)  # fmt: skip
 @example(zs=[complex(-1e300, 1e-300), complex(1e300, 1e300), complex(-4.0, -0.0), complex(5e-324, 5e-324)],
          name="sqrt", dt=xb.complex128)  # fmt: skip
 def test_complex_kernels_against_mpmath(zs, name, dt):

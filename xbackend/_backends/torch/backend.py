@@ -363,7 +363,12 @@ class TorchBackend(TorchFastPathsMixin, TorchCudaMixin, TorchUintMixin, TorchInd
         if dt.kind in "iu":
             end = start + (n - 1) * step + (1 if step > 0 else -1)  # just past the last value: no int64 overflow
             if -(2**63) <= min(start, end) and max(start, end) < 2**63 and abs(end - start) < 2**63:  # (its size too)
-                return torch.arange(start, end, step, dtype=torch.int64, device=str(dev)).to(nd)
+                if -(2**53) < end - start < 2**53:
+                    return torch.arange(start, end, step, dtype=torch.int64, device=str(dev)).to(nd)
+                # torch sizes the range in float64: beyond 2**53 it can miss by one and refuse ("invalid size,
+                # possible overflow?" for arange(0, 2**62 + 1, 2**62)); i * step + start is exact in int64 here
+                i = torch.arange(n, dtype=torch.int64, device=str(dev))
+                return (i * step + start).to(nd)
             return self.from_host(exact_int_arange(start, step, n, dt.name), dt, dev, True)  # beyond int64: exact
         return (torch.arange(n, dtype=torch.float64, device=str(dev)) * step + start).to(nd)
 
