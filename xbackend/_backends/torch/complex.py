@@ -87,4 +87,10 @@ def clog1p(z: Any) -> Any:
     big = torch.isinf(r.real) & torch.isfinite(z.real) & torch.isfinite(b) & (m > 1)
     m = torch.where(big, m, torch.ones_like(m))  # (elsewhere unused; 1 keeps the division harmless)
     re = torch.log(m) + torch.log(torch.hypot(a / m, b / m))
-    return torch.where(big, torch.complex(re, torch.atan2(b, a)), r)
+    r = torch.where(big, torch.complex(re, torch.atan2(b, a)), r)
+    # both parts tiny (torch-CPU: NaN + NaN j at subnormal parts): log|1 + z| = log1p(x (2 + x) + y^2) / 2, and
+    # arg(1 + z) = atan2(y, 1 + x), as the NumPy-based backends compute near 0 (common/kernels.py)
+    x = z.real
+    tiny = (x.abs() < 2.0**-60) & (b.abs() < 2.0**-60)
+    near = torch.complex(0.5 * torch.log1p(x * (2 + x) + b * b), torch.atan2(b, a))
+    return torch.where(tiny, near, r)
