@@ -138,8 +138,9 @@ class TorchIndexMixin(Backend):
         if isinstance(value, self._tensor):  # x[1:11] = x[:10]: NumPy copies an overlapping source first (torch
             sx, sv = x.untyped_storage(), value.untyped_storage()  # raises, or writes what it half-read where it
             px, pv = sx.data_ptr(), sv.data_ptr()  # cannot judge the strides: x[1:, 1:] = x[:-1, :-1]); one storage
-            if px == pv or (px < pv + sv.nbytes() and pv < px + sx.nbytes()):  # or two over one buffer (from_numpy
-                value = value.clone()  # of two views of a NumPy array)
+            nx, nv = sx.nbytes(), sv.nbytes()  # or two over one buffer (from_numpy of two views of a NumPy array);
+            if px == pv or (px < pv + nv and pv < px + nx):  # both sizes read first: the same calls wherever the
+                value = value.clone()  # allocator put the buffers (tests/call_budgets.json counts them)
         sep = self._empty_ellipsis_separator(x, key)
         if sep is not None:
             x, key, after = sep
