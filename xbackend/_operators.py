@@ -28,7 +28,8 @@ import numpy as _np
 
 from ._assign import _KIND_RANK
 from ._boundary import FP_SIGNALS, binary_failed, matmul_failed as _matmul_failed, quiet
-from ._coerce import asarray as _asarray, fit_scalar as _fit_scalar, operator_operand as _coerce
+from ._coerce import ROUNDED as _ROUNDS, asarray as _asarray, fit_scalar as _fit_scalar
+from ._coerce import operator_operand as _coerce
 from ._coerce import scalar_dtype as _scalar_dtype, weak_native as _weak_native
 from ._errors import ArgumentTypeError, DomainError, PromotionError, ShapeError
 from ._boundary import any_failed as _any_failed
@@ -189,10 +190,6 @@ def _specialise(name: str, reflected: bool, to_bool: bool, fast: frozenset[D.DTy
 #: encountered in cast", torch's raises for float16 and complex64); float64, complex128 and bfloat16: no limit
 _SCALAR_LIMIT = {D.float16: 65504.0, D.float32: float.fromhex("0x1.fffffep127"),
                  D.complex64: float.fromhex("0x1.fffffep127")}  # fmt: skip
-#: the dtypes a Python float or complex must be rounded to on the host (``fit_scalar``); float64 and complex128 hold
-#: every Python float and complex as it is, and bfloat16's library rounds (a Python int goes through ``fit_scalar``
-#: with any float dtype: beyond float64 it is an infinity)
-_ROUNDS = frozenset({D.float16, D.float32, D.complex64})
 #: ints a float dtype holds exactly (|v| up to 2**mantissa bits): for them rounding float(v) to the dtype changes
 #: nothing, so the fast path passes float(v), which is what the general path passes (``fit_scalar``)
 _EXACT_INTS = {D.float16: 1 << 11, D.float32: 1 << 24, D.float64: 1 << 53, D.bfloat16: 1 << 53,

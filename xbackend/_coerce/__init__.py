@@ -29,7 +29,7 @@ of data to an Array), ``_operands`` (arguments next to an Array), ``_keys`` (ind
 
 from __future__ import annotations
 
-from ._scalars import SCALARS, fit_scalar, py_scalar, scalar_array, scalar_dtype
+from ._scalars import ROUNDED, SCALARS, fit_scalar, py_scalar, scalar_array, scalar_dtype
 from ._natives import first_array, is_native, wrap_native
 from ._sequences import HOST_SEQUENCES, holds_arrays, host_data, weak_dtype
 from ._place import resolve, target
@@ -37,7 +37,8 @@ from ._asarray import asarray, asarray_leaf, from_arrays, host_native, leaf, wea
 from ._operands import index_array, operand, operator_operand, placed, to_array
 from ._keys import native_key, setitem_value
 
-__all__ = ["SCALARS", "HOST_SEQUENCES", "asarray", "asarray_leaf", "first_array", "fit_scalar", "from_arrays",
+__all__ = ["ROUNDED", "SCALARS", "HOST_SEQUENCES",
+           "asarray", "asarray_leaf", "first_array", "fit_scalar", "from_arrays",
            "holds_arrays", "host_data", "host_native", "index_array", "is_native", "leaf", "native_key", "operand",
            "operator_operand", "placed", "py_scalar", "resolve", "scalar_array", "scalar_dtype", "setitem_value",
            "target", "to_array", "weak", "weak_dtype", "weak_native", "wrap_native"]  # fmt: skip

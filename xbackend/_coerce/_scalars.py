@@ -22,7 +22,7 @@ from .. import _config, _dtypes as D
 from .._dtypes import DType
 from .._errors import UnsupportedDTypeError
 
-__all__ = ["SCALARS", "py_scalar", "fit_scalar", "scalar_dtype", "scalar_array"]
+__all__ = ["SCALARS", "ROUNDED", "py_scalar", "fit_scalar", "scalar_dtype", "scalar_array"]
 
 #: the Python scalar types (weak next to an Array)
 SCALARS = (bool, int, float, complex)
@@ -30,6 +30,8 @@ _INT_RANGE = D._INT_RANGE
 _current = _config.current
 _F64, _C128, _BF16 = D.float64, D.complex128, D.bfloat16
 _PACKERS = {D.float32: struct.Struct("<f"), D.float16: struct.Struct("<e"), D.complex64: struct.Struct("<f")}
+#: the dtypes ``fit_scalar`` rounds a Python float or complex to (the others hold it as it is)
+ROUNDED = frozenset(_PACKERS)
 
 
 def py_scalar(v: Any) -> Any:
