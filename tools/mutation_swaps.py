@@ -43,7 +43,7 @@ def _ask(ids: list[str], timeout: float) -> str:
 
 
 def run_swaps(mod: str, sel: mutation.Selector) -> list[dict]:
-    k = mutation.SWAP_SAMPLE.get(mod, 1)
+    k = mutation.sample(mod, "swaps")
     out_path = os.path.join(mutation.STATE, f"swaps-{mod}.json")
     results: list[dict] = []
     t0 = time.time()

@@ -41,7 +41,7 @@ def pre_mutation(context) -> None:  # noqa: ANN001
     global _SELECTOR
     mod = os.environ["XB_MUT_MODULE"]
     mid = context.mutation_id
-    if not in_sample(context.filename, mid.line, mid.index, mutation.MODULES[mod][3]):
+    if not in_sample(context.filename, mid.line, mid.index, mutation.sample(mod, "mutmut")):
         context.skip = True
         return
     if not _compiles(context):
