@@ -220,6 +220,8 @@ class GenericBackend(Backend):
     def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
         """``x op= y`` through this backend's kernel (its special cases), written into ``x``."""
         r = self.kernel(name, self.dtype_of(x))(x, y)
+        if tuple(r.shape) != tuple(x.shape):  # x[...] = r would drop r's leading 1s: refused, as NumPy's x op= y is
+            raise ValueError(f"non-broadcastable output operand: shape {tuple(r.shape)}, not {tuple(x.shape)}")
         out = self.setitem(x, Ellipsis, r)
         return x if out is None else out
 
@@ -263,10 +265,8 @@ class GenericBackend(Backend):
         """IndexError for an out-of-range int in a complete key (JAX clamps them silently)."""
         axis = 0
         for k in key:
-            if type(k) is int:
-                n = x.shape[axis] if axis < x.ndim else None
-                if n is not None and not -n <= k < n:
-                    raise IndexError(f"index {k} is out of bounds for axis {axis} with size {n}")
+            if type(k) is int and axis < x.ndim and not -x.shape[axis] <= k < x.shape[axis]:
+                raise IndexError(f"index {k} is out of bounds for axis {axis} with size {x.shape[axis]}")
             if k is not None:
                 axis += k.ndim if is_array(k) and k.dtype == self.xp.bool else 1
 
@@ -283,9 +283,8 @@ class GenericBackend(Backend):
     def _sole_mask(self, x: Any, key: tuple[Any, ...]) -> Any:
         """The mask of a key that is one boolean mask (of 1+ dims) then whole axes, else None."""
         k = key[0]
-        if is_array(k) and k.dtype == self.xp.bool and k.ndim and all(s == slice(None) for s in key[1:]):
-            return k
-        return None
+        whole = all(type(s) is slice and s == slice(None) for s in key[1:])  # (an array == slice: strict refuses it)
+        return k if is_array(k) and k.dtype == self.xp.bool and k.ndim and whole else None
 
     def setitem(self, x: Any, key: Any, value: Any) -> Any:
         """``x[key] = value`` with NumPy's semantics; returns None when ``x`` was written into (a library
@@ -303,6 +302,9 @@ class GenericBackend(Backend):
             items = tuple(k for k in items if k is not None and not (is_array(k) and k.dtype == xp.bool and k.ndim == 0))
             value = xp.reshape(value, self.getitem(x, items).shape)
         if not any(is_array(k) for k in items):
+            lead = (value.ndim - sum(type(k) is slice for k in items)) if is_array(value) else 0  # the leading 1s
+            if lead > 0 and all(n == 1 for n in value.shape[:lead]):  # beyond the selection dropped, as NumPy's
+                value = xp.reshape(value, value.shape[lead:])  # x[:] = v and torch do (strict refuses x[0] = [v])
             return self._put(x, items or Ellipsis, value)
         mask = self._sole_mask(x, items)
         if mask is not None and value.ndim == 0:
@@ -630,11 +632,10 @@ class ArrayApiStrictBackend(GenericBackend):
 class JaxBackend(GenericBackend):
     """JAX (its ``jax.numpy`` namespace; CPU device). Tested when JAX is installed.
 
-    JAX arrays are immutable: writes (``x[k] = v``, ``x += y``) build the updated array with ``x.at[k].set``
-    and the Array holds it from then on (no views: an earlier ``x[1]`` does not see the write). 64-bit
-    dtypes need JAX's ``jax_enable_x64``; without it they are refused with that fix (xbackend never changes
-    JAX's global configuration, and never lets JAX narrow float64 to float32 silently).
-    """
+    JAX arrays are immutable: writes (``x[k] = v``, ``x += y``) build the updated array with ``x.at[k].set`` and the
+    Array holds it from then on (no views: an earlier ``x[1]`` does not see the write). 64-bit dtypes need JAX's
+    ``jax_enable_x64``; without it they are refused with that fix (xbackend never changes JAX's global configuration,
+    and never lets JAX narrow float64 to float32 silently)."""
 
     name = module = "jax"
     exception_modules = ("jaxlib",)
@@ -685,10 +686,9 @@ _CLASSES.update({"array_api_strict": ArrayApiStrictBackend, "jax": JaxBackend})
 
 def _clamp(s: slice, n: int) -> slice:
     """``s`` with NumPy's clamping applied for an axis of size ``n``: every bound in range."""
-    start, stop, step = s.indices(n)
-    if not len(range(start, stop, step)):
-        return slice(0, 0, 1)
-    return slice(start, None if stop < 0 else stop, step)  # (stop -1: past the first element, stepping back)
+    start, stop, step = s.indices(n)  # (an empty range: slice(0, 0, 1); stop -1: past the first element, stepping back)
+    return slice(start, None if stop < 0 else stop, step) if range(start, stop, step) else slice(0, 0, 1)
+
 
 _PLAIN_LINALG = frozenset("det eigvalsh eigvals inv solve svdvals".split())
 
