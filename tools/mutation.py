@@ -14,7 +14,8 @@ hypothesis examples per test (``XB_MUT_PROFILE``: ``mutation`` = 10, ``ci`` = 40
 
 mutmut 2.x edits the source in place: run this in a scratch copy or a worktree of your own, never in a tree
 you are editing. It keeps its state in ``.mutmut-cache`` and ``.mutation/`` (both git-ignored); a second ``run``
-re-tests only the survivors (mutmut's cache), so the loop is: run, read the survivors, add tests, run again.
+re-tests only the survivors (mutmut's cache; the swaps' own file, unless ``XB_MUT_FRESH=1``), so the loop is: run,
+read the survivors, add tests, run again.
 
 Why it is fast enough for ~8,000 mutants on two cores:
 
@@ -80,9 +81,9 @@ MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
     "_coerce_keys": ("xbackend/_coerce/_keys.py", _NT, _COERCE_TESTS, 2, _S),
     "_coerce_natives": ("xbackend/_coerce/_natives.py", _NT, _COERCE_TESTS, 1, _S),
     "_coerce_place": ("xbackend/_coerce/_place.py", _NT, _COERCE_TESTS, 2, _S),
-    "_boundary": ("xbackend/_boundary.py", _NT, ["tests/test_boundary.py", "tests/test_errors.py", "tests/test_error_fixes.py",
-                                                "tests/test_parity_cases.py", "tests/test_linalg.py",
-                                                "tests/test_fft.py"], 2, _M),
+    "_boundary": ("xbackend/_boundary.py", _NT, ["tests/test_boundary*.py", "tests/test_errors.py",
+                                                "tests/test_error_fixes.py", "tests/test_parity_cases.py",
+                                                "tests/test_linalg.py", "tests/test_fft.py"], 2, _M),
     "_rules": ("xbackend/_rules.py", _NP, ["tests/test_dtypes.py", "tests/test_elementwise.py",
                                           "tests/test_statistical.py", "tests/test_linalg.py"], 3, _S),
     "_dtypes": ("xbackend/_dtypes.py", _NP, ["tests/test_dtypes.py", "tests/test_errors.py",

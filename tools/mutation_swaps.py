@@ -42,11 +42,19 @@ def _ask(ids: list[str], timeout: float) -> str:
     return "survived" if int(reply) == 0 else "killed"
 
 
+def _key(r: dict) -> tuple:
+    return r["path"], r["line"], r["index"], r["op"], r["old"], r["new"]
+
+
 def run_swaps(mod: str, sel: mutation.Selector) -> list[dict]:
     k = mutation.sample(mod, "swaps")
     out_path = os.path.join(mutation.STATE, f"swaps-{mod}.json")
     results: list[dict] = []
     t0 = time.time()
+    before = {}  # a killed mutant stays killed while its line is unchanged: a re-run tests the survivors only
+    if os.path.exists(out_path) and not os.environ.get("XB_MUT_FRESH"):
+        with open(out_path) as f:
+            before = {_key(r): r for r in json.load(f)["mutants"] if r["status"] in ("killed", "timeout")}
     for path in mutation._paths(mod):
         full = os.path.join(mutation.ROOT, path)
         with open(full) as f:
@@ -56,6 +64,9 @@ def run_swaps(mod: str, sel: mutation.Selector) -> list[dict]:
                  "new": m.new, "status": "skipped", "tests": []}  # fmt: skip
             results.append(r)
             if not mutation_ops.in_sample(path, m.line, m.index, k, mutation.SEED):
+                continue
+            if _key(r) in before:
+                r.update(status=before[_key(r)]["status"], tests=before[_key(r)]["tests"])
                 continue
             r["tests"] = ids = sel.select(path, m.lineno)
             if not ids:
