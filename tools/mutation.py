@@ -67,6 +67,9 @@ _COERCE_TESTS = ["tests/test_coerce.py", "tests/test_parity_cases.py", "tests/te
                  "tests/test_indexing.py"]  # the one way in (a package)
 # the random draws (the CUDA/CuPy sources only run on a GPU: not mutated here); globs take in the reference tests
 _RANDOM = ["tests/test_random.py", "tests/test_random*.py", "tests/test_*reference*.py"]
+# array-api-strict too: NumPy's and torch's sources draw through fast paths, and the portable code of _draws (the
+# one a library without an engine module runs, as CuPy's fallback) runs on CPU only there
+_RND = "numpy,torch,array_api_strict"
 MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
     "_assign": ("xbackend/_assign.py", _NT, ["tests/test_indexing.py", "tests/test_array.py",
                                             "tests/test_parity_cases.py", "tests/test_errors.py"], 1, _S),
@@ -116,11 +119,11 @@ MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
                                                            "tests/test_parity_cases.py", "tests/test_*reference*.py",
                                                            "tests/test_*exact*.py"], 1, _M),
     "_grad": ("xbackend/_grad", _NT, ["tests/test_grad.py", "tests/test_autograd.py", "tests/test_*cache*.py"], 3, _M),
-    "random_draws": ("xbackend/random/_draws.py", _NT, _RANDOM, 2, _M),
-    "random_philox": ("xbackend/random/_philox.py", _NT, _RANDOM, 2, _M),
-    "random_generator": ("xbackend/random/_generator.py", _NT, _RANDOM, 4, _M),
-    "random_engine": ("xbackend/random/_engine.py", _NT, _RANDOM, 2, _M),
-    "random_source": ("xbackend/random/_source.py", _NT, _RANDOM, 1, _M),
+    "random_draws": ("xbackend/random/_draws.py", _RND, _RANDOM, 2, _M),
+    "random_philox": ("xbackend/random/_philox.py", _RND, _RANDOM, 2, _M),
+    "random_generator": ("xbackend/random/_generator.py", _RND, _RANDOM, 4, _M),
+    "random_engine": ("xbackend/random/_engine.py", _RND, _RANDOM, 2, _M),
+    "random_source": ("xbackend/random/_source.py", _RND, _RANDOM, 1, _M),
     "random_numpy": ("xbackend/random/_numpy.py", _NT, _RANDOM, 2, _M),
     "random_torch": ("xbackend/random/_torch.py", "torch", _RANDOM, 4, _M),
     "random_dask": ("xbackend/random/_dask.py", "numpy,dask", _RANDOM, 2, _M),
