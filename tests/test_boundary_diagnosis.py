@@ -12,7 +12,6 @@ from __future__ import annotations
 import inspect
 import re
 
-
 import numpy as np
 import pytest
 from hypothesis import assume, example, given, strategies as st
@@ -124,8 +123,7 @@ def test_matmul_says_which_sizes_do_not_fit(t, sa, sb):
 def _first_bad(shape, items):
     """(index, axis, size) of the first out-of-range index in ``items`` (Python ints, integer lists standing for
     index arrays, bool lists for masks, slices, None, Ellipsis), by the indexing rules read directly."""
-    used = sum(len(np.shape(k)) if isinstance(k, list) and k and type(k[0]) is bool else
-               0 if k is None or k is Ellipsis else 1 for k in items)  # fmt: skip
+    used = sum(np.ndim(k) if _is_mask(k) else 0 if k is None or k is Ellipsis else 1 for k in items)
     axis = 0
     for k in items:
         if k is None:
@@ -136,8 +134,8 @@ def _first_bad(shape, items):
         if isinstance(k, slice):
             axis += 1
             continue
-        if isinstance(k, list) and k and type(k[0]) is bool:
-            axis += 1
+        if _is_mask(k):  # a mask takes as many axes as it has dimensions
+            axis += np.ndim(k)
             continue
         n = shape[axis]
         for v in k if isinstance(k, list) else [k]:
@@ -145,6 +143,10 @@ def _first_bad(shape, items):
                 return int(v), axis, n
         axis += 1
     return None
+
+
+def _is_mask(k):
+    return isinstance(k, list) and np.asarray(k).dtype == bool
 
 
 @st.composite
@@ -187,6 +189,7 @@ def _key(t, items):
 @example(((2, 3), [np.int64(5)]))
 @example(((3, 2), [[True, True, True], 2]))  # a mask takes its axis
 @example(((4, 4), [[0, 1], [-9, 9]]))  # the first offending value of the array, in order
+@example(((2, 3, 4), [[[True, False, True], [False, True, False]], 7]))  # a 2-d mask takes two axes: 7 is axis 2's
 @example(((1, 1), [[True], [1]]))  # a mask, then an index array (the generic backend compared the array with a slice)
 def test_an_index_out_of_range_is_named_with_its_axis(t, case):
     shape, items = case
@@ -205,7 +208,20 @@ def test_an_index_out_of_range_is_named_with_its_axis(t, case):
     assert str(e.value).startswith(f"index {i} is out of range for axis {axis} of size {n} "), (str(e.value), hit)
 
 
+@given(bad_keys())
+@example(((2, 3, 4), [[[True, False, True], [False, True, False]], 7]))
+@example(((2, 3, 4), [Ellipsis, [[True, False, True, True]] * 3]))
+def test_the_boundarys_own_walk_of_a_key_finds_the_first_bad_index(case):
+    """The walk the error path runs when a native kernel refused a key (most keys are checked before any kernel
+    runs, so the examples above rarely reach it), against the plain-Python walk."""
+    shape, items = case
+    key = tuple(np.asarray(k) if isinstance(k, list) else k for k in items)
+    assert _boundary._first_out_of_range(shape, key) == _first_bad(shape, items)
+
+
 @given(st.integers(1, 5), st.lists(st.integers(-8, 8), min_size=1, max_size=6), st.booleans(), st.integers(0, 2))
+@example(3, [0, 5], False, 0)  # a bare index array: the whole array is read, not its first element
+@example(3, [0, 1, -4], True, 2)
 def test_a_library_message_without_the_index_is_completed_from_the_key(n, values, as_tuple, ax):
     """Dask names no index for an index array ("Index is out of bounds for axis 1 with size 3"): the first
     offending value is read from the key's array on that axis."""
@@ -217,6 +233,8 @@ def test_a_library_message_without_the_index_is_completed_from_the_key(n, values
     assert got == (None if want is None else (str(want), str(ax if as_tuple else 0), str(n)))
     xkey = (*[slice(None)] * ax, xb.asarray(values)) if as_tuple else xb.asarray(values)
     assert _boundary._name_bad_index(m, xkey) == got  # an Array's data is read the same way
+    short = _boundary._OUT_OF_RANGE.search(f"Index is out of bounds for axis 1 with size {n}")
+    _boundary._name_bad_index(short, (arr,))  # an axis past the key's items (a library's count): no IndexError
 
 
 # --- a value that does not fit the selection --------------------------------------------------------------------------
@@ -288,3 +306,39 @@ def test_a_failed_retry_is_translated_under_the_functions_name():
         with pytest.raises(xb.ArgumentValueError) as e:
             call()
         assert "help(xb.frob)" in str(e.value) and isinstance(e.value.__cause__, ValueError), str(e.value)
+
+
+# --- the error path's fallbacks, driven directly (a native failure the operands do not explain) -----------------------
+def test_an_unexplained_matmul_failure_is_translated_under_matmul():
+    x, y = xb.ones((2, 3)), xb.ones((3, 4))  # shapes that fit: the failure is something else
+    with pytest.raises(xb.ArgumentValueError, match=r"help\(xb\.matmul\)") as e:
+        _boundary.matmul_failed(x, y, ValueError("the library's own complaint"))
+    assert isinstance(e.value.__cause__, ValueError)
+
+
+@pytest.mark.parametrize("text, want", [
+    ("index 7 is out of bounds for axis 1 with size 4", "index 7 is out of range for axis 1 of size 4 "),
+    ("Index is out of bounds for axis 0 with size 3", "index 5 is out of range for axis 0 of size 3 "),  # from the key
+    ("the index is out of range somewhere", "an index is out of range for a numpy Array of shape (3,)"),
+])
+def test_a_key_the_walk_cannot_follow_is_named_from_the_librarys_message(text, want):
+    """Too many indices for the walk of the key: the library's numbers, else the key's array, else no numbers."""
+    x = xb.arange(3.0)
+    key = (np.asarray([0, 5]), slice(None))  # two items for a 1-d Array: the walk gives up
+    with pytest.raises(xb.IndexOutOfRangeError) as e:
+        _boundary.index_failed(x, key, IndexError(text))
+    assert str(e.value).startswith(want), str(e.value)
+
+
+def test_a_failed_write_is_diagnosed_from_the_value_and_the_selection():
+    x = xb.zeros((2, 3))
+    whole = (slice(None), slice(None))
+    with pytest.raises(xb.ArgumentValueError):  # a value of the selection's shape: not a shape problem
+        _boundary.setitem_failed(x, whole, whole, xb.ones((2, 3)), ValueError("something else"))
+    with pytest.raises(xb.ShapeError, match=r"^cannot write a value of shape \(4,\) into a selection of shape"):
+        _boundary.setitem_failed(x, whole, whole, xb.ones(4), ValueError("could not broadcast"))
+    with pytest.raises(xb.ArgumentValueError):  # a Python scalar has no shape: translated as it is
+        _boundary.setitem_failed(x, whole, whole, 5.0, ValueError("something else"))
+    with pytest.raises(xb.IndexOutOfRangeError, match="^index 5 is out of range for axis 0 of size 2 "):
+        # the selection itself fails (an index outside the axis): the index is named, whatever the value's shape
+        _boundary.setitem_failed(x, (5,), (5,), xb.ones(7), ValueError("index 5 is out of bounds for axis 0"))

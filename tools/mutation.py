@@ -40,6 +40,7 @@ per line as ``path<TAB>index<TAB>source line<TAB>reason``. The table reports the
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 import socket
@@ -365,10 +366,10 @@ def _statements(path: str) -> list[tuple[int, int]]:
     return out
 
 
-def _order(nodeids: set[str], tests: dict[str, dict], own: str | None = None) -> list[str]:
+def _order(nodeids: set[str], tests: dict[str, dict], own: frozenset[str] = frozenset()) -> list[str]:
     """Fastest first, one per test function before any second parametrisation, up to CAP_S measured seconds;
-    with ``own`` (a test file), that file's tests before any other's."""
-    usable = sorted((own is not None and not n.startswith(own + "::"), tests[n]["dur"], n)
+    with ``own`` (test files), those files' tests before any other's."""
+    usable = sorted((n.partition("::")[0] not in own, tests[n]["dur"], n)
                     for n in nodeids if n in tests and tests[n]["ok"])  # fmt: skip
     firsts, rest, seen = [], [], set()
     for _own, dur, n in usable:
@@ -388,7 +389,9 @@ class Selector:
     """Line number -> the node ids to run, from a module's coverage map."""
 
     def __init__(self, mod: str) -> None:
-        self.own = MODULES[mod][2][0]  # the module's own test file: first for lines that run at import
+        # the module's own test files (its first entry, a glob): first for lines that run at import, and all of
+        # them for those lines (a test of what the import built - a wrapper's signature - never runs the line)
+        self.own = frozenset(os.path.relpath(f, ROOT) for f in glob.glob(os.path.join(ROOT, MODULES[mod][2][0])))
         with open(os.path.join(STATE, f"map-{_config_key(mod)}.json")) as f:
             m = json.load(f)
         self.tests = m["tests"]
@@ -425,6 +428,7 @@ class Selector:
                 ctx = ctx | self.covering(path, h[2], h[3])
             else:  # a module-level table or constant: every test of the module may read it
                 ctx = ctx | self.covering(path, 0, 10**9)
+            ctx = ctx | {n for n in self.tests if n.partition("::")[0] in self.own}
             return _order(ctx - {""}, self.tests, self.own)
         return _order(ctx - {""}, self.tests)
 
