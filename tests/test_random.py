@@ -711,6 +711,13 @@ _KERNEL_CALLS = {
     "after a normal": lambda r: (r.standard_normal(7), r.random(5))[1],  # the counter each call takes
     "after integers": lambda r: (r.integers(0, 10, 9), r.random(5, dtype=xb.float32))[1],
     "after random f32": lambda r: (r.random(13, dtype=xb.float32), r.integers(0, 10, 5))[1],
+    # a draw after another one starts at a counter other than 0: the kernel gets the call's counter, not its offset
+    "normal after random": lambda r: (r.random(5), r.standard_normal(7))[1],
+    "normal f16 after random": lambda r: (r.random(5), r.standard_normal(7, dtype=xb.float16))[1],  # (no one-call
+    "integers int16 after random": lambda r: (r.random(5), r.integers(-7, 300, 9, dtype=xb.int16))[1],  # path)
+    "exponential after random": lambda r: (r.random(5), r.exponential(1.0, 7))[1],
+    "integers after random": lambda r: (r.random(5), r.integers(-7, 2**31 - 6, 9))[1],
+    "permutation after random": lambda r: (r.random(5), r.permutation(9))[1],
 }
 
 
