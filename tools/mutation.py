@@ -119,7 +119,7 @@ MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
     "_arange": ("xbackend/_backends/common/arange.py", _NT, ["tests/test_creation.py", "tests/test_torch_backend.py",
                                                            "tests/test_parity_cases.py", "tests/test_*reference*.py",
                                                            "tests/test_*exact*.py"], 1, _M),
-    "_grad": ("xbackend/_grad", _NT, ["tests/test_grad.py", "tests/test_autograd.py", "tests/test_*cache*.py",
+    "_grad": ("xbackend/_grad", _NT, ["tests/test_grad*.py", "tests/test_autograd.py", "tests/test_*cache*.py",
                                      "tests/test_habits.py", "tests/test_error_fixes.py", "tests/test_diverge.py",
                                      "tests/test_boundary.py"], 3, _M),
     "random_draws": ("xbackend/random/_draws.py", _RND, _RANDOM, 2, _M),
