@@ -509,8 +509,8 @@ class Generator:
     def _indices(self, n: int, k: int, replace: bool, p: Any, be: Backend, dev: Device) -> Array:
 
         if p is None:
-            if replace:
-                return self._engine.integers(0, n, (k,), D.int64, be, dev)
+            if replace:  # (n == 0 only with k == 0, checked above: an empty draw from a range of one)
+                return self._engine.integers(0, max(n, 1), (k,), D.int64, be, dev)
             return self._perm(n, be, dev)[:k]
         w = asarray(p, dtype=D.float64, device=bind(dev, be.name))
         if tuple(w.shape) != (n,):
