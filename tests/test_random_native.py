@@ -62,3 +62,20 @@ def test_the_default_float_is_the_one_in_force(default):
         for got, want in [(rng.random(4), ref.random(4, np_dt)), (rng.standard_normal(4), ref.standard_normal(4, np_dt))]:
             assert got.dtype is default and got.numpy().tolist() == want.tolist()
     assert rng.random(2).dtype is xb.float64  # and back outside
+
+
+def test_half_precision_uniforms_keep_the_top_bits_of_numpys_float32_ones():
+    """float16 (bfloat16) from NumPy's float32 uniforms: the top 11 (8) bits, floor(u * 2**11) / 2**11, so rounding
+    never reaches 1.0."""
+    rng, ref = xb.random.default_rng(9, stream="native", backend="numpy"), np.random.default_rng(9)
+    got = rng.random(500, dtype=xb.float16)
+    want = (np.floor(ref.random(500, np.float32) * 2.0**11) / 2.0**11).astype(np.float16)
+    assert got.dtype is xb.float16 and got.numpy().tolist() == want.tolist()
+    got = rng.random((20, 25), dtype=xb.bfloat16)
+    want = np.floor(ref.random((20, 25), np.float32) * 2.0**8) / 2.0**8
+    assert got.dtype is xb.bfloat16 and xb.astype(got, xb.float32).numpy().tolist() == want.tolist()
+
+
+def test_a_native_permutation_is_the_stable_argsort_of_numpys_62_bit_keys():
+    rng, ref = xb.random.default_rng(4, stream="native", backend="numpy"), np.random.default_rng(4)
+    assert rng.permutation(40).tolist() == np.argsort(ref.integers(0, 2**62, 40), kind="stable").tolist()
