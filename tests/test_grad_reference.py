@@ -108,3 +108,22 @@ def test_a_non_array_in_a_differentiated_argument_is_named_by_its_path(arg, path
         xb.grad(f, argnums=1)(y, arg)
     msg = str(e.value)
     assert f"argument 1{path} of " in msg and "f()" in msg, msg
+
+
+def test_an_argument_of_another_backend_reaches_the_function_as_it_is():
+    """NumPy Arrays are differentiated by torch on views of them; a torch Array beside them is passed untouched
+    (its dtype, backend and device), so d/dx sum(x * y) = y whatever y's dtype."""
+    pytest.importorskip("torch")
+    x = xb.asarray(A)
+    for dt in (xb.float64, xb.float32):
+        y = xb.asarray(B, backend="torch", dtype=dt)
+        seen = []
+
+        def f(x, y):
+            seen.append((x.backend, y.backend, y.dtype, str(y.device)))
+            return xb.sum(x * y)
+
+        g = xb.grad(f)(x, y)
+        assert seen == [("torch", "torch", dt, "cpu")]
+        assert g.backend == "numpy" and g.dtype is xb.float64
+        np.testing.assert_allclose(g.numpy(), B.astype(np.float32 if dt is xb.float32 else np.float64), rtol=0)
