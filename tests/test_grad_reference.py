@@ -127,3 +127,28 @@ def test_an_argument_of_another_backend_reaches_the_function_as_it_is():
         assert seen == [("torch", "torch", dt, "cpu")]
         assert g.backend == "numpy" and g.dtype is xb.float64
         np.testing.assert_allclose(g.numpy(), B.astype(np.float32 if dt is xb.float32 else np.float64), rtol=0)
+
+
+def test_arrays_created_inside_the_function_sit_next_to_its_arguments():
+    """On NumPy the function runs on torch views of its arguments: xb.ones, xb.asarray and friends inside it make
+    torch Arrays there (not NumPy ones, which would not mix), and d/dx sum(x * ones + 2 x) = 3."""
+    x = xb.asarray(A)
+
+    def f(x):
+        return xb.sum(x * xb.ones(3) + xb.asarray([2.0, 2.0, 2.0]) * x)
+
+    np.testing.assert_allclose(xb.grad(f)(x).numpy(), [3.0, 3.0, 3.0], rtol=0)
+
+
+@pytest.mark.parametrize("nums", [(0, "a"), (0, 1.0), (True,), ()])
+def test_argnums_must_be_ints(nums):
+    with pytest.raises(xb.ArgumentTypeError, match="argnums must be an int or a non-empty tuple of ints"):
+        xb.grad(_f, argnums=nums)
+
+
+def test_a_callable_without_a_name_is_named_f():
+    import functools
+
+    g = functools.partial(_f, xb.asarray(A))
+    with pytest.raises(xb.ArgumentTypeError, match=r"names argument 5, but f\(\) was called with 2 positional"):
+        xb.grad(g, argnums=5)(xb.asarray(B), xb.asarray(C))
