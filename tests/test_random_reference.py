@@ -336,6 +336,22 @@ def test_dask_chunks_draw_the_reference(chunks):
     assert _flat(x).tolist() == Ref(5).integers(5, 2**32 + 6, 90)  # 2-D chunks: runs of C-order positions
 
 
+@pytest.mark.parametrize("shape, chunks", [((9, 10), (3, 4)), ((9, 10), (9, 3)), ((6, 10), (2, 10)),
+                                           ((4, 5, 6), (2, 5, 3)), ((4, 5, 6), (3, 2, 6)), ((2, 3, 40), (1, 3, 7)),
+                                           ((12, 1), (5, 1)), ((0, 5), (2, 5))])  # fmt: skip
+def test_dask_chunks_of_every_layout_draw_the_reference(shape, chunks):
+    """Chunks whose C-order positions are one run, several short runs, or runs far apart (drawn run by run, or as
+    one span the chunk is picked from): every layout gives the reference's values in C order."""
+    pytest.importorskip("dask")
+    n = int(np.prod(shape))
+    rng, ref = xb.random.default_rng(8, backend="dask", chunks=chunks), Ref(8)
+    x = rng.random(shape)
+    assert tuple(x.shape) == shape and _bits(_flat(x)) == _bits(ref.uniform(n, "float64"))
+    assert _flat(rng.integers(-5, 2**31 + 1, shape)).tolist() == ref.integers(-5, 2**31 + 1, n)  # with retries
+    assert _ulps(_flat(rng.standard_normal(shape)), ref.normal(n)) <= ULPS[("normal", "float64")]
+    _check_state(rng, ref)
+
+
 def test_the_reference_is_numpys_philox_and_the_documented_constructions():
     """The reference's own anchors: its words are NumPy's Philox(seed), its float64/float32 uniforms NumPy's
     ``Generator.random`` on that Philox (the same constructions), its key NumPy's."""
