@@ -352,6 +352,15 @@ def test_dask_chunks_of_every_layout_draw_the_reference(shape, chunks):
     _check_state(rng, ref)
 
 
+def test_a_0d_dask_draw_is_the_references_first_value():
+    pytest.importorskip("dask")
+    rng, ref = xb.random.default_rng(8, backend="dask"), Ref(8)
+    x = rng.random(())
+    assert x.shape == () and _bits(_flat(x)) == _bits(ref.uniform(1, "float64"))
+    assert int(rng.integers(0, 10**6, ())) == ref.integers(0, 10**6, 1)[0]
+    _check_state(rng, ref)
+
+
 def test_the_reference_is_numpys_philox_and_the_documented_constructions():
     """The reference's own anchors: its words are NumPy's Philox(seed), its float64/float32 uniforms NumPy's
     ``Generator.random`` on that Philox (the same constructions), its key NumPy's."""
