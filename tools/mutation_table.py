@@ -64,7 +64,8 @@ def _how(m: dict, total: int, tested: int) -> tuple[str, str]:
     """The 'sampled' and 'examples/test' cells of a row."""
     k = m.get("k")
     rule = "all" if k == 1 else (f"1 in ~{k}, seed {m.get('seed', '')!r}" if k else "sample not recorded")
-    ex = f"{m['max_examples']} ({m['profile']})" if m.get("profile") else "not recorded"
+    cap = f", {m['cap_s']:g} s" if "cap_s" in m else ""
+    ex = f"{m['max_examples']} ({m['profile']}){cap}" if m.get("profile") else "not recorded"
     return f"{tested} of {total} ({rule})", ex
 
 
@@ -73,13 +74,13 @@ def _row(name: str, family: str, total: int, killed: int, timeout: int, survived
     rate = 100.0 * (survived - n_eq) / max(1, tested - n_eq)
     sampled, ex = _how(m, total, tested)
     return (f"{name:<38} {family:<6} {total:>7} {tested:>6} {killed:>6} {timeout:>7} {survived:>8} {n_eq:>5} "
-            f"{rate:>12.1f}%  {sampled:<30} {ex:<15} {m.get('date', '?')}")  # fmt: skip
+            f"{rate:>12.1f}%  {sampled:<30} {ex:<22} {m.get('date', '?')}")  # fmt: skip
 
 
 def table(mods: list[str]) -> str:
     eq = _equivalents()
     head = (f"{'module':<38} {'family':<6} {'mutants':>7} {'tested':>6} {'killed':>6} {'timeout':>7} {'survived':>8} "
-            f"{'equiv':>5} {'non-eq surv %':>13}  {'sampled (tested of all, rule)':<30} {'examples/test':<15} run")
+            f"{'equiv':>5} {'non-eq surv %':>13}  {'sampled (tested of all, rule)':<30} {'examples/test, cap':<22} run")
     out = [head, "-" * len(head)]
     for mod in mods:
         info = meta(mod)
@@ -111,8 +112,9 @@ def report() -> None:
     lines = [
         "Mutation testing of xbackend's core modules (tools/mutation.py; docs/contributing.md, \"Mutation testing\").",
         f"mutmut 2.5.1 and tools/mutation_ops.py, {platform.machine()} with {os.cpu_count()} cores shared with other "
-        "jobs; each mutant ran the tests that executed its line (coverage map), fastest first, one per test function "
-        f"first, up to {mutation.CAP_S:g} s of measured test time (XB_MUT_CAP_S).",
+        "jobs; each mutant ran the tests that executed its line (coverage map; a line run at import: the module's own "
+        "test files too), fastest first, one per test function first, up to the row's cap of measured test time "
+        "(XB_MUT_CAP_S).",
         "family: mutmut = mutmut's one-token mutants; swaps = tools/mutation_ops.py's (a paired name cos<->sin, "
         "exp<->expm1, min<->max, any<->all, ...; < <-> <=, > <-> >=; swapped operands of -, /, //, %, **, <<, >>, @; "
         "swapped neighbouring call arguments; swapped neighbouring elements of a list/tuple argument; a dropped "
@@ -121,7 +123,9 @@ def report() -> None:
         "'path|line|index') % k == 0; the rest are not run); killed: a test failed; timeout: the tests ran past "
         "10x their measured time; equiv: survivors that change nothing observable (listed below); non-eq surv % = "
         "(survived - equiv) / (tested - equiv); examples/test: hypothesis max_examples of the profile the run used "
-        "(derandomised; a test with its own @settings(max_examples=...) keeps its own); run: the date of the run.",
+        "(derandomised; a test with its own @settings(max_examples=...) keeps its own), and the cap of measured test "
+        "seconds per mutant; run: the date of the run. Equivalent mutants whose reason says 'on a CPU-only machine' "
+        "change something only where a second device or route exists (a GPU): no test here can see them.",
         "String mutations (\"a\" -> \"XXaXX\") are on where a module's strings are names with a meaning (_assign, "
         "_args, _coerce, _rules, _dtypes, _devices) and off where they are messages.",
         "",
