@@ -1,0 +1,48 @@
+"""torch's uint64 arithmetic with a Python int beside the Array, and torch's text of its Arrays, against Python's
+exact integers and NumPy's printing.
+
+torch has no uint64 arithmetic of its own: xbackend computes it on the int64 bits (xbackend/_backends/torch/uint.py),
+and a Python int operand at or above 2**63 is first wrapped to those bits. The references are Python's integers
+modulo 2**64 and NumPy's ``array2string``, which share no code with it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import example, given, strategies as st
+
+import xbackend as xb
+
+torch = pytest.importorskip("torch")
+M = 1 << 64
+u64 = st.integers(0, M - 1)
+
+
+@given(st.lists(u64, min_size=1, max_size=5), u64)
+@example([1, 2**63 + 5, M - 1], M - 3)
+@example([0, 7, 2**63], 2**63)
+@example([M - 1, 5], 1)
+def test_uint64_division_and_remainder_by_a_python_int_are_pythons(xs, y):
+    x = xb.asarray(xs, dtype=xb.uint64, backend="torch")
+    if y == 0:
+        return
+    assert xb.floor_divide(x, y).tolist() == [a // y for a in xs]
+    assert xb.remainder(x, y).tolist() == [a % y for a in xs]
+    assert (x // y).tolist() == [a // y for a in xs] and (x % y).tolist() == [a % y for a in xs]
+
+
+@given(st.lists(u64, min_size=1, max_size=4), st.integers(0, 70) | st.integers(2**63, M - 1))
+@example([3, 2**32 + 1, M - 1], 2**63 + 1)
+@example([2, 3], 64)
+def test_uint64_power_of_a_python_int_is_pythons_modulo_2_64(xs, e):
+    x = xb.asarray(xs, dtype=xb.uint64, backend="torch")
+    assert xb.pow(x, e).tolist() == [pow(a, e, M) for a in xs]
+
+
+@pytest.mark.parametrize("values", [[1e-50, 1e300, -2.5e-310], [0.1234567890123, 1.0 / 3.0], [np.nan, -np.inf, 0.0]])
+def test_a_float64_array_prints_as_numpys(values):
+    """Digits beyond float32's, subnormals and values beyond its range print as NumPy prints them."""
+    got = repr(xb.asarray(values, backend="torch"))
+    want = np.array2string(np.asarray(values), separator=", ", threshold=50)
+    assert got == f"Array({want}, backend='torch', device='cpu', dtype=float64)"
