@@ -112,7 +112,8 @@ MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
     "_numpy_kernels": ("xbackend/_backends/numpy/kernels.py", _NP, ["tests"], 10, _M),
     "torch": ("xbackend/_backends/torch/backend.py", "torch", ["tests"], 8, _M),
     "_torch_reductions": ("xbackend/_backends/torch/reductions.py", "torch", ["tests"], 8, _M),
-    "testing": ("xbackend/testing", _NT, ["tests/test_testing_kit.py", "tests/test_plugin.py"], 10, _M),
+    "testing": ("xbackend/testing", _NT, ["tests/test_testing_kit.py", "tests/test_plugin.py",
+                                         "tests/test_diverge*.py", "tests/test_differential.py"], 10, _M),
     # issue 33: the code xbackend computes itself, whose slips agree with themselves on every backend
     "_linspace": ("xbackend/_backends/common/linspace.py", _NT, ["tests/test_creation.py", "tests/test_parity_cases.py",
                                                                "tests/test_*reference*.py", "tests/test_*exact*.py"],
