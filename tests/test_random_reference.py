@@ -260,6 +260,8 @@ INT_CASES = [
     (2**63 + 5, 2**64, "uint64", False, False),  # 2**63 - 5 values: the mask rejects 5 in 2**63
     (2**63 - 3, 2**64, "uint64", False, True),
     (-(2**63), 2**63, "int64", False, False),  # the whole range: raw 64-bit words, no rejection
+    (-(2**63) + 5, 2**63 - 7, "int64", False, False),  # beyond 2**63 values, low not -2**63: two in-range steps
+    (-5, 2**63 - 1, "int64", True, True),  # 2**63 + 5 values: the top bit, and a rejection about every other draw
     (-3, 17, "int8", True, False),  # 2**32 % 21 == 4: a rejection about every 2**30 draws
     (0, 256, "uint8", False, False),
     (-(2**31), 2**31, "int32", False, False),
