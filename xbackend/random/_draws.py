@@ -190,12 +190,12 @@ def _words_uniform(n: int, dt: DType, arg: Any) -> tuple[int, int]:
     return n, UNIFORM_BITS[dt][0]
 
 
-#: draw -> fn(n, dtype, arg) -> (words, width) a call of ``n`` variates uses (its counter advance)
+#: draw -> fn(n, dtype, arg) -> (words, width) a call of ``n`` variates uses (its counter advance); the draws an
+#: engine calls by name (``bounded`` runs inside ``integers`` only)
 WORDS: dict[str, Callable[[int, DType, Any], tuple[int, int]]] = {
     "uniform": _words_uniform,
     "normal": lambda n, dt, arg: (2 * (-(-n // 2)), 64),
     "exponential": lambda n, dt, arg: (n, 64),
-    "bounded": lambda n, dt, arg: (n, 32 if int(arg) <= 1 << 32 else 64),
     "integers": lambda n, dt, arg: (n, 32 if arg[1] <= 1 << 32 else 64),
     "keys": lambda n, dt, arg: (n, 64),
     "gamma": lambda n, dt, arg: (4 * n, 64),
