@@ -83,3 +83,30 @@ def test_a_placed_generator_puts_python_data_where_it_lives_and_says_where():
     assert repr(xb.random.default_rng(0)) == "Generator(portable, on xb.using(...))"
     got = r.choice([10.0, 20.0, 30.0], 2, replace=False)  # a list: made an Array on the generator's place
     assert got.backend == "torch" and got.device == "cpu" and set(got.tolist()) <= {10.0, 20.0, 30.0}
+
+
+@pytest.mark.parametrize("t", TARGETS, ids=str)
+def test_array_bounds_and_scales_transform_the_same_uniforms_and_normals(t):
+    """uniform(low, high) is low + (high - low) u and normal(loc, scale) loc + scale z, on the float64 uniforms
+    (normals) of the same stream, computed here in NumPy float64."""
+    lo, hi = np.array([-2.0, 0.0, 5.0]), np.array([3.0, 1e-3, 5.5])
+    on = dict(backend=t.backend, device=t.device)
+    u = _host(_rng(t, 11).random(3))
+    got = _host(_rng(t, 11).uniform(xb.asarray(lo, **on), xb.asarray(hi, **on)))
+    np.testing.assert_allclose(got, lo + (hi - lo) * u, rtol=1e-15)
+    z = _host(_rng(t, 12).standard_normal(3))
+    got = _host(_rng(t, 12).normal(xb.asarray(lo, **on), xb.asarray(hi, **on)))
+    np.testing.assert_allclose(got, lo + hi * z, rtol=1e-15)
+    assert _host(_rng(t).normal(1.5, 0.0, 4)).tolist() == [1.5] * 4  # a scale of 0 is allowed: every value is loc
+
+
+@pytest.mark.parametrize("t", TARGETS, ids=str)
+def test_shape_parameters_are_refused_outside_their_domain_by_name(t):
+    r = _rng(t)
+    for a, b in ((0.0, 1.0), (1.0, 0.0), (-1.0, 2.0)):
+        with pytest.raises(xb.ArgumentValueError, match=r"^beta\(\): [ab] must be finite and > 0"):
+            r.beta(a, b, 3)
+    with pytest.raises(xb.ArgumentValueError, match=r"^gamma\(\): shape must be finite and >= 0"):
+        r.gamma(-1.0, 1.0, 3)
+    with pytest.raises(xb.ArgumentTypeError, match=r"got shape=3 and size=4"):
+        r.random(3, size=4)
