@@ -258,7 +258,7 @@ def test_a_value_that_does_not_fit_the_selection_is_refused_with_both_shapes(t, 
     if fits:
         x[key] = v
         want[key] = np.arange(1.0, 1.0 + int(np.prod(vshape))).reshape(stripped)
-        np.testing.assert_array_equal(x.numpy() if t.device == "cpu" else xb.to_device(x, "cpu").numpy(), want)
+        np.testing.assert_array_equal(np.asarray(x.tolist()), want)
         return
     with pytest.raises(xb.ShapeError) as e:
         x[key] = v

@@ -30,7 +30,7 @@ def _f(a, b, c):
 
 
 def _host(x):
-    return np.asarray(xb.to_device(x, "cpu").numpy() if x.device != "cpu" else x.numpy())
+    return np.asarray(x.tolist())  # (on any device)
 
 
 def _argnums_cases():

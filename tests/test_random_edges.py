@@ -22,7 +22,7 @@ def _rng(t, seed=5):
 
 
 def _host(x):
-    return np.asarray(x.numpy() if x.device == "cpu" else xb.to_device(x, "cpu").numpy())
+    return np.asarray(x.tolist())  # (on any device)
 
 
 @pytest.mark.parametrize("t", TARGETS, ids=str)
