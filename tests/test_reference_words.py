@@ -57,3 +57,21 @@ def test_linspace_of_few_values_is_numpys_bit_for_bit(start, stop, num, endpoint
         want = np.linspace(start, stop, num, endpoint=endpoint)
     got = xb.linspace(start, stop, num, endpoint=endpoint).numpy()
     assert got.dtype == want.dtype and got.view(np.uint64).tolist() == want.view(np.uint64).tolist(), (got, want)
+
+
+@pytest.mark.parametrize("t", [t for t in TARGETS if t.device == "cpu"], ids=str)
+def test_a_generator_whose_counter_wraps_at_2_256_draws_numpys_philox_words(t):
+    """A generator two blocks before the counter's wrap-around (restored from a state, as a pickle does): its
+    uint64 words and float64 uniforms are NumPy's Philox words from that counter on, across the wrap, and the
+    counter it leaves is taken modulo 2**256."""
+    from xbackend.random._generator import _restore
+
+    rng = xb.random.default_rng(3, backend=t.backend, device=t.device)
+    key = np.asarray(rng.state["key"], dtype=np.uint64)
+    c = 2**256 - 2
+    bits = np.random.Philox(key=key, counter=c).random_raw(40)
+    r = _restore(rng._ss, t.backend, t.device, "portable", None, {"key": key, "counter": c})
+    assert r.integers(0, 2**64, 20, dtype=xb.uint64).tolist() == bits[:20].tolist()  # 5 blocks of 4 words
+    assert r.state["counter"] == (c + 5) % 2**256
+    u = r.random(20).tolist()
+    assert u == ((bits[20:40] >> np.uint64(11)).astype(np.float64) * 2.0**-53).tolist()
