@@ -32,6 +32,8 @@ CALLS = [
     (lambda r: r.normal(0.5, 0.0, 3), lambda g: g.normal(0.5, 0.0, 3), F64),  # scale 0: every value is loc
     (lambda r: r.normal(1.0, 2.0, (2, 3)), lambda g: g.normal(1.0, 2.0, (2, 3)), F64),
     (lambda r: r.normal(1.0, 2.0, size=3), lambda g: g.normal(1.0, 2.0, 3), F64),
+    (lambda r: r.normal(1.0, 2.0, 4, dtype=F32),
+     lambda g: g.standard_normal(4, np.float32) * np.float32(2.0) + np.float32(1.0), F32),
     (lambda r: r.integers(0, 50, 6), lambda g: g.integers(0, 50, 6), I64),
     (lambda r: r.integers(-(2**63), 2**63 - 1, 4), lambda g: g.integers(-(2**63), 2**63 - 1, 4), I64),
     (lambda r: r.integers(-5, 5, 7, endpoint=True), lambda g: g.integers(-5, 5, 7, endpoint=True), I64),
@@ -61,7 +63,17 @@ def test_the_default_float_is_the_one_in_force(default):
     with xb.using(default_float=default):
         for got, want in [(rng.random(4), ref.random(4, np_dt)), (rng.standard_normal(4), ref.standard_normal(4, np_dt))]:
             assert got.dtype is default and got.numpy().tolist() == want.tolist()
+        assert rng.normal(1.0, 2.0, 3).dtype is default
+    with xb.using(default_int=xb.int32):
+        got = rng.integers(0, 9, 5)
+        assert got.dtype is xb.int32
     assert rng.random(2).dtype is xb.float64  # and back outside
+
+
+def test_the_one_call_methods_say_where_their_numbers_come_from():
+    rng = xb.random.default_rng(0, stream="native", backend="numpy")
+    for name in ("random", "standard_normal", "normal", "integers"):
+        assert "NumPy's own generator" in getattr(rng, name).__doc__, name
 
 
 def test_half_precision_uniforms_keep_the_top_bits_of_numpys_float32_ones():
@@ -79,3 +91,24 @@ def test_half_precision_uniforms_keep_the_top_bits_of_numpys_float32_ones():
 def test_a_native_permutation_is_the_stable_argsort_of_numpys_62_bit_keys():
     rng, ref = xb.random.default_rng(4, stream="native", backend="numpy"), np.random.default_rng(4)
     assert rng.permutation(40).tolist() == np.argsort(ref.integers(0, 2**62, 40), kind="stable").tolist()
+
+
+BAD_CALLS = [
+    lambda r: r.random(-1), lambda r: r.standard_normal(-2), lambda r: r.normal(0.0, 1.0, -1),
+    lambda r: r.normal(0.0, -1.0, 3), lambda r: r.normal(0.0, float("nan"), 3), lambda r: r.integers(0, 10, -1),
+    lambda r: r.integers(-(2**63) - 1, 0, 3), lambda r: r.integers(0, 2**63 + 1, 3), lambda r: r.integers(5, 5, 3),
+    lambda r: r.integers(0, 2**63, 3, endpoint=True), lambda r: r.random(3, dtype=xb.int64),
+    lambda r: r.random(3, size=4), lambda r: r.standard_normal(3, size=4), lambda r: r.normal(0.0, 1.0, 3, size=4),
+    lambda r: r.integers(0, 5, 3, size=4),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("i", range(len(BAD_CALLS)))
+def test_a_bad_call_raises_the_portable_streams_typed_error(i):
+    """The one-call paths refuse what the general path refuses, with the same typed error (never NumPy's own)."""
+    errors = []
+    for stream in ("portable", "native"):
+        with pytest.raises(xb.XBackendError) as e:
+            BAD_CALLS[i](xb.random.default_rng(0, stream=stream, backend="numpy"))
+        errors.append(type(e.value))
+    assert errors[0] is errors[1], errors
