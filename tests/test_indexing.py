@@ -513,3 +513,27 @@ def test_setitem_from_another_array_over_the_same_memory_is_numpys():
     x[...] = y
     assert_equal(x, e[1:])
     np.testing.assert_array_equal(a, e)
+
+
+
+def test_the_one_read_bounds_checker_follows_the_plain_rule_at_the_edges():
+    """``-n <= i < n`` for ints and every entry of an index array, the first offender named with its axis: the
+    checker the GPU backends use (one device read for the whole key), driven with NumPy arrays."""
+    import numpy as np
+
+    from xbackend._backends.common import keys as K
+
+    def check(shape, key):
+        K.check_bounds_at_once(shape, key, lambda k: isinstance(k, np.ndarray), lambda k: k.dtype == bool,
+                               lambda k, n: (k < -n) | (k >= n), lambda flags: [bool(f) for f in flags])  # fmt: skip
+
+    for i in (-3, -1, 0, 2):  # in range for an axis of 3, beside an index array
+        check((4, 3), (np.array([0, 1]), i))
+    for i in (3, -4):
+        with pytest.raises(IndexError, match=f"^index {i} is out of bounds for axis 1 with size 3$"):
+            check((4, 3), (np.array([0, 1]), i))
+    with pytest.raises(IndexError, match="^index 9 is out of bounds for axis 0 with size 4$"):
+        check((4, 3), (np.array([0, 9, 12]), 1))
+    with pytest.raises(IndexError, match="^index 2 is out of bounds for axis 1 with size 2$"):
+        check((4, 2, 3), (slice(None), np.array([1, 2, 5], dtype=np.uint64), 0))
+    check((4, 3), (np.array([True, False, True, True]), 1))  # a mask is not an index array
