@@ -489,3 +489,15 @@ def test_diff_along_an_axis_next_to_a_size_one_axis_follows_numpy():
             got = xb.diff(x, axis=axis, n=n).numpy()
             keep.append(got)
             np.testing.assert_array_equal(got, np.diff(a, axis=axis, n=n), strict=True)
+
+
+def test_dask_says_it_is_installed_and_how_to_differentiate_it():
+    """xb.backends() reports Dask installed and usable here (dask imports); xb.grad on Dask Arrays refuses with the
+    fix that works: compute them first (NumPy Arrays, differentiated through torch)."""
+    import importlib.util
+
+    info = xb.backends()["dask"]
+    assert (info.installed, info.usable) == (importlib.util.find_spec("dask") is not None, True)
+    x = xb.asarray([1.0, 2.0], backend="dask")
+    with pytest.raises(xb.GradientError, match=r"Fix: compute the values first: x = x\.compute\(\)"):
+        xb.grad(lambda v: xb.sum(v * v))(x)
