@@ -304,3 +304,28 @@ def test_host_numbers_stands_aside_for_a_mixed_level():
         assert C._sequences.host_numbers(data, C._sequences.survey(data)) is None, data
     cube = [[[1.0], [2.0]], [[3.0], [4.0]]]
     assert C._sequences.host_numbers(cube, C._sequences.survey(cube)).shape == (2, 2, 1)
+
+
+def test_a_foreign_array_like_beside_an_array_is_read_or_refused_with_a_fix():
+    """An object with only ``__dlpack__`` is read as an array (its values); one with only ``__array_namespace__``
+    reaches asarray's refusal, which names the fix - never Python's bare 'unsupported operand' TypeError."""
+    import numpy as np
+
+    class DLPackOnly:
+        def __init__(self):
+            self.a = np.array([1.0, 2.0])
+
+        def __dlpack__(self, **kw):
+            return self.a.__dlpack__(**kw)
+
+        def __dlpack_device__(self):
+            return self.a.__dlpack_device__()
+
+    class NamespaceOnly:
+        def __array_namespace__(self, api_version=None):
+            return None
+
+    x = xb.asarray([10.0, 20.0])
+    assert (x + DLPackOnly()).tolist() == [11.0, 22.0]
+    with pytest.raises(xb.XBackendError, match="Fix|an Array holds numbers"):
+        x + NamespaceOnly()
