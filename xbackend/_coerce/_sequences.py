@@ -44,7 +44,9 @@ def host_dtype(a: np.ndarray, cfg: _config.Config) -> DType:
         return cfg.default_float
     if k == "c":
         return cfg.default_complex
-    raise UnsupportedDTypeError(f"Unsupported dtype {a.dtype} ({a.dtype.kind!r}): cannot make an Array from it; an Array holds numbers and bools")
+    raise UnsupportedDTypeError(f"Unsupported dtype {a.dtype} ({a.dtype.kind!r}): cannot make an Array from it; an "
+                                "Array holds numbers and bools. Fix: pass numbers or bools (convert the values first, "
+                                "e.g. [float(v) for v in data])")  # fmt: skip
 
 
 # Python ints NumPy inferred as int64 ("i") or uint64 ("u") need a range check only for a narrower target.
@@ -292,4 +294,6 @@ def weak_dtype(like: DType, h: np.ndarray) -> DType:
         return D.scalar_result(like, 0.5, cfg.default_float, cfg.default_int)
     if k == "c":
         return D.scalar_result(like, 0.5j, cfg.default_float, cfg.default_int)
-    raise UnsupportedDTypeError(f"Unsupported dtype {h.dtype}: cannot make an Array from it; an Array holds numbers and bools")
+    raise UnsupportedDTypeError(f"Unsupported dtype {h.dtype}: cannot make an Array from it; an Array holds numbers "
+                                "and bools. Fix: pass numbers or bools (convert the values first, e.g. "
+                                "[float(v) for v in data])")  # fmt: skip
