@@ -46,3 +46,25 @@ def test_a_float64_array_prints_as_numpys(values):
     got = repr(xb.asarray(values, backend="torch"))
     want = np.array2string(np.asarray(values), separator=", ", threshold=50)
     assert got == f"Array({want}, backend='torch', device='cpu', dtype=float64)"
+
+
+@pytest.mark.parametrize("start, stop, step", [(3, 3 + 2**62, 2**60), (-(2**62), 2**62, 2**61 + 7),
+                                               (2**61, -(2**61), -(2**59))])  # fmt: skip
+def test_an_int64_arange_spanning_more_than_2_53_is_pythons_range(start, stop, step):
+    """torch sizes ranges in float64; beyond a span of 2**53 xbackend computes i * step + start in int64 itself."""
+    assert xb.arange(start, stop, step, dtype=xb.int64, backend="torch").tolist() == list(range(start, stop, step))
+
+
+def test_a_long_array_is_summarised_as_numpy_summarises_it():
+    for n in (50, 51, 1001):
+        values = np.arange(n, dtype=np.float64) / 7
+        got = repr(xb.asarray(values, backend="torch"))
+        want = np.array2string(values, separator=", ", threshold=50)
+        assert got == f"Array({want}, backend='torch', device='cpu', dtype=float64)", n
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_repeat_by_a_one_element_array_repeats_every_entry(n):
+    x = np.arange(n, dtype=np.int64) + 5
+    got = xb.repeat(xb.asarray(x, backend="torch"), xb.asarray([3], backend="torch"))
+    assert got.tolist() == np.repeat(x, 3).tolist()
