@@ -65,7 +65,10 @@ _M = False  # off: the module's strings are messages (a ``match=`` search still 
 # name: (path, backends the subset runs on, test files, sample: 1 = every mutant, k = about one in k, strings)
 _COERCE_TESTS = ["tests/test_coerce.py", "tests/test_parity_cases.py", "tests/test_creation.py",
                  "tests/test_elementwise.py", "tests/test_array.py", "tests/test_errors.py",
-                 "tests/test_indexing.py"]  # the one way in (a package)
+                 "tests/test_indexing.py", "tests/test_call_budgets.py"]  # the one way in (a package)
+#: the call-budget guard (Python calls per public call, counted in a subprocess, so no coverage context shows it): run
+#: for every mutant of a module on the hot path, as a slower path that gives the same result is a regression too
+BUDGET_TEST = "tests/test_call_budgets.py::test_every_sweep_entry_stays_within_its_call_budget"
 # the random draws (the CUDA/CuPy sources only run on a GPU: not mutated here); globs take in the reference tests
 _RANDOM = ["tests/test_random.py", "tests/test_random*.py", "tests/test_*reference*.py"]
 # array-api-strict too: NumPy's and torch's sources draw through fast paths, and the portable code of _draws (the
@@ -89,8 +92,10 @@ MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
                                                 "tests/test_error_fixes.py", "tests/test_parity_cases.py",
                                                 "tests/test_linalg.py", "tests/test_fft.py"], 2, _M),
     "_rules": ("xbackend/_rules.py", _NP, ["tests/test_dtypes.py", "tests/test_elementwise.py",
-                                          "tests/test_statistical.py", "tests/test_linalg.py"], 3, _S),
-    "_dtypes": ("xbackend/_dtypes.py", _NP, ["tests/test_dtypes.py", "tests/test_errors.py",
+                                          "tests/test_statistical.py", "tests/test_linalg.py",
+                                          "tests/test_call_budgets.py"], 3, _S),
+    "_dtypes": ("xbackend/_dtypes.py", _NP, ["tests/test_dtypes.py", "tests/test_call_budgets.py",
+                                            "tests/test_errors.py",
                                             "tests/test_elementwise.py", "tests/test_creation.py",
                                             "tests/test_array.py", "tests/test_info.py"], 5, _S),
     "_devices": ("xbackend/_devices.py", _NT, ["tests/test_devices.py", "tests/test_interchange.py",
@@ -432,8 +437,13 @@ class Selector:
             else:  # a module-level table or constant: every test of the module may read it
                 ctx = ctx | self.covering(path, 0, 10**9)
             ctx = ctx | {n for n in self.tests if n.partition("::")[0] in self.own}
-            return _order(ctx - {""}, self.tests, self.own)
-        return _order(ctx - {""}, self.tests)
+            return self._with_budget(_order(ctx - {""}, self.tests, self.own))
+        return self._with_budget(_order(ctx - {""}, self.tests))
+
+    def _with_budget(self, ids: list[str]) -> list[str]:
+        """``ids``, then the call-budget guard where the module's subset has it (it runs a subprocess: no line of
+        the module is ever attributed to it)."""
+        return ids + [BUDGET_TEST] if ids and BUDGET_TEST in self.tests and BUDGET_TEST not in ids else ids
 
 
 # ---------------------------------------------------------------- orchestration
