@@ -146,12 +146,14 @@ SWAP_SAMPLE: dict[str, int] = {"dask": 4, "numpy": 3, "_numpy_kernels": 3, "torc
 _WIDE = ["tests/test_elementwise.py", "tests/test_statistical.py", "tests/test_indexing.py", "tests/test_manipulation.py",
          "tests/test_linalg.py", "tests/test_fft.py", "tests/test_sorting.py", "tests/test_searching.py",
          "tests/test_set.py", "tests/test_creation.py", "tests/test_array.py", "tests/test_parity_cases.py"]
+_REF = ["tests/test_*reference*.py", "tests/test_call_budgets.py"]  # the independent references; the call budgets
 _DASK_TESTS = ["tests/test_dask.py", *_WIDE, "tests/test_error_fixes.py", "tests/test_info.py"]
 MODULES["dask"] = MODULES["dask"][:2] + (_DASK_TESTS,) + MODULES["dask"][3:]
-MODULES["numpy"] = MODULES["numpy"][:2] + (["tests/test_numpy_backend.py", *_WIDE],) + MODULES["numpy"][3:]
-MODULES["_numpy_kernels"] = MODULES["_numpy_kernels"][:2] + (["tests/test_np_rules.py", *_WIDE],) + MODULES["_numpy_kernels"][3:]
+MODULES["numpy"] = MODULES["numpy"][:2] + (["tests/test_numpy_backend.py", *_WIDE, *_REF],) + MODULES["numpy"][3:]
+MODULES["_numpy_kernels"] = (MODULES["_numpy_kernels"][:2] + (["tests/test_np_rules.py", *_WIDE, *_REF],)
+                             + MODULES["_numpy_kernels"][3:])
 _TORCH = ["tests/test_torch_backend.py", "tests/test_numpy_backend.py", "tests/test_autograd.py",
-          "tests/test_interchange.py", *_WIDE]
+          "tests/test_interchange.py", "tests/test_torch_*.py", *_WIDE, *_REF]
 MODULES["torch"] = MODULES["torch"][:2] + (_TORCH,) + MODULES["torch"][3:]
 MODULES["_torch_reductions"] = MODULES["_torch_reductions"][:2] + (_TORCH,) + MODULES["_torch_reductions"][3:]
 _PREIMPORT = ["torch", "dask", "dask.array", "dask.base", "ml_dtypes", "array_api_strict", "scipy", "scipy.special",
