@@ -68,3 +68,13 @@ def test_repeat_by_a_one_element_array_repeats_every_entry(n):
     x = np.arange(n, dtype=np.int64) + 5
     got = xb.repeat(xb.asarray(x, backend="torch"), xb.asarray([3], backend="torch"))
     assert got.tolist() == np.repeat(x, 3).tolist()
+
+
+@pytest.mark.parametrize("idx", [[3], [-4], [0, 7], [-5, 1]])
+def test_take_along_axis_refuses_an_index_outside_the_axis(idx):
+    """As NumPy does (IndexError), never torch's wrap of a negative index past -n or its device-side error."""
+    x = xb.asarray([1.0, 2.0, 3.0], backend="torch")
+    with pytest.raises(IndexError):
+        np.take_along_axis(np.array([1.0, 2.0, 3.0]), np.array(idx), axis=0)
+    with pytest.raises(xb.IndexOutOfRangeError):
+        xb.take_along_axis(x, xb.asarray(idx, backend="torch"), axis=0)
