@@ -64,7 +64,6 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("xbackend/_backends/dask/backend.py", "DaskBackend.reshaper.reshape", "TypeError"): _STAND_IN,
     ("xbackend/_backends/dask/backend.py", "DaskBackend.inplace", "ValueError"): _STAND_IN,
     ("xbackend/_backends/dask/index.py", "check_reshape", "ValueError"): _STAND_IN,
-    ("xbackend/_backends/generic/backend.py", "GenericBackend.inplace", "ValueError"): _STAND_IN,
     ("xbackend/_backends/generic/backend.py", "GenericBackend._check_ints", "IndexError"): _STAND_IN,
     ("xbackend/_backends/generic/backend.py", "GenericBackend.normalize_key", "IndexError"): _STAND_IN,
     ("xbackend/_backends/generic/backend.py", "GenericBackend.reshape", "ValueError"): _STAND_IN,

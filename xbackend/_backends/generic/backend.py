@@ -26,7 +26,7 @@ from ... import _dtypes as D
 from ..._backend import Backend, BackendInfo
 from ..._devices import CPU, Device
 from ..._dtypes import DType
-from ..._errors import CopyError, UnknownDeviceError
+from ..._errors import CopyError, ShapeError, UnknownDeviceError
 from .index import fancy_get, fancy_set, is_array
 from .kernels import make_generic_kernel
 
@@ -220,8 +220,9 @@ class GenericBackend(Backend):
     def inplace(self, op: Callable[[Any, Any], Any], name: str, x: Any, y: Any) -> Any:
         """``x op= y`` through this backend's kernel (its special cases), written into ``x``."""
         r = self.kernel(name, self.dtype_of(x))(x, y)
-        if tuple(r.shape) != tuple(x.shape):  # x[...] = r would drop r's leading 1s: refused, as NumPy's x op= y is
-            raise ValueError(f"non-broadcastable output operand: shape {tuple(r.shape)}, not {tuple(x.shape)}")
+        if r.shape != x.shape:  # x[...] = r would drop r's leading 1s: refused, as NumPy's x op= y is (the caller's
+            raise ShapeError(f"in-place {name}: the result has shape {tuple(r.shape)}, not x's {tuple(x.shape)}. "
+                             "Fix: x = x op y (out of place)")  # binary_failed then names both operands)
         out = self.setitem(x, Ellipsis, r)
         return x if out is None else out
 
