@@ -751,6 +751,8 @@ _ONE_LAUNCH = {
     "integers": lambda r: r.integers(0, 100, 10**4),
     "integers wide": lambda r: r.integers(0, 2**40, 10**4),
     "uint64 words": lambda r: r.integers(0, 2**64, 10**4, dtype=xb.uint64),
+    "gamma": lambda r: r.gamma(2.5, size=10**4),  # the rejections redrawn inside the kernel
+    "gamma small shape": lambda r: r.gamma(0.3, size=10**4),
 }
 _VIEWS = frozenset({"slice", "view", "alias", "as_strided", "detach"})
 

@@ -110,6 +110,9 @@ def _zeros(n: int, dev: Device) -> Array:
 def gamma(src: PhiloxSource, dev: Device, key: tuple[int, int], ctr: int, start: int, n: int, dt: DType,
           arg: Any = None) -> Array:  # fmt: skip
     """Gamma(``arg``) variates ``start .. start + n - 1`` of a call (shape ``arg >= 0``, scale 1); 4 words each."""
+    fast = src.fused("gamma", key, ctr, start, n, dt, arg, dev)  # the CUDA kernel's mode 11: one launch, retries in it
+    if fast is not None:
+        return fast
     alpha = float(arg)
     if alpha == 0.0 or n == 0:
         out = _zeros(n, dev)
