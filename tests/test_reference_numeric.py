@@ -326,6 +326,54 @@ def test_complex_kernels_against_mpmath(zs, name, dt):
             assert abs(complex(g) - r) <= 8 * eps * big, (t, name, dt, z, g, r)
 
 
+# --- cbrt: the cube root, where a library has none, one Newton step on |x| ** (1/3) (common/kernels.py) ---------------
+_CBRT_NP = {xb.float64: np.float64, xb.float32: np.float32, xb.float16: np.float16}
+
+
+def _ulps_apart(a: float, b: float, np_dt) -> int:
+    """Units in the last place of ``np_dt`` between ``a`` and ``b`` (both of that dtype), across zero."""
+    bits = 8 * np.dtype(np_dt).itemsize
+    u = [int(np.array(v, np_dt).view(f"u{bits // 8}")) for v in (a, b)]
+    o = [-(w & ((1 << (bits - 1)) - 1)) if w >> (bits - 1) else w for w in u]  # sign and magnitude -> a line
+    return abs(o[0] - o[1])
+
+
+@given(xs=st.lists(st.floats(allow_nan=False, allow_infinity=False, allow_subnormal=True), min_size=1, max_size=8),
+       dt=st.sampled_from(sorted(_CBRT_NP, key=str)))  # fmt: skip
+@example(xs=[27.0, -8.0, 0.001, 1e300, -1e-300, 5e-324, 1.7976931348623157e308], dt=xb.float64)
+@example(xs=[-27.0, 3.4028234663852886e38, 1e-45, 0.125, 1e-38], dt=xb.float32)  # NumPy's float32 -27: 1 ulp off
+@example(xs=[65504.0, 6e-8, -0.001, 27.0], dt=xb.float16)
+def test_cbrt_against_mpmath(xs, dt):
+    """Within 1 ulp of the 200-bit cube root of the value the dtype holds, on every target; exact cubes of small
+    integers exactly."""
+    np_dt = _CBRT_NP[dt]
+    with np.errstate(over="ignore"):
+        held = [float(v) for v in np.array(xs, dtype=np.float64).astype(np_dt)]
+    held = [v for v in held if math.isfinite(v)]
+    if not held:
+        return
+    with mpmath.workprec(200):
+        refs = [math.copysign(float(np_dt(float(mpmath.cbrt(abs(mpmath.mpf(v)))))), v) for v in held]
+    for t in TARGETS:
+        if not t.holds(dt):
+            continue
+        got = xb.cbrt(_on(t, held, dt)).tolist()
+        for v, g, r in zip(held, got, refs):
+            assert _ulps_apart(g, r, np_dt) <= 1 and math.copysign(1.0, g) == math.copysign(1.0, v), (t, dt, v, g, r)
+            if v in (27.0, -8.0, 0.125):
+                assert g == r, (t, dt, v, g)
+
+
+def test_cbrt_special_values_and_integer_cubes_on_every_target():
+    specials = [0.0, -0.0, math.inf, -math.inf, math.nan]
+    for t in TARGETS:
+        got = xb.cbrt(_on(t, specials, xb.float64)).tolist()
+        assert [math.copysign(1.0, g) for g in got[:4]] == [1.0, -1.0, 1.0, -1.0] and got[2:4] == [math.inf, -math.inf]
+        assert math.isnan(got[4]), t
+        cubes = xb.cbrt(_on(t, [k**3 for k in range(-60, 61)], xb.int64))  # integers: the default float dtype
+        assert cubes.dtype is xb.float64 and cubes.tolist() == [float(k) for k in range(-60, 61)], t
+
+
 # --- cross and matrix_rank --------------------------------------------------------------------------------------------
 _i = st.integers(-(2**20), 2**20)
 

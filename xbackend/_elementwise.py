@@ -37,7 +37,7 @@ from ._rules import ELEMENTWISE
 # written out (type checkers read a literal ``__all__`` only); checked against the category table at import
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and", "bitwise_invert",
-    "bitwise_left_shift", "bitwise_or", "bitwise_right_shift", "bitwise_xor", "ceil", "clip", "conj",
+    "bitwise_left_shift", "bitwise_or", "bitwise_right_shift", "bitwise_xor", "cbrt", "ceil", "clip", "conj",
     "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor", "floor_divide", "greater",
     "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan", "less", "less_equal", "log", "log10",
     "log1p", "log2", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum",
@@ -82,11 +82,25 @@ def _make_binary(name: str) -> Callable[..., Array]:
     return public
 
 
+#: the elementwise functions beyond the standard, with their documentation
+BEYOND = {
+    "cbrt": """The real cube root of each element (IEEE 754's ``rootn(x, 3)``; not in the Array API standard):
+    negative for negative ``x``, ``+-0`` and ``+-inf`` kept, NaN for NaN; within 1 ulp of the exact root on every
+    backend (NumPy's, CuPy's and JAX's ``cbrt``; elsewhere one Newton step on ``|x| ** (1/3)`` in ``x``'s dtype).
+    Integers and bools are computed in the default float dtype.
+
+    >>> import xbackend as xb
+    >>> xb.cbrt(xb.asarray([-27.0, 8.0, 0.001, -0.0])).tolist()
+    [-3.0, 2.0, 0.1, -0.0]
+    """,
+}
+
+
 def _make_unary(name: str) -> Callable[..., Array]:
     fn = unary(name)  # takes non-Arrays too (through asarray): one call, not two, on the hot path
     fn.__name__ = fn.__qualname__ = name
     fn.__module__ = __name__
-    fn.__doc__ = f"Elementwise ``{name}`` of the Array API standard."
+    fn.__doc__ = BEYOND.get(name) or f"Elementwise ``{name}`` of the Array API standard."
     return fn
 
 
@@ -129,6 +143,7 @@ if TYPE_CHECKING:  # the functions the loop below builds from the category table
     def bitwise_or(x1: Any, x2: Any, /) -> Array: ...
     def bitwise_right_shift(x1: Any, x2: Any, /) -> Array: ...
     def bitwise_xor(x1: Any, x2: Any, /) -> Array: ...
+    def cbrt(x: Any, /) -> Array: ...
     def ceil(x: Any, /) -> Array: ...
     def conj(x: Any, /) -> Array: ...
     def copysign(x1: Any, x2: Any, /) -> Array: ...

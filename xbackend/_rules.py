@@ -32,6 +32,7 @@ for _names, _n, _cat in (
     ("abs real imag", 1, "to_real"),
     ("acos acosh asin asinh atan atanh cos cosh exp expm1 log log1p log2 log10 sin sinh sqrt tan tanh reciprocal",
      1, "float"),
+    ("cbrt", 1, "real_float"),  # beyond the standard (IEEE 754's rootn(x, 3)): NumPy, CuPy and JAX have it
     ("ceil floor trunc", 1, "real"),
     ("signbit", 1, "real_float_bool"),
     ("isfinite isinf isnan", 1, "any_bool"),

@@ -12,6 +12,7 @@ CPU test of the rule is a test of every device (tests/fakecupy.py shows CuPy's k
 - shifts: a count outside ``[0, bits)`` gives 0 (``>>`` of a negative signed value: -1), NumPy's rule. C leaves it
   undefined; CUDA's ``shr`` keeps a 64-bit count's low 32 bits (CuPy: ``x >> 2**63`` was ``x``).
 - float16 ``nextafter`` by bits: CuPy's returns NaN for a non-finite ``x``; NumPy's returns ``x`` for ``x == y``.
+- ``cbrt`` where a library has none (torch, array-api-strict): one Newton step on ``|x| ** (1/3)``.
 - ``floor_divide``'s standard special cases and complex ``log1p`` where ``|1 + z|`` overflows (the generic backend
   uses them too).
 """
@@ -25,7 +26,7 @@ import numpy as np
 from ..._errors import DomainError
 
 __all__ = ["tie_second", "clip_floats", "shift_right", "shift_left", "nextafter16", "standard_floor_divide",
-           "complex_log1p", "negative_integer_power"]
+           "complex_log1p", "negative_integer_power", "cbrt"]
 
 _SCALARS = (bool, int, float, complex)
 
@@ -199,3 +200,19 @@ def negative_integer_power() -> Exception:
     """The one error for an integer raised to a negative integer power, on every backend."""
     return DomainError("integers to negative integer powers are not defined (the result is not an integer). "
                        "Fix: cast to a float dtype first, e.g. x.astype(xb.float64) ** y")
+
+
+def cbrt(xp: Any, x: Any) -> Any:
+    """The real cube root of floating ``x`` over any namespace ``xp`` with ``abs``, ``pow``, ``where``, ``copysign``,
+    ``isfinite`` and ``ones_like`` (torch's too), within 1 ulp: ``y = |x| ** (1/3)`` is off by up to ~100 ulps (1/3
+    is not exact, and the error grows with ``|log x|``), and one Newton step, ``y - (y - |x| / y**2) / 3``, squares
+    that relative error away. Zeros, infinities and NaN are ``x`` itself (the step never sees them: no 0/0).
+
+    >>> cbrt(np, np.array([-27.0, 1e300, 5e-324, -0.0, np.inf, np.nan])).tolist()
+    [-3.0, 1e+100, 1.7031839360032603e-108, -0.0, inf, nan]
+    """
+    ok = xp.isfinite(x) & (x != 0)
+    a = xp.where(ok, xp.abs(x), xp.ones_like(x))
+    y = xp.pow(a, 1.0 / 3.0)
+    y = y - (y - a / (y * y)) / 3.0
+    return xp.where(ok, xp.copysign(y, x), x)

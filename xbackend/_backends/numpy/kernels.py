@@ -32,8 +32,8 @@ NP_NAMES = {
 # Elementwise functions NumPy's ufuncs implement exactly as the standard asks
 PLAIN = (
     "abs acos acosh add asin asinh atan atan2 atanh bitwise_and bitwise_invert bitwise_left_shift bitwise_or "
-    "bitwise_right_shift bitwise_xor ceil conj copysign cos cosh divide equal exp expm1 floor floor_divide greater "
-    "greater_equal hypot isfinite isinf isnan less less_equal log log1p log2 log10 logaddexp logical_and "
+    "bitwise_right_shift bitwise_xor cbrt ceil conj copysign cos cosh divide equal exp expm1 floor floor_divide "
+    "greater greater_equal hypot isfinite isinf isnan less less_equal log log1p log2 log10 logaddexp logical_and "
     "logical_not logical_or logical_xor maximum minimum multiply negative nextafter not_equal positive pow "
     "reciprocal remainder round sign signbit sin sinh sqrt square subtract tan tanh trunc real imag"
 ).split()

@@ -18,7 +18,7 @@ from ..._backend import Backend
 from ..._dtypes import DType
 from . import complex as C
 from .linalg import _int_matmul
-from ..common.kernels import negative_integer_power
+from ..common.kernels import cbrt, negative_integer_power
 from .uint import _UINT_WIDE
 
 torch: Any = None  # the torch module: bound by backend.py's _import_torch() before any backend runs
@@ -303,6 +303,9 @@ class TorchKernelsMixin(Backend):
 
     def _k_signbit(self, dt: DType) -> Callable[..., Any]:
         return torch.signbit
+
+    def _k_cbrt(self, dt: DType) -> Callable[..., Any]:  # torch has no cbrt: a Newton step on |x| ** (1/3)
+        return lambda x: cbrt(torch, x)
 
     def _k_reciprocal(self, dt: DType) -> Callable[..., Any]:
         # what 1 / x runs (Tensor.__rtruediv__ is reciprocal(x) * 1), without its Python-level wrapper (~3 µs)
