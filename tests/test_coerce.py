@@ -329,3 +329,95 @@ def test_a_foreign_array_like_beside_an_array_is_read_or_refused_with_a_fix():
     assert (x + DLPackOnly()).tolist() == [11.0, 22.0]
     with pytest.raises(xb.XBackendError, match="an Array holds numbers and bools. Fix: pass numbers or bools"):
         x + NamespaceOnly()
+
+
+# -- keys and places from another library, the environment's blame: each message checked from its start -----------
+def test_a_native_key_of_another_library_is_refused_with_the_move():
+    torch = pytest.importorskip("torch")
+    x = xb.asarray([10, 20, 30])
+    with pytest.raises(xb.BackendMismatchError, match=r"^operation mixes Arrays on backends numpy \(cpu\) and torch "
+                                                      r"\(cpu\).*Fix: .*xb\.asarray\(y, backend='numpy'"):
+        x[torch.tensor([2, 0])]
+    assert x[np.array([2, 0])].tolist() == [30, 10]  # host index data is moved, as __setitem__ values are
+
+
+def test_a_closure_key_under_grad_on_numpy_indexes_the_differentiated_array():
+    """xb.grad of NumPy Arrays runs on an engine; a closure NumPy Array used as a key is the constant moved there
+    (the differentiated Array keeps its gradient), read and written."""
+    pytest.importorskip("torch")
+    idx = xb.asarray([0, 2, 2])
+
+    def zeroed(x):
+        y = x * 1.0
+        y[idx] = 0.0
+        return xb.sum(y * x)
+
+    x = xb.asarray([1.0, 2.0, 3.0])
+    assert xb.grad(lambda x: xb.sum(x[idx] * x[idx]))(x).tolist() == [2.0, 0.0, 12.0]  # x0^2 + 2 x2^2
+    assert xb.grad(zeroed)(x).tolist() == [0.0, 4.0, 0.0]  # x1^2
+
+
+def test_index_refusals_say_what_is_valid_from_their_first_word():
+    x = xb.asarray([1.0, 2.0])
+    with pytest.raises(xb.InvalidIndexError, match=r"^only integers, slices, \.\.\., None, lists and integer or "
+                                                   r"bool Arrays are valid indices, got dict"):  # fmt: skip
+        x[{"a": 1}]
+    with pytest.raises(xb.InvalidIndexError, match=r"^index Arrays must be integer or bool, got float64\. Fix: "):
+        x[xb.asarray([0.0])]
+    with pytest.raises(xb.PromotionError, match=r"^cannot store Python 'f'-kind values \(float64\) into an Array of "
+                                                r"dtype int64 without losing information\. Fix: "):  # fmt: skip
+        xb.asarray([1, 2])[:] = [0.5, 1.5]
+
+
+@pytest.mark.parametrize("device", [["cpu"], {"cpu": 0}, bytearray(b"cpu")])
+def test_an_unhashable_device_argument_is_refused_as_any_unknown_device(device):
+    with pytest.raises(xb.UnknownDeviceError, match=r"^cannot interpret .* as a device"):
+        xb.zeros(2, device=device)
+
+
+def test_a_default_from_the_environment_is_named_only_when_it_is_the_one_that_failed(monkeypatch):
+    """``XBACKEND_BACKEND``/``XBACKEND_DEVICE`` chose a default that cannot work: the error names the variable;
+    the same failure from an explicit argument does not (in this process: the subprocess tests of test_config.py
+    show what `import xbackend` reads)."""
+    from xbackend import _config
+
+    monkeypatch.setattr(_config, "_FROM_ENV", {})
+    monkeypatch.setenv("XBACKEND_BACKEND", "cupy")
+    monkeypatch.setattr(_config, "_base", _config._from_environment())
+    if xb.backends().get("cupy") == "ok":  # pragma: no cover - a machine with a usable CuPy
+        pytest.skip("CuPy works here")
+    with pytest.raises(xb.BackendUnavailableError, match=r"^the backend 'cupy' comes from the environment variable "
+                                                         r"XBACKEND_BACKEND='cupy': "):  # fmt: skip
+        xb.zeros(2)
+    with pytest.raises(xb.BackendUnavailableError) as explicit:
+        xb.zeros(2, backend="cupy")
+    assert "XBACKEND" not in str(explicit.value)
+
+    monkeypatch.setattr(_config, "_FROM_ENV", {})
+    monkeypatch.delenv("XBACKEND_BACKEND")
+    monkeypatch.setenv("XBACKEND_DEVICE", "cuda:0")
+    monkeypatch.setattr(_config, "_base", _config._from_environment())
+    with pytest.raises(xb.DeviceError, match=r"^the device 'cuda:0' comes from the environment variable "
+                                             r"XBACKEND_DEVICE='cuda:0': "):  # fmt: skip
+        xb.zeros(2)
+    with pytest.raises(xb.DeviceError) as explicit:
+        xb.zeros(2, device="cuda:0")
+    assert "XBACKEND" not in str(explicit.value)
+
+
+def test_a_closure_read_through_a_key_made_from_the_differentiated_arrays():
+    """``c[k]`` inside xb.grad on NumPy, ``c`` a closure and ``k`` computed from the differentiated Array (an engine
+    Array): ``c`` is read as a constant, as an operator reads it (it raised the mismatch that names a write)."""
+    pytest.importorskip("torch")
+    c = xb.asarray([5.0, 6.0, 7.0])
+    x = xb.asarray([1.0, 3.0, 2.0])
+    assert xb.grad(lambda x: c[xb.argmax(x)] * x[0])(x).tolist() == [6.0, 0.0, 0.0]  # c[1] * x0
+    assert xb.grad(lambda x: xb.sum(c[x > 1.5] * x[x > 1.5]))(x).tolist() == [0.0, 6.0, 7.0]
+
+    def writes(x):
+        c[xb.argmax(x)] = 1.0
+        return xb.sum(x)
+
+    with pytest.raises(xb.BackendMismatchError, match="a write into it"):  # a write stays refused, with its fix
+        xb.grad(writes)(x)
+    assert c.tolist() == [5.0, 6.0, 7.0]

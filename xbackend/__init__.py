@@ -36,7 +36,7 @@ from ._errors import (
     HostTransferError, PromotionError, ScalarOverflowError, UnknownDeviceError, UnsupportedDTypeError,
     XBackendError, AxisError, LinAlgError, DomainError, ShapeError, IndexOutOfRangeError, ForeignArrayError,
     ArgumentError, ArgumentTypeError, ArgumentValueError, BackendFailure, ChunkingError, InvalidIndexError,
-    OutOfMemoryError, UnknownBackendError, UnknownAttributeError,
+    OutOfMemoryError, UnknownBackendError, UnknownAttributeError, BackendError, DeviceError, DTypeError,
 )  # fmt: skip
 from ._jit import JitFallbackWarning, jit, jit_cache_info
 from ._grad.autograd import no_grad
@@ -88,7 +88,8 @@ __all__ = [
     "HostTransferError", "UnsupportedDTypeError", "PromotionError", "ScalarOverflowError", "GradientError",
     "CopyError", "AxisError", "LinAlgError", "DomainError", "ShapeError", "IndexOutOfRangeError", "ForeignArrayError",
     "ArgumentError", "ArgumentTypeError", "ArgumentValueError", "BackendFailure", "ChunkingError",
-    "InvalidIndexError", "OutOfMemoryError", "UnknownBackendError", "UnknownAttributeError",
+    "InvalidIndexError", "OutOfMemoryError", "UnknownBackendError", "UnknownAttributeError", "BackendError",
+    "DeviceError", "DTypeError",
     "linalg", "fft", "random",
     # compilation
     "jit", "jit_cache_info", "JitFallbackWarning",

@@ -19,10 +19,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import _args as A
-from ._array import Array, _alloc, _new
+from ._array import MIXED_PLACES, Array, _alloc, _new
 from ._boundary import index_failed, setitem_failed
 from ._coerce import index_array, native_key, setitem_value, to_array
-from ._errors import ArgumentValueError, IndexOutOfRangeError, ShapeError, UnsupportedDTypeError
+from ._errors import ArgumentValueError, BackendMismatchError, IndexOutOfRangeError, ShapeError, UnsupportedDTypeError
 from ._manipulation import broadcast_shapes
 
 __all__ = ["take", "take_along_axis"]
@@ -49,6 +49,11 @@ def getitem(self: Array, key: Any) -> Array:
         nkey = native_key(self, key)
         return _new(be.getitem(self._data, nkey), self._dt, self._dev, be)
     except Exception as exc:  # free while nothing is raised
+        rule = MIXED_PLACES.get()
+        if rule is not None and isinstance(exc, BackendMismatchError):  # inside xb.grad: c[k], c a closure and k
+            c = rule.rebase(self)  # made from the differentiated Arrays, reads c as a constant on the engine
+            if c is not self:
+                return getitem(c, key)
         index_failed(self, key, exc)
         raise
 
@@ -122,7 +127,8 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
     xs, js = list(x._data.shape), list(i._data.shape)
     xs[ax] = js[ax] = 1
     if _broadcasts(tuple(xs), tuple(js)) is None:
-        raise ShapeError(f"take_along_axis(): shapes {x.shape} and {i.shape} cannot be broadcast together outside axis {ax}")
+        raise ShapeError(f"take_along_axis(): shapes {x.shape} and {i.shape} cannot be broadcast together outside "
+                         f"axis {ax}")  # fmt: skip
     n = x.shape[ax]
     if i.size and n is not None:
         lo, hi = int(i._be.item(i._be.reduce("min", i._be.reshape(i._data, (-1,)), i._dt, (0,), False))), int(
