@@ -421,3 +421,53 @@ def test_a_closure_read_through_a_key_made_from_the_differentiated_arrays():
     with pytest.raises(xb.BackendMismatchError, match="a write into it"):  # a write stays refused, with its fix
         xb.grad(writes)(x)
     assert c.tolist() == [5.0, 6.0, 7.0]
+
+
+# -- asarray's refusals and casts of NumPy scalars, each message from its first word --------------------------------
+def test_a_numpy_scalar_with_a_dtype_casts_as_numpy_array_data_does():
+    """A NumPy scalar is array data: a float one out of an integer dtype's range is refused (never wrapped), an
+    integer one narrowed wraps as NumPy's own astype of it (and xb.astype of an Array) does."""
+    with pytest.raises(xb.ScalarOverflowError, match=r"^value 3000000000\.0 does not fit int32 \(range "
+                                                     r"-2147483648\.\.2147483647\); xbackend never wraps around"):
+        xb.asarray(np.float64(3e9), dtype=xb.int32)
+    with pytest.raises(xb.ScalarOverflowError, match=r"^value -1\.5 does not fit uint8"):
+        xb.asarray(np.float32(-1.5), dtype=xb.uint8)
+    got = xb.asarray(np.int64(300), dtype=xb.int8)
+    assert got.dtype is xb.int8 and got.tolist() == np.array(np.int64(300)).astype(np.int8).tolist()
+    assert xb.asarray(np.float64(2.75), dtype=xb.int16).tolist() == 2  # in range: truncated, as NumPy's cast
+
+
+def test_asarray_refusals_say_what_happened_first_and_end_with_their_fix():
+    sub = np.arange(3.0).view(type("Units", (np.ndarray,), {"__module__": "xb_user_units"}))
+    with pytest.raises(xb.ForeignArrayError, match=r"^xbackend does not know xb_user_units\.Units, a subclass of "
+                                                   r"numpy\.ndarray: .* Fix: .*xb\.asarray\(obj\.view\(np\.ndarray\)\)$"):
+        xb.asarray(sub)
+    foreign = type("Grid", (), {"__module__": "xb_user_grid", "__array__": lambda self, dtype=None, copy=None:
+                                np.zeros(2)})  # fmt: skip
+    with pytest.raises(xb.ForeignArrayError, match=r"^xbackend does not know xb_user_grid\.Grid and it does not "
+                                                   r"implement the Array API standard \(__array_namespace__\): .* Fix: "
+                                                   r"convert it explicitly, e\.g\. xb\.asarray\(np\.asarray\(obj\)\)"):
+        xb.asarray(foreign())
+    with pytest.raises(xb.ShapeError, match=r"^cannot make an Array from list: .*\. Fix: give every row the same "
+                                            r"length \(nested lists must be rectangular\)$"):
+        xb.asarray([[1, 2], [3]])
+    with pytest.raises(xb.UnsupportedDTypeError, match=r"^Unsupported dtype <U1: cannot make an Array from str values; "
+                                                       r"an Array holds numbers and bools\. Fix: pass numbers or bools "
+                                                       r"\(convert the values first, e\.g\. \[float\(v\) for v in "
+                                                       r"data\]\)$"):
+        xb.asarray(["a", "b"])
+
+
+def test_tensors_that_require_grad_in_a_list_subclass_get_the_gradient_fix():
+    """Lists and tuples of tensors are stacked on torch (the graph kept); a list subclass or a namedtuple reaches
+    NumPy, which cannot read a tensor that requires grad: GradientError naming both fixes, not torch's text."""
+    import collections
+
+    torch = pytest.importorskip("torch")
+    t = torch.ones(2, requires_grad=True)
+    pair = collections.namedtuple("Pair", "a b")
+    sub = type("L", (list,), {})
+    for data in (sub([t, t]), pair(t[0], t[1]), [sub([t[0]])], sub([t[0], 1.0])):  # (numbers beside: no backend)
+        with pytest.raises(xb.GradientError, match=r"^xb\.asarray\(\) of a \w+ holding torch arrays that require "
+                                                   r"grad .* Fix: xb\.stack\(\[xb\.asarray\(t\) for t in data\]\)"):
+            xb.asarray(data)

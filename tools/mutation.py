@@ -95,7 +95,7 @@ MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
                                           "tests/test_statistical.py", "tests/test_linalg.py",
                                           "tests/test_call_budgets.py"], 3, _S),
     "_dtypes": ("xbackend/_dtypes.py", _NP, ["tests/test_dtypes.py", "tests/test_call_budgets.py",
-                                            "tests/test_errors.py",
+                                            "tests/test_errors.py", "tests/test_habits.py",
                                             "tests/test_elementwise.py", "tests/test_creation.py",
                                             "tests/test_array.py", "tests/test_info.py"], 5, _S),
     "_devices": ("xbackend/_devices.py", _NT, ["tests/test_devices.py", "tests/test_interchange.py",

@@ -335,7 +335,7 @@ def nested_grad_error(obj: Any, exc: BaseException) -> BaseException:
     stack = [obj]
     while stack:
         o = stack.pop()
-        if type(o) is list or type(o) is tuple:
+        if isinstance(o, (list, tuple)):  # subclasses too (a namedtuple, a list subclass: what reaches NumPy here)
             stack.extend(o)
             continue
         data = o._data if type(o) is Array else o
