@@ -49,6 +49,10 @@ NATIVE = [
      lambda g: torch.randint(-5, 6, (7,), generator=g, dtype=torch.int64), I64),
     (lambda r: r.integers(0, 9, 5, dtype=xb.int32),
      lambda g: torch.randint(0, 9, (5,), generator=g, dtype=torch.int64).to(torch.int32), xb.int32),
+    (lambda r: r.integers(-1000, 10**6, 5, dtype=xb.int32),
+     lambda g: torch.randint(-1000, 10**6, (5,), generator=g, dtype=torch.int64).to(torch.int32), xb.int32),
+    (lambda r: r.integers(0, 256, 6, dtype=xb.uint8),
+     lambda g: torch.randint(0, 256, (6,), generator=g, dtype=torch.int64).to(torch.uint8), xb.uint8),
 ]
 
 
@@ -90,8 +94,16 @@ def test_native_torch_refuses_integers_past_int64_with_the_fix(low, high, endpoi
         rng.integers(low, high, 3, endpoint=endpoint, dtype=dtype)
 
 
+@pytest.mark.parametrize("low, high", [(0, 2.5), (0.0, 5), (np.int64(0), 5.0)])
+def test_native_torch_refuses_float_bounds_as_the_portable_stream_does(low, high):
+    rng = xb.random.default_rng(1, stream="native", backend="torch")
+    with pytest.raises(xb.ArgumentTypeError, match=r"^integers\(\) takes Python ints for low and high"):
+        rng.integers(low, high, 3)
+
+
 # -- the kernel path at counters that use every lane ------------------------------------------------------------
-_LANES = [2**64 - 3, 2**128 - 3, 2**192 - 3, 2**256 - 3, 2**64 + 2**128 + 2**192 + 5]
+_LANES = [2**64 - 3, 2**128 - 3, 2**192 - 3, 2**256 - 3, 2**64 + 2**128 + 2**192 + 5,
+          12345 + (999 << 64) + (2**62 << 128) + (7 << 192)]  # lanes under 2**63: positive as signed 64-bit
 
 
 def _restored(backend, counter, device=None):
@@ -142,8 +154,8 @@ def test_jiterator_lanes_carry_the_whole_counter(monkeypatch, host_kernel, count
     monkeypatch.setattr(jiterator, "_create_multi_output_jit_fn", fake_create)
     src = T.Source(xb.zeros(0, backend="torch")._be)
     monkeypatch.setattr(src, "kernel", T.JiteratorPhilox())
-    key = (2**64 - 5, 2**63 + 7)  # both key words over 2**63: signed in the jiterator
-    for start, n, width in [(0, 9, 64), (6, 11, 64), (5, 21, 32)]:
+    for key, start, n, width in [((2**64 - 5, 2**63 + 7), 0, 9, 64), ((2**64 - 5, 2**63 + 7), 6, 11, 64),
+                                 ((1234567, 99), 5, 21, 32), ((1234567, 99), 0, 3, 64)]:  # fmt: skip
         got = src._cuda(key, counter, start, n, width, MODES["raw"], xb.Device("torch", "cpu"))
         raw = np.random.Philox(key=np.array(key, dtype=np.uint64), counter=counter).random_raw(20)
         want = (raw if width == 64 else raw.view(np.uint32))[start : start + n]
@@ -221,3 +233,139 @@ def test_kernel_path_gamma_and_beta_are_the_portable_streams(monkeypatch, host_k
     want = draw(ref)
     assert launches and got.dtype is want.dtype
     assert got.numpy().tolist() == want.numpy().tolist()
+
+
+# -- the kernel path's glue at any offset, and the fallbacks --------------------------------------------------------
+def _words_ref(key, ctr, start, n, width):
+    raw = np.random.Philox(key=np.array(key, dtype=np.uint64), counter=ctr).random_raw(-(-(start + n) * width // 64))
+    return (raw if width == 64 else raw.view(np.uint32))[start : start + n]
+
+
+def _cuda_like(monkeypatch, host_kernel, launches):
+    """The host build of the kernel behind the launch glue, refusing what CUDA refuses: a grid of no blocks
+    (cuLaunchKernel: CUDA_ERROR_INVALID_VALUE), after which the source would warn and stop using the kernel."""
+    from xbackend.random import _torch as T
+
+    _torch_draws_on_host(monkeypatch, host_kernel, launches)
+    real = T.RAW.driver
+
+    def driver(torch, index, source, name):
+        launch, sync = real(torch, index, source, name)
+
+        def checked(grid, block, stream, params):
+            if grid <= 0:
+                raise RuntimeError("CUDA_ERROR_INVALID_VALUE: a grid of 0 blocks")
+            return launch(grid, block, stream, params)
+
+        return checked, sync
+
+    monkeypatch.setattr(T.RAW, "driver", driver)
+
+
+@pytest.mark.parametrize("start, n", [(0, 1), (3, 7), (5, 20), (13, 4), (8, 8)])
+def test_kernel_path_source_words_and_uniforms_at_any_offset(monkeypatch, host_kernel, start, n):
+    """PhiloxSource's contract: variates ``start .. start + n - 1`` of a call (a chunk of a larger draw), here
+    through the raw kernel's launch at any offset within a block."""
+    launches = []
+    _cuda_like(monkeypatch, host_kernel, launches)
+    src = xb.random._source.source_for(xb.zeros(0, backend="torch")._be)
+    dev, key, ctr = xb.Device("torch", "cpu"), (77, 2**63 + 1), 2**64 - 2
+    for width in (64, 32):
+        got = src.words(key, ctr, start, n, width, dev)
+        assert got.dtype is (xb.uint64 if width == 64 else xb.uint32)
+        assert got.numpy().tolist() == _words_ref(key, ctr, start, n, width).tolist()
+    w = _words_ref(key, ctr, start, n, 64)
+    assert src.uniform(key, ctr, start, n, F64, dev).numpy().tolist() == (
+        (w >> np.uint64(11)).astype(np.float64) * 2.0**-53).tolist()  # fmt: skip
+    w32 = _words_ref(key, ctr, start, n, 32)
+    assert src.uniform(key, ctr, start, n, F32, dev).numpy().tolist() == (
+        (w32 >> np.uint32(8)).astype(np.float32) * np.float32(2.0**-24)).tolist()  # fmt: skip
+    assert launches
+
+
+@pytest.mark.parametrize("start, n, low, r", [(0, 9, -5, 1000), (7, 13, 3, 2**31 + 11), (5, 6, 0, 2**40 + 3)])
+def test_kernel_path_fused_integers_at_any_offset(monkeypatch, host_kernel, start, n, low, r):
+    from tests.test_random import _integers_ref
+
+    _cuda_like(monkeypatch, host_kernel, [])
+    src = xb.random._source.source_for(xb.zeros(0, backend="torch")._be)
+    key, ctr = (5, 6), 2**63 + 9
+    got = src.fused("integers", key, ctr, start, n, I64, (low, r), xb.Device("torch", "cpu"))
+    assert got.numpy().tolist() == _integers_ref(key, ctr, start + n, r, low)[start:]
+
+
+def test_empty_draws_on_the_kernel_path_launch_nothing_and_keep_the_kernel(monkeypatch, host_kernel):
+    """A draw of no values makes no launch: CUDA refuses a grid of no blocks, which would retire the kernel for
+    the whole process (one warning, then the slow path)."""
+    import warnings
+
+    from xbackend.random import _torch as T
+
+    launches = []
+    _cuda_like(monkeypatch, host_kernel, launches)
+    for place in ({}, {"device": "cpu"}):  # the general path, and a placed generator's closures
+        r = xb.random.default_rng(2, backend="torch", **place)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            for call in (lambda: r.random(0), lambda: r.standard_normal(0), lambda: r.integers(0, 9, 0),
+                         lambda: r.exponential(1.0, 0), lambda: r.integers(0, 2**64, 0, dtype=xb.uint64),
+                         lambda: r.random((0, 3), dtype=F32), lambda: r.permutation(0)):  # fmt: skip
+                assert call().shape[0] == 0
+        assert T.RAW.broken is None
+        launches.clear()
+        assert r.random(5).shape == (5,) and len(launches) == 1  # the kernel still in use
+
+
+def test_the_jiterator_fallback_gives_the_same_words_and_uniforms(monkeypatch, host_kernel):
+    """NVRTC unusable: words and uniforms of every width through the jiterator kernel (a fake that runs the host
+    build from the scalars it is given), at an offset, viewed as the dtype asked for."""
+    from torch.cuda import jiterator
+
+    from tests.test_random import _launch_on_host
+    from xbackend.random import _torch as T
+
+    def fake_create(src, num_outputs, **defaults):
+        def fn(j, **kw):
+            c = sum((kw[f"c{i}"] % 2**64) << (64 * i) for i in range(4))
+            words = _launch_on_host(host_kernel, kw["mode"], (kw["k0"] % 2**64, kw["k1"] % 2**64), c - 1, j.numel())
+            lanes = torch.from_numpy(words.view(np.int64).reshape(-1, 4).copy())
+            return tuple(lanes[:, i].contiguous() for i in range(4))
+
+        return fn
+
+    monkeypatch.setattr(jiterator, "_create_multi_output_jit_fn", fake_create)
+    monkeypatch.setattr(T.RAW, "broken", "no NVRTC here")
+    monkeypatch.setattr(T.Source, "_on_kernel", lambda self, dev: True)
+    src = T.Source(xb.zeros(0, backend="torch")._be)
+    monkeypatch.setattr(src, "kernel", T.JiteratorPhilox())
+    dev, key, ctr = xb.Device("torch", "cpu"), (3, 2**64 - 9), 1000
+    for start, n in [(0, 5), (6, 9), (3, 1)]:
+        for width in (64, 32):
+            got = src.words(key, ctr, start, n, width, dev)
+            assert got.dtype is (xb.uint64 if width == 64 else xb.uint32)
+            assert got.numpy().tolist() == _words_ref(key, ctr, start, n, width).tolist(), (start, n, width)
+        w32 = _words_ref(key, ctr, start, n, 32)
+        assert src.uniform(key, ctr, start, n, F32, dev).numpy().tolist() == (
+            (w32 >> np.uint32(8)).astype(np.float32) * np.float32(2.0**-24)).tolist()  # fmt: skip
+    assert src.kernel.broken is None
+
+
+def test_torch_cpu_uniforms_are_numpys_floats_without_a_copy(monkeypatch):
+    """On the CPU the portable stream's floats are NumPy's, wrapped by torch.from_numpy: the Array's tensor is the
+    very memory NumPy filled (one C call, no generic path)."""
+    src = xb.random._source.source_for(xb.zeros(0, backend="torch")._be)
+    host = src._host()
+    made = []
+    real = type(host).floats
+
+    def spy(self, *args):
+        out = real(self, *args)
+        made.append(out)
+        return out
+
+    monkeypatch.setattr(type(host), "floats", spy)
+    for dt in (F64, F32):
+        x = xb.random.default_rng(4, backend="torch").random(10, dtype=dt)
+        assert made and x._data.data_ptr() == made[-1].ctypes.data, dt
+        want = xb.random.default_rng(4, backend="numpy").random(10, dtype=dt)
+        assert x.numpy().tolist() == want.numpy().tolist()

@@ -69,6 +69,8 @@ _COERCE_TESTS = ["tests/test_coerce.py", "tests/test_parity_cases.py", "tests/te
 #: the call-budget guard (Python calls per public call, counted in a subprocess, so no coverage context shows it): run
 #: for every mutant of a module on the hot path, as a slower path that gives the same result is a regression too
 BUDGET_TEST = "tests/test_call_budgets.py::test_every_sweep_entry_stays_within_its_call_budget"
+#: a line that at most this many tests ran also takes the module's own test files (see Selector.select)
+FEW = 2
 # the random draws (the CUDA/CuPy sources only run on a GPU: not mutated here); globs take in the reference tests
 _RANDOM = ["tests/test_random.py", "tests/test_random*.py", "tests/test_*reference*.py"]
 # array-api-strict too: NumPy's and torch's sources draw through fast paths, and the portable code of _draws (the
@@ -135,7 +137,7 @@ MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
     "random_engine": ("xbackend/random/_engine.py", _RND, _RANDOM, 2, _M),
     "random_source": ("xbackend/random/_source.py", _RND, _RANDOM, 1, _M),
     "random_numpy": ("xbackend/random/_numpy.py", _NT, _RANDOM, 2, _M),
-    "random_torch": ("xbackend/random/_torch.py", "torch", _RANDOM, 4, _M),
+    "random_torch": ("xbackend/random/_torch.py", "torch", ["tests/test_random_torch*.py"] + _RANDOM, 4, _M),
     "random_dask": ("xbackend/random/_dask.py", "numpy,dask", _RANDOM, 2, _M),
 }
 #: swap mutants (tools/mutation_ops.py): about one in k tested (1: all); fewer per line than mutmut's, so most run all
@@ -438,6 +440,10 @@ class Selector:
                 ctx = ctx | self.covering(path, h[2], h[3])
             else:  # a module-level table or constant: every test of the module may read it
                 ctx = ctx | self.covering(path, 0, 10**9)
+            ctx = ctx | {n for n in self.tests if n.partition("::")[0] in self.own}
+            return self._with_budget(_order(ctx - {""}, self.tests, self.own))
+        if len(ctx - {""}) <= FEW:  # maybe a line that runs once per process (a cached object's __init__): the map
+            # names the first test that got there, so the module's own tests run too
             ctx = ctx | {n for n in self.tests if n.partition("::")[0] in self.own}
             return self._with_budget(_order(ctx - {""}, self.tests, self.own))
         return self._with_budget(_order(ctx - {""}, self.tests))
