@@ -149,3 +149,25 @@ def test_real_number():
                      (np.complex64(1), f"complex64 {np.complex64(1)!r}"), (None, "NoneType None"), ("1", "str '1'"),
                      (xb.asarray(True), "Array"), (xb.asarray([1.0]), "Array"), (xb.asarray(1j), "Array")):  # fmt: skip
         _raises(xb.ArgumentTypeError, f"f(): x must be a real number, got {shown}", A.real_number, v, "f", "x")
+
+
+# -- the argument checks' messages: the function first, then the argument and what it got, then a fix -------------
+_MESSAGES = [  # (call, error, the message's start, what its fix says)
+    (lambda: xb.sum(xb.ones((2, 2)), axis=(0, 5)), xb.AxisError, "sum(): axis 5 is out of range for a 2-d Array.",
+     "an axis in -2..1"),
+    (lambda: xb.sum(xb.ones((2, 2)), axis=(0, 1.0)), xb.ArgumentTypeError, "sum(): axis must be an int, got float 1.0.",
+     "axis=int(v)"),
+    (lambda: xb.zeros((2, 1.5)), xb.ArgumentTypeError, "zeros(): shape entry must be an int, got float 1.5.",
+     "a Python int"),
+    (lambda: xb.ones([3, True]), xb.ArgumentTypeError, "ones(): shape entry must be an int, got bool True.",
+     "a Python int"),
+]
+
+
+@pytest.mark.parametrize("i", range(len(_MESSAGES)))
+def test_argument_messages_name_the_function_then_the_argument(i):
+    call, cls, start, fix = _MESSAGES[i]
+    with pytest.raises(cls) as info:
+        call()
+    msg = str(info.value)
+    assert msg.startswith(start) and fix in msg.split(" Fix: ", 1)[1], msg

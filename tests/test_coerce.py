@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -471,3 +473,89 @@ def test_tensors_that_require_grad_in_a_list_subclass_get_the_gradient_fix():
         with pytest.raises(xb.GradientError, match=r"^xb\.asarray\(\) of a \w+ holding torch arrays that require "
                                                    r"grad .* Fix: xb\.stack\(\[xb\.asarray\(t\) for t in data\]\)"):
             xb.asarray(data)
+
+
+# -- arguments of another place: the Array's place is "here", in every message and fix -------------------------------
+_FOREIGN = {  # call(x on NumPy, a torch Array, a torch tensor) -> what it mixes
+    "searchsorted sorter": lambda x, xt, t: xb.searchsorted(x, xb.asarray([2.5]), sorter=t.to(dtype=_torch().int64)),
+    "where condition": lambda x, xt, t: xb.where(t > 1, x, 0.0),
+    "where x2": lambda x, xt, t: xb.where(x > 1, x, xt),
+    "clip bound": lambda x, xt, t: xb.clip(x, xt, None),
+    "add native": lambda x, xt, t: xb.add(x, t),
+    "take indices": lambda x, xt, t: xb.take(x, t.to(dtype=_torch().int64)),
+    "operator Array": lambda x, xt, t: x + xt,
+}
+
+
+def _torch():
+    return pytest.importorskip("torch")
+
+
+@pytest.mark.parametrize("name", sorted(_FOREIGN))
+def test_an_argument_of_another_backend_names_the_arrays_place_first(name):
+    torch = _torch()
+    x = xb.asarray([1.0, 3.0, 2.0])
+    with pytest.raises(xb.BackendMismatchError, match=r"^operation mixes Arrays( \(one a native torch array\))? on "
+                                                      r"backends numpy \(cpu\) and torch \(cpu\); xbackend never "
+                                                      r"copies silently\. Fix: move one explicitly, e\.g\. y = "
+                                                      r"xb\.asarray\(y, backend='numpy', device='cpu'\)$"):  # fmt: skip
+        _FOREIGN[name](x, xb.asarray([0.0, 2.0, 1.0], backend="torch"), torch.tensor([0.0, 2.0, 1.0]))
+
+
+def test_native_arguments_of_the_arrays_own_library_are_its_data():
+    """NumPy arrays next to a NumPy-backend Array are taken as they are (indices, sorters, conditions): NumPy's
+    own answers."""
+    h = np.array([1.0, 3.0, 2.0])
+    x = xb.asarray(h)
+    s, c, i = np.array([0, 2, 1]), np.array([True, False, True]), np.array([2, 0, 2])
+    assert xb.searchsorted(x, xb.asarray([2.5]), sorter=s).tolist() == np.searchsorted(h, [2.5], sorter=s).tolist()
+    assert xb.where(c, x, 0.0).tolist() == np.where(c, h, 0.0).tolist()
+    assert xb.take(x, i).tolist() == np.take(h, i).tolist()
+    assert xb.where(c, 5.0, x).tolist() == np.where(c, 5.0, h).tolist()
+
+
+# -- range checks of Python data against exact integers ----------------------------------------------------------------
+_INT_DTS = [xb.int8, xb.int16, xb.int32, xb.int64, xb.uint8, xb.uint16, xb.uint32, xb.uint64]
+
+
+def _bounds(dt):
+    bits = int(dt.name.lstrip("uint"))
+    return (0, 2**bits - 1) if dt.name.startswith("u") else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+
+
+@pytest.mark.parametrize("dt", _INT_DTS, ids=str)
+def test_python_ints_out_of_range_suggest_the_narrowest_dtype_that_holds_them(dt):
+    """Refused with the smallest of int64 / uint64 that holds the value (float64, said inexact, beyond both)."""
+    lo, hi = _bounds(dt)
+    for bad in (lo - 1, hi + 1, -(2**63), -(2**63) - 1, 2**63 - 1, 2**63, 2**64 - 1, 2**64):
+        if lo <= bad <= hi:
+            continue
+        want = ("int64" if -(2**63) <= bad <= 2**63 - 1 else "uint64" if 0 <= bad <= 2**64 - 1 else "float64")
+        with pytest.raises(xb.ScalarOverflowError) as info:
+            xb.asarray([0, bad] if bad > 0 else [bad, 0], dtype=dt)
+        msg = str(info.value)
+        assert msg.startswith(f"Python int {bad} in the data does not fit {dt} (range {lo}..{hi})"), msg
+        assert f"dtype=xb.{want})" in msg and ("inexact" in msg) == (want == "float64"), (bad, msg)
+
+
+@pytest.mark.parametrize("dt", _INT_DTS, ids=str)
+def test_float_data_into_an_integer_dtype_truncates_inside_its_range_only(dt):
+    """Each float at the bounds' edges: accepted (truncated towards zero) exactly when the truncated value lies in
+    the dtype's range, decided with Python's exact integers; refused with the offending value otherwise."""
+    lo, hi = _bounds(dt)
+    edges = {float(lo - 1), float(hi + 1), float(lo), float(hi), float(np.nextafter(float(lo - 1), 0.0)),
+             float(np.nextafter(float(hi + 1), 0.0)), float(np.nextafter(float(lo - 1), -np.inf)),
+             float(np.nextafter(float(hi + 1), np.inf))}
+    for v in sorted(edges):
+        fits = lo <= int(v) <= hi  # int(): Python's truncation of the exact float
+        if fits:
+            assert xb.asarray([v], dtype=dt).tolist() == [int(v)], v
+        else:
+            with pytest.raises(xb.ScalarOverflowError, match=rf"^value {re.escape(repr(v))} does not fit {dt}"):
+                xb.asarray([v, 0.0, 1.0], dtype=dt)  # (with values that fit: the message names the one that does not)
+
+
+def test_float_data_with_any_nan_or_infinity_has_no_integer():
+    for data in ([1.0, float("inf")], [float("nan"), 2.0], [-float("inf")]):
+        with pytest.raises(xb.DomainError, match=r"^cannot convert NaN or an infinity to int8"):
+            xb.asarray(data, dtype=xb.int8)
