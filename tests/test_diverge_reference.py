@@ -158,7 +158,7 @@ def test_the_summation_bounds_of_reductions_and_running_sums():
     assert summation_bound(_one(lambda x: x * 2.0, xb.asarray(h)), "out", "float64", (3, 8)) is None  # no sum
 
 
-# -- the tolerance rule of a comparison: |a - b| <= atol + rtol * |b|, b the backend compared with the first -------------
+# -- the tolerance rule of a comparison: |a - b| <= atol + rtol * |b|, b the backend compared with the first ---------
 def _pair(a, b):
     """Traces of the same call site whose values are ``a`` and ``b``."""
 
