@@ -201,3 +201,113 @@ def test_integers_compare_exactly_whatever_the_tolerance():
     lb = record_run("b", lambda x: x + 0, (xb.asarray([1, 2, 4]),), {}).calls[0].outputs[0]
     d = compare_leaf(la, lb, 1.0, 10.0, "float64")
     assert d.what == "values" and d.bad.tolist() == [False, False, True] and (d.rtol, d.atol) == (0.0, 0.0)
+
+
+# -- the classifier and the report, on traces of one function run with chosen inputs ------------------------------------
+# rtol=0, atol=1e-6 holds inputs 2e-9 apart equal (within the tolerance, not bit-identical); the swapped pair
+# (rtol=1e-6, atol=0) would not, at magnitude 1e-3: each case below tells the two apart
+R, A = 0.0, 1e-6
+_X, _XB = 1e-3, 1e-3 + 2e-9
+
+
+def _traces(fn, args_a, args_b):
+    return record_run("first", fn, args_a, {}), record_run("second", fn, args_b, {})
+
+
+def _near(v):
+    return xb.asarray(np.array([v, 0.5]))
+
+
+_CASES = {  # name: (fn, first's args, second's args, kind, the input that is near)
+    "dtype rule": (lambda x, dt: xb.astype(x, dt), (_near(_X), xb.float64), (_near(_XB), xb.float32), "dtype rule",
+                   "x"),
+    "outside": (lambda x, y: x + y, (xb.asarray([1.0, 2.0]), _near(_X)), (xb.asarray([3.0, 2.0]), _near(_XB)),
+                "outside xbackend", "other"),
+    "special": (lambda x: xb.log(x - 1.0005e-3), (_near(_X + 1e-6),), (_near(_X),), "special case", "x"),
+    "exact answer tipped": (lambda x: x > 1.0000000010e-3, (_near(_X),), (_near(_XB),), "rounding", "self"),
+}
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered in log:RuntimeWarning")  # (the special case's NaN)
+@pytest.mark.parametrize("name", sorted(_CASES))
+def test_each_kind_compares_the_calls_inputs_with_the_callers_tolerance(name):
+    fn, a, b, kind, near = _CASES[name]
+    ta, tb = _traces(fn, a, b)
+    div = compare_traces(ta, tb, R, A)
+    assert div.found and div.kind == kind, (div.kind, div.detail)
+    line = next(s for s in div.inputs if s.startswith(f"{near}:"))
+    assert "equal within the tolerance, not bit-identical" in line, div.inputs
+
+
+def test_a_result_changed_outside_xbackend_is_found_when_any_part_differs():
+    ta, tb = _traces(lambda x, h: (x + 0.0, h), (xb.asarray([1.0]), np.array([1.0, 2.0])),
+                     (xb.asarray([1.0]), np.array([1.0, 5.0])))  # fmt: skip
+    div = compare_traces(ta, tb)
+    assert div.found and div.kind == "outside xbackend" and "after the last call" in div.detail
+    agree = compare_traces(*_traces(lambda x: x + 0.0, (xb.asarray([1.0]),), (xb.asarray([1.0]),)))
+    assert not agree.found and str(agree) == "first and second agree on every xbackend call and on the result (1 calls)"
+
+
+def test_rounding_upstream_is_traced_to_the_first_call_whose_outputs_parted_in_the_last_bits():
+    def f(x, y):
+        a, b = xb.broadcast_arrays(x, y)  # a: the last bits differ; b: bit-identical
+        return (a - 1.0) * 1e12 + b
+
+    one = 1.0 + 2.0**-52
+    ta, tb = _traces(f, (xb.asarray([1.0, 2.0]), xb.asarray([3.0, 4.0])), (xb.asarray([one, 2.0]),
+                                                                             xb.asarray([3.0, 4.0])))  # fmt: skip
+    div = compare_traces(ta, tb)
+    assert div.found and div.kind == "rounding" and div.origin is not None and div.origin.name == "broadcast_arrays"
+
+
+def test_a_report_is_found_when_any_backend_parts_and_names_that_one():
+    from xbackend.testing._diverge import Report
+
+    def f(x):
+        return x * 3.0
+
+    ta, tb = _traces(f, (xb.asarray([1.0]),), (xb.asarray([1.0]),))
+    tc = record_run("third", f, (xb.asarray([2.0]),), {})
+    rep = Report("f", [ta, tb, tc], [compare_traces(ta, tb), compare_traces(ta, tc)])
+    assert rep.found and bool(rep) and rep.first.b == "third" and rep.kind == "outside xbackend"
+    assert rep.call is rep.first.call_a and rep.index == 0
+
+
+def test_the_reference_note_names_the_backend_whose_largest_error_is_smaller():
+    """float32 row sums on NumPy and torch (different summation orders): the report's reference (the call in float64)
+    decides which backend is closer by the largest error over the differing elements, and says so."""
+    pytest.importorskip("torch")
+    from xbackend.testing import diverge
+
+    h = np.random.default_rng(5).standard_normal((4, 4096)).astype(np.float32) * np.float32(1e3)
+    rep = diverge(lambda x: xb.sum(x, axis=1), h, rtol=0.0, atol=0.0)
+    div = rep.first
+    ga, gb = (rep.traces[t].calls[0].outputs[0].host.astype(np.float64) for t in ("numpy-cpu", "torch-cpu"))
+    good = np.sum(h.astype(np.float64), axis=1)
+    mask = ga != gb
+    assert div.found and div.kind == "rounding" and mask.any()
+    ea, eb = np.abs(ga - good)[mask].max(), np.abs(gb - good)[mask].max()
+    closer = "numpy-cpu" if ea < eb else "torch-cpu" if eb < ea else None
+    assert div.closer == closer and (f"{closer} is closer" if closer else "neither is closer") in div.reference
+    assert f"largest error {ea:.3g} on numpy-cpu, {eb:.3g} on torch-cpu" in div.reference
+
+
+def test_write_json_keeps_values_up_to_max_values_and_summarises_beyond(tmp_path):
+    import json
+
+    from xbackend.testing._diverge import Report
+
+    def out_of(rep, **kw):
+        rep.write_json(str(tmp_path / "r.json"), **kw)
+        return json.loads((tmp_path / "r.json").read_text())["traces"]["first"]["calls"][0]["outputs"][0]
+
+    for n in (1000, 1001):
+        ta, tb = _traces(lambda x: x + 0.0, (xb.asarray(np.arange(float(n))),), (xb.asarray(np.arange(float(n))),))
+        rep = Report("f", [ta, tb], [compare_traces(ta, tb)])
+        out = out_of(rep)  # the default: 1000 values at most
+        if n == 1000:
+            assert out["values"] == list(range(1000))
+        else:
+            assert "values" not in out and out["summary"] == {"min": 0.0, "max": 1000.0, "mean": 500.0, "nan": 0,
+                                                              "inf": 0}  # fmt: skip
+            assert len(out_of(rep, max_values=1001)["values"]) == 1001
