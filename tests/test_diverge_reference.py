@@ -203,7 +203,7 @@ def test_integers_compare_exactly_whatever_the_tolerance():
     assert d.what == "values" and d.bad.tolist() == [False, False, True] and (d.rtol, d.atol) == (0.0, 0.0)
 
 
-# -- the classifier and the report, on traces of one function run with chosen inputs ------------------------------------
+# -- the classifier and the report, on traces of one function run with chosen inputs --------------------------------
 # rtol=0, atol=1e-6 holds inputs 2e-9 apart equal (within the tolerance, not bit-identical); the swapped pair
 # (rtol=1e-6, atol=0) would not, at magnitude 1e-3: each case below tells the two apart
 R, A = 0.0, 1e-6
