@@ -1,0 +1,101 @@
+"""What the divergence finder's recorder (xbackend/testing/_trace.py) writes down: each argument as a leaf of the
+right kind, long Python lists as one leaf, reprs cut at 80 characters, arrays in keyword arguments as slots of the
+template a reference re-runs, NumPy ufunc calls by name, the backward pass of every output that needs one, and the
+user's frame of an exception. Checked against the calls and values written in each test."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import xbackend as xb
+from xbackend.testing._diverge import record_run
+from xbackend.testing._trace import _Slot, error_site, recording
+
+
+def _ins(t):
+    return [(lf.path, lf.kind, lf.dtype) for c in t.calls for lf in c.inputs]
+
+
+def test_python_and_numpy_scalars_are_scalar_leaves_of_their_own_type():
+    t = record_run("t", lambda x: x * 2.5 + np.float32(1.5) - 3, (xb.asarray([3.0, 4.0]),), {})
+    assert _ins(t) == [("self", "array", "float64"), ("other", "scalar", "float"), ("self", "array", "float64"),
+                       ("other", "scalar", "float32"), ("self", "array", "float64"), ("other", "scalar", "int")]
+
+
+def test_a_long_python_list_is_one_leaf_with_its_shape_and_values():
+    data = [0.5 * i for i in range(100)]
+    t = record_run("t", lambda v: xb.asarray(v), (data,), {})
+    (lf,) = t.calls[0].inputs
+    assert (lf.path, lf.kind, lf.dtype, lf.shape) == ("obj", "scalar", "list of f", (100,))
+    assert lf.host.tolist() == data
+    short = record_run("t", lambda v: xb.asarray(v), ([1.0, 2.0],), {})
+    assert [lf.path for lf in short.calls[0].inputs] == ["obj[0]", "obj[1]"]  # short: one leaf per element
+
+
+@pytest.mark.parametrize("n", [79, 80, 81, 200])
+def test_a_repr_is_kept_whole_up_to_80_characters(n):
+    class Thing:
+        def __repr__(self):
+            return "r" * n
+
+    res = record_run("t", lambda x: (x + 0.0, Thing()), (xb.asarray([1.0]),), {}).result
+    text = res[1].text
+    assert text == ("r" * n if n <= 80 else "r" * 77 + "...") and res[1].kind == "other" and res[1].where == "Thing"
+
+
+def test_results_are_leaves_named_by_their_path_in_dicts_and_tuples():
+    t = record_run("t", lambda x: {"a": x + 1.0, "b": (x, 2)}, (xb.asarray([3.0]),), {})
+    assert [lf.path for lf in t.result] == ["result['a']", "result['b'][0]", "result['b'][1]"]
+
+
+def test_arrays_in_keyword_arguments_are_slots_of_the_template():
+    t = record_run("t", lambda x, lo: xb.clip(x, min=lo), (xb.asarray([3.0, 4.0]), xb.asarray([3.5, 3.5])), {})
+    args, kwargs = t.calls[0].template
+    assert [type(a) for a in args] == [_Slot] and type(kwargs["min"]) is _Slot  # (not the Arrays themselves)
+    assert (tuple(args[0]), list(kwargs), tuple(kwargs["min"])) == ((0, False), ["min"], (1, False))
+    assert [lf.path for lf in t.calls[0].inputs] == ["x", "min"]
+
+
+def test_numpy_ufunc_calls_on_arrays_are_recorded_by_the_ufuncs_name():
+    t = record_run("t", lambda x: (np.add(x, 1.0), np.multiply.reduce(x)), (xb.asarray([3.0, 4.0]),), {})
+    assert [c.name for c in t.calls] == ["np.add", "np.multiply.reduce"]
+
+
+def test_the_backward_pass_reaches_every_output_that_needs_it():
+    """broadcast_arrays(c, x): only its second output depends on x; its gradient is still recorded (the first
+    output, a constant, is passed over, not the end of the search)."""
+    pytest.importorskip("torch")
+    c = xb.asarray([1.0, 2.0])
+
+    def f(x):
+        def inner(x):
+            a, b = xb.broadcast_arrays(c, x)
+            return xb.sum(b * b)
+
+        return xb.grad(inner)(x)
+
+    t = record_run("t", f, (xb.asarray([3.0, 4.0]),), {})
+    names = [k.name for k in t.calls]
+    assert "grad of #0 broadcast_arrays out[1]" in names and "grad of #0 broadcast_arrays out[0]" not in names
+    assert [lf.host.tolist() for lf in t.result] == [[6.0, 8.0]]
+
+
+def _user_code():
+    return xb.zeros(-1)  # raises inside xbackend
+
+
+def test_an_exceptions_site_is_the_users_innermost_frame():
+    with pytest.raises(xb.XBackendError) as info:
+        _user_code()
+    f, line, func = error_site(info.value)
+    assert f == __file__ and func == "_user_code" and line == _user_code.__code__.co_firstlineno + 1
+    assert error_site(ValueError("never raised")) is None  # no traceback: no site
+
+
+def test_recording_keeps_the_arrays_properties_as_they_are():
+    before = {n: (p.fset, p.fdel, p.__doc__) for n, p in vars(xb.Array).items() if isinstance(p, property)}
+    with recording():
+        during = {n: (p.fset, p.fdel, p.__doc__) for n, p in vars(xb.Array).items() if isinstance(p, property)}
+        assert xb.asarray([[1.0, 2.0]]).T.shape == (2, 1)
+    assert during == before
