@@ -53,7 +53,8 @@ def test_arrays_in_keyword_arguments_are_slots_of_the_template():
     t = record_run("t", lambda x, lo: xb.clip(x, min=lo), (xb.asarray([3.0, 4.0]), xb.asarray([3.5, 3.5])), {})
     args, kwargs = t.calls[0].template
     assert [type(a) for a in args] == [_Slot] and type(kwargs["min"]) is _Slot  # (not the Arrays themselves)
-    assert (tuple(args[0]), list(kwargs), tuple(kwargs["min"])) == ((0, False), ["min"], (1, False))
+    assert (args[0].leaf, args[0].native, list(kwargs), kwargs["min"].leaf, kwargs["min"].native) == (
+        0, False, ["min"], 1, False)  # fmt: skip
     assert [lf.path for lf in t.calls[0].inputs] == ["x", "min"]
 
 
@@ -99,3 +100,46 @@ def test_recording_keeps_the_arrays_properties_as_they_are():
         during = {n: (p.fset, p.fdel, p.__doc__) for n, p in vars(xb.Array).items() if isinstance(p, property)}
         assert xb.asarray([[1.0, 2.0]]).T.shape == (2, 1)
     assert during == before
+
+
+# -- the pytest plugin's report of a failed test, and the arguments the finder moves --------------------------------
+def _item(body, target):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(callspec=SimpleNamespace(params={"xb_target": target}), obj=body,
+                           funcargs={"xb_target": target})  # fmt: skip
+
+
+def test_a_test_failing_on_one_target_only_gets_where_the_backends_part():
+    from xbackend.testing import available_targets
+    from xbackend.testing._diverge_pytest import report_for
+
+    torch_t = next((t for t in available_targets() if t.id == "torch-cpu"), None)
+    if torch_t is None:
+        pytest.skip("torch is not installed")
+
+    def fails_on_torch(xb_target):
+        if xb_target.backend == "torch":
+            raise AssertionError("only here")
+
+    def fails_everywhere(xb_target):
+        raise AssertionError("everywhere")
+
+    rep = report_for(_item(fails_on_torch, torch_t))
+    assert rep is not None and "numpy-cpu and torch-cpu part before the first xbackend call" in rep
+    assert "raised AssertionError: only here" in rep
+    assert report_for(_item(fails_everywhere, torch_t)) is None  # fails on NumPy too, before any call
+
+
+def test_only_array_data_is_moved_to_each_target():
+    from types import SimpleNamespace
+
+    from xbackend.testing import available_targets
+    from xbackend.testing._moving import _on
+
+    t = available_targets()[0]
+    spec = SimpleNamespace(shape=(2,), dtype="float32")  # a description of an array, not one (no __array__)
+    like = type("Grid", (), {"__array__": lambda self, dtype=None, copy=None: np.zeros(2)})()  # no shape or dtype
+    assert _on(spec, t) is spec and _on(like, t) is like
+    moved = _on({"a": (np.float32(1.5), [np.arange(2)])}, t)
+    assert type(moved["a"][0]) is xb.Array and moved["a"][0].dtype is xb.float32 and type(moved["a"][1][0]) is xb.Array
