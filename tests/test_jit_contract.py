@@ -325,3 +325,153 @@ def test_cuda_default_replays_cuda_graphs_and_copies_their_outputs():
     assert fake_off.calls == [{}] and fake_refused.calls == [graphs, {}] and refused.graphed == [False]
     assert not TorchJit(_twice, {}, on_cpu=True).cudagraphs and not TorchJit(_twice, {"mode": "default"},
                                                                                on_cuda=True).cudagraphs
+
+
+# -- TorchJit's bookkeeping, the examples its compiler gets, and the paths it takes -------------------------------------
+class RecordingCompiler:
+    """A direct compiler that keeps the example inputs it was given and returns the graph itself (or raises)."""
+
+    def __init__(self, fail=False):
+        self.examples, self.fail = [], fail
+
+    def __call__(self, gm, examples, **kw):
+        self.examples.append(list(examples))
+        if self.fail:
+            raise RuntimeError("this compiler wants Dynamo's context")
+        return gm
+
+
+def test_cudagraphs_is_xbackends_option_and_never_reaches_the_compiler():
+    import torch  # noqa: F401
+    from xbackend._backends.torch.jit import TorchJit
+
+    run = TorchJit(_twice, {"cudagraphs": False}, on_cpu=True)
+    assert "cudagraphs" not in run.options and run.direct is not None  # still the direct path
+    assert TorchJit(_twice, {"cudagraphs": False}).options == {"fullgraph": True}
+
+
+def test_retrace_time_adds_every_trace_after_the_first(monkeypatch):
+    """Measured with a clock that advances one second per reading: traces 2 and 3 add one second each, the first
+    (timed by @xb.jit itself) nothing."""
+    import itertools
+    import types
+
+    import torch
+    from xbackend._backends.torch import jit as J
+
+    tick = itertools.count()
+    monkeypatch.setattr(J, "time", types.SimpleNamespace(perf_counter=lambda: float(next(tick))))
+    run = J.TorchJit(_twice, {}, on_cpu=True)
+    run.direct = RecordingCompiler()
+    seen = []
+    for n in (2, 3, 1, 4):  # fake; symbolic (any size >= 2); size 1 (specialised: a new trace); traced already
+        assert run(torch.ones(n))[0].tolist() == [2.0] * n
+        seen.append(run.retrace_seconds)
+    assert seen == [0.0, 1.0, 2.0, 2.0]
+
+
+def test_the_compiler_gets_the_inputs_or_fake_tensors_with_symbolic_sizes():
+    import torch
+    from xbackend._backends.torch.jit import TorchJit
+
+    run = TorchJit(_twice, {}, on_cpu=True)
+    run.direct = rec = RecordingCompiler()
+    x, y = torch.ones(2), torch.ones(5)
+    run(x), run(y)
+    assert run.modes == ["fake", "symbolic"]
+    assert rec.examples[0][0] is x  # concrete: the real tensor
+    sym = rec.examples[1][0]
+    assert sym is not y and isinstance(sym.shape[0], torch.SymInt) and not sym.requires_grad
+    w = TorchJit(_twice, {"dynamic": True}, on_cpu=True)
+    w.direct = rec_w = RecordingCompiler()
+    w(torch.ones(3, requires_grad=True))
+    assert rec_w.examples[0][0].requires_grad and isinstance(rec_w.examples[0][0].shape[0], torch.SymInt)
+
+
+def test_a_compiler_that_refuses_the_direct_call_gets_dynamos_context(torch_compile):
+    import torch
+    from xbackend._backends.torch.jit import TorchJit
+
+    run = TorchJit(_twice, {}, on_cpu=True)
+    run.direct = RecordingCompiler(fail=True)
+    assert run(torch.ones(3))[0].tolist() == [2.0] * 3
+    assert run.paths == ["dynamo"] and len(torch_compile.calls) == 1  # (the result above: the graph traced again)
+
+
+def test_a_graph_that_mutates_its_input_goes_through_dynamo(torch_compile):
+    import torch
+    from xbackend._backends.torch.jit import TorchJit
+
+    def bump(x):
+        x.add_(1.0)
+        return [x * 2]
+
+    run = TorchJit(bump, {}, on_cpu=True)
+    run.direct = RecordingCompiler()
+    run(torch.ones(2))
+    assert run.paths == ["dynamo"] and run.direct.examples == []
+
+
+def test_only_0_d_inputs_trace_symbolically_with_nothing_to_guard():
+    import torch
+    from xbackend._backends.torch.jit import TorchJit
+
+    run = TorchJit(lambda x: [x * 3], {"dynamic": True}, on_cpu=True)
+    run.direct = RecordingCompiler()
+    assert run(torch.tensor(2.0))[0].item() == 6.0 and run(torch.tensor(5.0))[0].item() == 15.0
+    assert run.modes == ["symbolic"] and len(run.traces) == 1
+
+
+def test_cuda_graphs_only_when_no_input_needs_a_gradient():
+    import torch
+    from xbackend._backends.torch.jit import TorchJit
+
+    run = TorchJit(lambda a, b: [a * b], {}, on_cuda=True)
+    run.direct = fake = FakeDirectCompiler()
+    run(torch.ones(3), torch.ones(3, requires_grad=True))
+    assert fake.calls == [{}] and run.graphed == [False]
+
+
+def test_cpu_defaults_only_when_every_example_is_on_the_cpu():
+    import torch
+    from xbackend._backends.torch.jit import _inductor_keeping_blas, compile_torch
+
+    mixed = [torch.ones(2), torch.ones(2, device="meta")]
+    assert compile_torch(_twice, [torch.ones(2)], {}).options["backend"] is _inductor_keeping_blas
+    assert "backend" not in compile_torch(_twice, mixed, {}).options
+    assert not compile_torch(_twice, mixed, {}).cudagraphs and not compile_torch(_twice, [], {}).cudagraphs
+
+
+def test_the_global_state_check_without_dynamos_guard(monkeypatch):
+    """An older or stripped torch has no GlobalStateGuard: the Python snapshot sees grad mode and autocast."""
+    import sys
+
+    import torch
+    from xbackend._backends.torch.jit import _global_state
+
+    monkeypatch.setitem(sys.modules, "torch._C._dynamo.guards", None)  # the import fails
+    same = _global_state()
+    assert same()
+    with torch.no_grad():
+        assert not same()
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        assert not same()
+    assert same()
+
+
+def test_after_cuda_graphs_are_refused_the_plain_compile_gets_the_inputs_again():
+    import torch
+    from xbackend._backends.torch.jit import TorchJit
+
+    class Refusing(RecordingCompiler):
+        def __call__(self, gm, examples, **kw):
+            self.examples.append(list(examples))
+            if kw.get("config_patches", {}).get("triton.cudagraphs"):
+                raise RuntimeError("cudagraphs: not supported here")
+            return gm
+
+    run = TorchJit(_twice, {}, on_cuda=True)
+    run.direct = rec = Refusing()
+    x = torch.ones(3)
+    assert run(x)[0].tolist() == [2.0] * 3
+    assert len(rec.examples) == 2 and rec.examples[1][0] is x and run.graphed == [False]
