@@ -327,7 +327,7 @@ def test_cuda_default_replays_cuda_graphs_and_copies_their_outputs():
                                                                                on_cuda=True).cudagraphs
 
 
-# -- TorchJit's bookkeeping, the examples its compiler gets, and the paths it takes -------------------------------------
+# -- TorchJit's bookkeeping, the examples its compiler gets, and the paths it takes -----------------------------------
 class RecordingCompiler:
     """A direct compiler that keeps the example inputs it was given and returns the graph itself (or raises)."""
 
