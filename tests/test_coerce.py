@@ -442,7 +442,7 @@ def test_a_numpy_scalar_with_a_dtype_casts_as_numpy_array_data_does():
 def test_asarray_refusals_say_what_happened_first_and_end_with_their_fix():
     sub = np.arange(3.0).view(type("Units", (np.ndarray,), {"__module__": "xb_user_units"}))
     with pytest.raises(xb.ForeignArrayError, match=r"^xbackend does not know xb_user_units\.Units, a subclass of "
-                                                   r"numpy\.ndarray: .* Fix: .*xb\.asarray\(obj\.view\(np\.ndarray\)\)$"):
+                       r"numpy\.ndarray: .* Fix: .*xb\.asarray\(obj\.view\(np\.ndarray\)\)$"):
         xb.asarray(sub)
     foreign = type("Grid", (), {"__module__": "xb_user_grid", "__array__": lambda self, dtype=None, copy=None:
                                 np.zeros(2)})  # fmt: skip
