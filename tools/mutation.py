@@ -62,6 +62,7 @@ _NP = "numpy"
 _NT = "numpy,torch"
 _S = True  # mutmut's string mutations (``"a"`` -> ``"XXaXX"``) on: the module's strings are names with a meaning
 _M = False  # off: the module's strings are messages (a ``match=`` search still finds an XX-wrapped message)
+# (with _S, the messages of ``raise`` statements are still skipped: tools/mutmut_config.message_only)
 # name: (path, backends the subset runs on, test files, sample: 1 = every mutant, k = about one in k, strings)
 _COERCE_TESTS = ["tests/test_coerce.py", "tests/test_parity_cases.py", "tests/test_creation.py",
                  "tests/test_elementwise.py", "tests/test_array.py", "tests/test_errors.py",

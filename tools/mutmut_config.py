@@ -37,11 +37,42 @@ def _compiles(context) -> bool:  # noqa: ANN001
     return True
 
 
+_RAISES: dict[str, list[tuple[int, int]]] = {}
+
+
+def _in_raise(filename: str, lineno: int) -> bool:
+    """Whether line ``lineno`` (1-based) lies inside a ``raise`` statement of ``filename``."""
+    if filename not in _RAISES:
+        import ast
+
+        with open(filename, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        _RAISES[filename] = [(n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree) if isinstance(n, ast.Raise)]
+    return any(a <= lineno <= b for a, b in _RAISES[filename])
+
+
+def message_only(context) -> bool:  # noqa: ANN001
+    """A string mutant (``"a"`` -> ``"XXaXX"``) of an error message: inside a ``raise`` statement, the mutated line
+    equal to the original once its ``XX`` are removed. Modules whose strings are names (kinds, dtype names) have
+    string mutations on; their messages are still messages (see MODULES' strings flag), so these are skipped."""
+    import mutmut
+
+    probe = mutmut.Context(source=context.source, mutation_id=context.mutation_id, filename=context.filename,
+                           dict_synonyms=context.dict_synonyms, config=context.config)  # fmt: skip
+    mutated, _ = mutmut.mutate(probe)
+    n = context.mutation_id.line_number
+    old, new = context.source.split("\n")[n], mutated.split("\n")[n]
+    return new != old and new.replace("XX", "") == old.replace("XX", "") and _in_raise(context.filename, n + 1)
+
+
 def pre_mutation(context) -> None:  # noqa: ANN001
     global _SELECTOR
     mod = os.environ["XB_MUT_MODULE"]
     mid = context.mutation_id
     if not in_sample(context.filename, mid.line, mid.index, mutation.sample(mod, "mutmut")):
+        context.skip = True
+        return
+    if mutation.MODULES[mod][4] and message_only(context):
         context.skip = True
         return
     if not _compiles(context):
