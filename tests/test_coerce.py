@@ -476,14 +476,15 @@ def test_tensors_that_require_grad_in_a_list_subclass_get_the_gradient_fix():
 
 
 # -- arguments of another place: the Array's place is "here", in every message and fix -------------------------------
-_FOREIGN = {  # call(x on NumPy, a torch Array, a torch tensor) -> what it mixes
-    "searchsorted sorter": lambda x, xt, t: xb.searchsorted(x, xb.asarray([2.5]), sorter=t.to(dtype=_torch().int64)),
-    "where condition": lambda x, xt, t: xb.where(t > 1, x, 0.0),
-    "where x2": lambda x, xt, t: xb.where(x > 1, x, xt),
-    "clip bound": lambda x, xt, t: xb.clip(x, xt, None),
-    "add native": lambda x, xt, t: xb.add(x, t),
-    "take indices": lambda x, xt, t: xb.take(x, t.to(dtype=_torch().int64)),
-    "operator Array": lambda x, xt, t: x + xt,
+_FOREIGN = {  # call(x on NumPy, a torch Array, a torch tensor) -> what it mixes; whether a native tensor is named
+    "searchsorted sorter": (lambda x, xt, t: xb.searchsorted(x, xb.asarray([2.5]), sorter=t.to(dtype=_torch().int64)),
+                            False),
+    "where condition": (lambda x, xt, t: xb.where(t > 1, x, 0.0), False),
+    "where x2": (lambda x, xt, t: xb.where(x > 1, x, xt), False),
+    "clip bound": (lambda x, xt, t: xb.clip(x, xt, None), False),
+    "add native": (lambda x, xt, t: xb.add(x, t), True),
+    "take indices": (lambda x, xt, t: xb.take(x, t.to(dtype=_torch().int64)), False),
+    "operator Array": (lambda x, xt, t: x + xt, False),
 }
 
 
@@ -495,11 +496,27 @@ def _torch():
 def test_an_argument_of_another_backend_names_the_arrays_place_first(name):
     torch = _torch()
     x = xb.asarray([1.0, 3.0, 2.0])
-    with pytest.raises(xb.BackendMismatchError, match=r"^operation mixes Arrays( \(one a native torch array\))? on "
+    call, native = _FOREIGN[name]
+    what = "Arrays (one a native torch array)" if native else "Arrays"
+    with pytest.raises(xb.BackendMismatchError, match=rf"^operation mixes {re.escape(what)} on "
                                                       r"backends numpy \(cpu\) and torch \(cpu\); xbackend never "
                                                       r"copies silently\. Fix: move one explicitly, e\.g\. y = "
                                                       r"xb\.asarray\(y, backend='numpy', device='cpu'\)$"):  # fmt: skip
-        _FOREIGN[name](x, xb.asarray([0.0, 2.0, 1.0], backend="torch"), torch.tensor([0.0, 2.0, 1.0]))
+        call(x, xb.asarray([0.0, 2.0, 1.0], backend="torch"), torch.tensor([0.0, 2.0, 1.0]))
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_in_place_operators_with_python_data_write_into_the_array_itself(backend):
+    """``x += [..]`` (a list, a tuple) updates x where it is (every other name of it sees the change), never
+    rebinds x to a new Array as Python's fallback ``x = x + [..]`` would."""
+    if backend == "torch":
+        _torch()
+    x = xb.asarray([1.0, 2.0], backend=backend)
+    alias = x
+    x += [1.0, 1.0]
+    x *= (2.0, 3.0)
+    x -= memoryview(bytearray(b"\x01\x02")).cast("B") if backend == "numpy" else [1.0, 2.0]
+    assert x is alias and alias.tolist() == [3.0, 7.0]
 
 
 def test_native_arguments_of_the_arrays_own_library_are_its_data():
@@ -559,3 +576,35 @@ def test_float_data_with_any_nan_or_infinity_has_no_integer():
     for data in ([1.0, float("inf")], [float("nan"), 2.0], [-float("inf")]):
         with pytest.raises(xb.DomainError, match=r"^cannot convert NaN or an infinity to int8"):
             xb.asarray(data, dtype=xb.int8)
+
+
+# -- values written into an Array ----------------------------------------------------------------------------------
+def test_a_value_of_another_library_written_into_an_array_is_refused_and_named():
+    torch = _torch()
+    x = xb.zeros(3)
+    with pytest.raises(xb.BackendMismatchError, match=r"^operation mixes Arrays \(one a native torch array\) on "
+                                                      r"backends numpy \(cpu\) and torch \(cpu\)"):  # fmt: skip
+        x[0:2] = torch.tensor([1.0, 2.0])
+    with pytest.raises(xb.BackendMismatchError, match=r"^operation mixes Arrays on backends numpy \(cpu\) and torch "):
+        x[0:2] = xb.asarray([1.0, 2.0], backend="torch")
+    assert x.tolist() == [0.0, 0.0, 0.0]  # nothing written, nothing copied silently
+
+
+def test_a_closure_value_written_into_a_differentiated_arrays_copy_under_grad():
+    _torch()
+    c = xb.asarray([7.0, 8.0])
+
+    def f(x):
+        y = x * 1.0
+        y[0:2] = c  # c: a closure on NumPy, y: the engine's view
+        return xb.sum(y * x)
+
+    assert xb.grad(f)(xb.asarray([1.0, 2.0, 3.0])).tolist() == [7.0, 8.0, 6.0]  # c0 x0 + c1 x1 + x2^2
+
+
+@pytest.mark.parametrize("data", [[-1, 5], [5, -1], [3, 256], [300, 1]])
+def test_python_ints_written_into_a_narrower_array_are_range_checked_at_both_ends(data):
+    x = xb.zeros(2, dtype=xb.uint8)
+    with pytest.raises(xb.ScalarOverflowError):
+        x[0:2] = data
+    assert x.tolist() == [0, 0]
