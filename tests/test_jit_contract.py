@@ -475,3 +475,79 @@ def test_after_cuda_graphs_are_refused_the_plain_compile_gets_the_inputs_again()
     x = torch.ones(3)
     assert run(x)[0].tolist() == [2.0] * 3
     assert len(rec.examples) == 2 and rec.examples[1][0] is x and run.graphed == [False]
+
+
+# -- the jitted function as an object: its name, its cache key, its counters while alive and after ---------------------
+def test_a_jitted_function_keeps_the_name_doc_and_wrapped_function():
+    def scaled(x):
+        """Twice x."""
+        return x * 2
+
+    f = xb.jit(scaled)
+    assert (f.__name__, f.__doc__, f.__wrapped__) == ("scaled", "Twice x.", scaled)
+
+
+def test_complex_constants_key_the_cache_by_both_parts():
+    @xb.jit
+    def shift(x, c):
+        return x + c
+
+    x = xb.asarray([1.0 + 0j])
+    assert shift(x, 1 + 2j).tolist() == [2 + 2j] and shift(x, 1 + 3j).tolist() == [2 + 3j]
+    assert shift(x, 5 + 3j).tolist() == [6 + 3j] and shift.cache_info().misses == 3
+
+
+def test_the_process_counters_are_the_sums_of_every_jitted_functions_alive_and_retired():
+    import gc
+    import weakref
+
+    gc.collect()
+    before = xb.jit_cache_info()
+
+    torch = pytest.importorskip("torch")
+
+    def make(k):
+        @xb.jit(cache_size=7 + k, backend_options={"backend": "aot_eager"})
+        def f(x):
+            return x * k
+
+        return f
+
+    f1, f2 = make(1), make(2)
+    for n in (1, 2, 2, 3):  # compiled on torch: compile time, shapes (retraces), hits
+        f1(xb.asarray(torch.ones(n)))
+    f2(xb.ones(4))  # NumPy: eager
+    infos = [f1.cache_info(), f2.cache_info()]
+    now = xb.jit_cache_info()
+    for field in ("hits", "misses", "compiles", "fallbacks", "currsize", "maxsize"):
+        assert getattr(now, field) - getattr(before, field) == sum(getattr(i, field) for i in infos), field
+    assert now.compile_time_s - before.compile_time_s == pytest.approx(sum(i.compile_time_s for i in infos))
+    kept = f1.cache_info()
+    f1.cache_clear()  # its retraces still count
+    assert (f1.cache_info().compiles, f1.cache_info().currsize) == (kept.compiles, 0)
+    dead = weakref.ref(f1)
+    del f1
+    gc.collect()
+    assert dead() is None  # nothing keeps a jitted function alive
+    after = xb.jit_cache_info()
+    gone = infos[0]
+    assert (after.hits, after.misses, after.compiles, after.fallbacks) == (now.hits, now.misses, now.compiles,
+                                                                           now.fallbacks)  # fmt: skip
+    assert gone.compile_time_s > 0 and after.compile_time_s == pytest.approx(now.compile_time_s)  # retired, counted
+    assert (after.currsize, after.maxsize) == (now.currsize - gone.currsize, now.maxsize - gone.maxsize)
+
+
+def test_an_evicted_entry_keeps_its_retraces_counted():
+    torch = pytest.importorskip("torch")
+
+    @xb.jit(cache_size=1, backend_options={"backend": "aot_eager"})
+    def f(x):
+        return x + 1
+
+    for n in (2, 3, 1):  # one entry (float32, 1-d), three traces: fake, symbolic, size 1
+        f(xb.asarray(torch.ones(n)))
+    first = f.cache_info()
+    f(xb.asarray(torch.ones(2, dtype=torch.float64)))  # another dtype: a new entry evicts the first
+    now = f.cache_info()
+    assert first.compiles == 3 and now.compiles == 4 and now.currsize == 1
+    assert now.compile_time_s >= first.compile_time_s

@@ -163,6 +163,20 @@ class _Stats:
         self.hits = self.misses = self.compiles = self.fallbacks = 0
         self.compile_time = 0.0
 
+    def fold(self, entries: Any) -> None:
+        """Count the retraces of cache entries that leave the cache (evicted, cleared, or the function gone):
+        ``compiles`` and ``compile_time`` never shrink."""
+        extra, extra_s = _retraces(entries)
+        self.compiles += extra
+        self.compile_time += extra_s
+
+
+def _retraces(entries: Any) -> tuple[int, float]:
+    """The traces a backend made beyond the first for new shapes (torch), and their seconds, over ``entries``."""
+    runs = [e.run for e in entries if type(e) is _Entry]
+    return sum(max(len(getattr(r, "traces", ())) - 1, 0) for r in runs), sum(getattr(r, "retrace_seconds", 0.0)
+                                                                                for r in runs)  # fmt: skip
+
 
 class _Entry:
     """One cache entry: the backend's compiled callable on natives, and the recorded output structure."""
@@ -197,7 +211,7 @@ class Jitted:
         functools.update_wrapper(self, fn)
         with _REG_LOCK:
             _REGISTRY.add(self)
-        weakref.finalize(self, _retire, self._stats)  # its counters still count in jit_cache_info()
+        weakref.finalize(self, _retire, self._stats, self._cache)  # its counters still count in jit_cache_info()
 
     def __repr__(self) -> str:
         return f"<xb.jit of {getattr(self.eager, '__qualname__', self.eager)!r}>"
@@ -211,14 +225,13 @@ class Jitted:
         requires_grad; JAX: any new shape)."""
         s = self._stats
         with self._lock:
-            runs = [e.run for e in self._cache.values() if type(e) is _Entry]
-            extra = sum(max(len(getattr(r, "traces", ())) - 1, 0) for r in runs)
-            extra_s = sum(getattr(r, "retrace_seconds", 0.0) for r in runs)
+            extra, extra_s = _retraces(self._cache.values())
             return JitCacheInfo(s.hits, s.misses, s.compiles + extra, s.fallbacks, s.compile_time + extra_s,
                                 len(self._cache), self.maxsize)  # fmt: skip
 
     def cache_clear(self) -> None:
         with self._lock:
+            self._stats.fold(self._cache.values())
             self._cache.clear()
 
     # -- calling ----------------------------------------------------------------------------------
@@ -320,7 +333,7 @@ class Jitted:
             self._cache[full_key] = entry
             self._cache.move_to_end(full_key)
             while len(self._cache) > self.maxsize:
-                self._cache.popitem(last=False)
+                self._stats.fold([self._cache.popitem(last=False)[1]])
         return result if done else self.eager(*args, **kwargs, **static)
 
     def _fallback(self, why: str) -> None:
@@ -421,7 +434,8 @@ def jit(fn: Any = None, /, *, static_argnames: tuple[str, ...] | str = (),
 _RETIRED = _Stats()  # counters of jitted functions that no longer exist
 
 
-def _retire(stats: _Stats) -> None:
+def _retire(stats: _Stats, cache: Any) -> None:
+    stats.fold(cache.values())
     with _REG_LOCK:
         for k in _Stats.__slots__:
             setattr(_RETIRED, k, getattr(_RETIRED, k) + getattr(stats, k))
