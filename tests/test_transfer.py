@@ -14,6 +14,8 @@ import gc
 import threading
 import time
 
+import os
+
 import numpy as np
 import pytest
 from fakecuda import FakeCudaBackend, run_in_thread
@@ -579,3 +581,62 @@ def test_bfloat16_torch_arrays_come_to_the_host():
     x = xb.asarray([1.5, -2.0], dtype=xb.bfloat16, backend="torch")
     h = x.numpy()
     assert str(h.dtype) == "bfloat16" and h.astype(np.float32).tolist() == [1.5, -2.0]
+
+
+# --- the staging schedule docs/interchange.md promises ------------------------------------------------------------
+KIB, MIB = 1 << 10, 1 << 20
+
+
+def test_the_staging_schedule_is_the_documented_one(cuda, copies, monkeypatch):
+    """docs/interchange.md: 8 MiB slots, at most 256 MiB of them by default, the first chunk 256 KiB and the
+    chunks doubling (up to a slot); a ring of at least two slots, the staging threads the CPU count up to 12."""
+    host = np.arange(40 * MIB // 4, dtype=np.float32)  # 40 MiB
+    out = _staged(cuda, host)
+    assert np.array_equal(cuda.model.read(out), host)
+    sizes = [n for _, n in copies]
+    want, step = [], 256 * KIB
+    while sum(want) < 40 * MIB:  # 256 KiB, 512 KiB, ... 8 MiB, 8 MiB, ..., the tail
+        want.append(min(step, 40 * MIB - sum(want)))
+        step = min(2 * step, 8 * MIB)
+    assert sizes == want and [lo for lo, _ in copies] == [sum(want[:i]) for i in range(len(want))]
+    ring = T._ring(cuda, CUDA0)
+    assert ring.size == 8 * MIB and xb.staging_limit() == 256 * MIB and ring.n == min(32, T._THREADS + 2)
+    assert T._THREADS == max(1, min(int(os.environ.get("XBACKEND_STAGING_THREADS", 0)) or (os.cpu_count() or 1),
+                                    12))  # fmt: skip
+    tiny = T._Ring(cuda, 64 * KIB)  # a limit below two slots: two slots of the smallest size
+    assert (tiny.size, tiny.n) == (64 * KIB, 2)
+    half = T._Ring(cuda, 10 * MIB)  # slots of half the limit, at most 8 MiB
+    assert (half.size, half.n) == (5 * MIB, 2)
+
+
+@pytest.mark.parametrize("cpus, env, want", [(2, None, 2), (64, None, 12), (None, None, 1), (8, "3", 3),
+                                             (8, "40", 12)])  # fmt: skip
+def test_staging_threads_follow_the_cpu_count_up_to_12(monkeypatch, cpus, env, want):
+    import importlib
+
+    monkeypatch.setattr(os, "cpu_count", lambda: cpus)
+    if env is None:
+        monkeypatch.delenv("XBACKEND_STAGING_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("XBACKEND_STAGING_THREADS", env)
+    src = importlib.util.find_spec("xbackend._transfer").origin
+    ns: dict = {}
+    line = next(ln for ln in open(src).read().splitlines() if ln.startswith("_THREADS ="))
+    exec(line, {"os": os}, ns)  # the module's own rule, run under this environment
+    assert ns["_THREADS"] == want
+
+
+def test_rings_are_per_device_and_buffers_from_16_mib_are_released(cuda, copies, monkeypatch):
+    """docs/interchange.md: a ring per backend and device; from 16 MiB (16 MiB included) a device->host buffer is
+    released when its array dies, below it the pool keeps it."""
+    a = xb.host_to_device(np.ones(3 * MIB // 8), backend="fakecuda", device="cuda:0")
+    b = xb.host_to_device(np.full(3 * MIB // 8, 2.0), backend="fakecuda", device="cuda:1")
+    assert xb.device_to_host(a).sum() == 3 * MIB // 8 and xb.device_to_host(b).sum() == 3 * MIB // 4
+    assert sorted(T._RINGS, key=str) == [("fakecuda", CUDA0), ("fakecuda", CUDA1)]
+    monkeypatch.setattr(T, "_RELEASE_AFTER", 3600.0)  # (the timer must not run the release during the test)
+    for nbytes, released in ((16 * MIB, True), (16 * MIB - 8, False)):
+        T._RELEASE.clear()
+        h = xb.device_to_host(_on_device(cuda, np.ones(nbytes // 8)))
+        assert h.nbytes == nbytes
+        del h
+        assert bool(T._RELEASE) is released, nbytes
