@@ -573,3 +573,64 @@ def test_ndarray_subclasses_of_users_are_refused_with_a_fix_that_runs(xb_target)
     ns = {"xb": xb, "np": np, "obj": obj}
     r = eval(_fix_code(str(e.value)), ns)  # noqa: S307 - the message's own fix
     assert type(r) is xb.Array and r.tolist() == [0.0, 1.0, 2.0]
+
+
+# -- the place cache, messages from their first word, integer and bool ranges --------------------------------------
+_MAKERS = {
+    "zeros": lambda b: xb.zeros(3, backend=b), "ones": lambda b: xb.ones(3, backend=b),
+    "empty": lambda b: xb.empty(3, backend=b), "full": lambda b: xb.full(3, 2.0, backend=b),
+    "arange": lambda b: xb.arange(3, backend=b), "eye": lambda b: xb.eye(3, backend=b),
+    "linspace": lambda b: xb.linspace(0, 1, 3, backend=b),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(_MAKERS))
+def test_the_place_cache_tells_backends_apart(name):
+    """The same call with another backend (every other argument the same objects) lands on that backend."""
+    pytest.importorskip("torch")
+    for b in ("numpy", "torch", "numpy", "torch"):
+        assert _MAKERS[name](b).backend == b, (name, b)
+
+
+@pytest.mark.parametrize("call, cls, start", [
+    (lambda: xb.linspace("a", 1, 3), xb.ArgumentTypeError, "linspace(): start must be a number"),
+    (lambda: xb.linspace(0, None, 3), xb.ArgumentTypeError, "linspace(): stop must be a number"),
+    (lambda: xb.eye(1.5), xb.ArgumentTypeError, "eye(): n_rows must be an int, got float 1.5."),
+    (lambda: xb.eye(2, 2.5), xb.ArgumentTypeError, "eye(): n_cols must be an int, got float 2.5."),
+    (lambda: xb.triu(xb.ones((2, 2)), k=1.5), xb.ArgumentTypeError, "triu(): k must be an int, got float 1.5."),
+    (lambda: xb.tril(xb.ones((2, 2)), k="1"), xb.ArgumentTypeError, "tril(): k must be an int, got str '1'."),
+])  # fmt: skip
+def test_creation_messages_name_the_function_then_the_argument(call, cls, start):
+    with pytest.raises(cls) as info:
+        call()
+    assert str(info.value).startswith(start), str(info.value)
+
+
+@pytest.mark.parametrize("start, stop, step, ok", [(0, 2, 1, True), (1, -1, -1, True), (-1, 1, 1, False),
+                                                   (2, 0, -1, False), (0, 3, 1, False), (0, 3, 2, False),
+                                                   (0, 1, 5, True)])  # fmt: skip
+def test_a_bool_arange_holds_only_0_and_1(start, stop, step, ok):
+    want = list(range(start, stop, step))
+    assert ok == all(v in (0, 1) for v in want)
+    if ok:
+        assert xb.arange(start, stop, step, dtype=xb.bool).tolist() == [bool(v) for v in want]
+    else:
+        with pytest.raises(xb.PromotionError, match=r"^arange\(\): dtype=xb\.bool holds only 0 and 1"):
+            xb.arange(start, stop, step, dtype=xb.bool)
+
+
+@pytest.mark.parametrize("start, stop, dt, bad, holder", [
+    (-128.5, 0, xb.int8, -128.5, "int16"), (0, 300, xb.int8, 300.0, "int16"), (0, 127.9, xb.int8, None, None),
+    (0, -0.5, xb.uint8, -0.5, "int8"), (255.9, 0, xb.uint8, None, None), (5.0, -129.0, xb.int8, -129.0, "int16"),
+])  # fmt: skip
+def test_an_integer_linspace_is_floored_and_refused_beyond_the_dtype(start, stop, dt, bad, holder):
+    """NumPy 2's rule: float64 values rounded down, then cast; a floored endpoint outside the dtype is refused with
+    the value and the smallest dtype that holds its floor."""
+    if bad is None:
+        want = np.floor(np.linspace(start, stop, 3)).astype(dt.name)
+        assert xb.linspace(start, stop, 3, dtype=dt).tolist() == want.tolist()
+        return
+    with pytest.raises(xb.ScalarOverflowError) as info:
+        xb.linspace(start, stop, 3, dtype=dt)
+    msg = str(info.value)
+    assert msg.startswith(f"linspace(): value {bad} does not fit {dt}") and msg.endswith(f"dtype=xb.{holder}"), msg

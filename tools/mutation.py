@@ -105,8 +105,10 @@ MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
                                               "tests/test_creation.py", "tests/test_errors.py"], 2, _S),
     "_keys": ("xbackend/_backends/common/keys.py", "numpy,torch,dask", ["tests/test_indexing.py", "tests/test_dask.py",
                                                                        "tests/test_parity_cases.py"], 1, _M),
-    "_creation": ("xbackend/_creation.py", _NT, ["tests/test_creation.py", "tests/test_parity_cases.py",
-                                                "tests/test_errors.py", "tests/test_config.py"], 12, _M),
+    "_creation": ("xbackend/_creation.py", "numpy,torch,dask", ["tests/test_creation.py", "tests/test_parity_cases.py",
+                                                               "tests/test_errors.py", "tests/test_config.py",
+                                                               "tests/test_dask.py", "tests/test_call_budgets.py",
+                                                               "tests/test_*reference*.py"], 12, _M),
     "dask": ("xbackend/_backends/dask", "dask", ["tests"], 12, _M),  # the backend, its graph tasks, linalg, indexing
     "_torch_uint": ("xbackend/_backends/torch/uint.py", "torch", ["tests/test_elementwise.py", "tests/test_array.py",
                                                                   "tests/test_dtypes.py", "tests/test_statistical.py",

@@ -453,7 +453,7 @@ def _int_linspace(be: Any, dev: Device, start: float, stop: float, num: int, dt:
             bad = min(start, stop) if math.floor(min(start, stop)) < lo else max(start, stop)
             raise ScalarOverflowError(
                 f"linspace(): value {bad} does not fit {dt} (range {lo}..{hi}); xbackend never wraps around. "
-                f"Fix: pass a dtype that holds it, e.g. dtype=xb.{D.holder(int(bad), dt).name}")
+                f"Fix: pass a dtype that holds it, e.g. dtype=xb.{D.holder(math.floor(bad), dt).name}")
     try:
         ft = D.float64
         be.native_dtype(ft)
