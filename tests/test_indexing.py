@@ -537,3 +537,18 @@ def test_the_one_read_bounds_checker_follows_the_plain_rule_at_the_edges():
     with pytest.raises(IndexError, match="^index 2 is out of bounds for axis 1 with size 2$"):
         check((4, 2, 3), (slice(None), np.array([1, 2, 5], dtype=np.uint64), 0))
     check((4, 3), (np.array([True, False, True, True]), 1))  # a mask is not an index array
+
+
+@pytest.mark.parametrize("idx", [[3], [-4], [0, 3], [2, -4, 1], [6]])
+def test_take_along_axis_refuses_any_index_outside_the_axis_on_every_target(xb_target, idx):
+    """Every index must lie in [-n, n) - one outside among valid ones too - as NumPy's IndexError says."""
+    with pytest.raises(IndexError):
+        np.take_along_axis(np.array([1.0, 2.0, 3.0]), np.array(idx), axis=0)
+    x = xb.asarray([1.0, 2.0, 3.0], backend=xb_target.backend, device=xb_target.device)
+    i = xb.asarray(idx, backend=xb_target.backend, device=xb_target.device)
+    if xb_target.backend == "dask":
+        pytest.skip("Dask: an index's value is checked when the result is computed")
+    bad = next(k for k in idx if not -3 <= k < 3)
+    with pytest.raises(xb.IndexOutOfRangeError, match=rf"^index {bad} is out of range for axis 0 of size 3 .*Fix: "
+                                                      r"use an index in -3\.\.2$"):  # fmt: skip
+        xb.take_along_axis(x, i, axis=0)

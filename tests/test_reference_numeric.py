@@ -150,19 +150,22 @@ def _held(v: float, name: str) -> float | None:
 
 @pytest.mark.parametrize("dst", _INTS, ids=str)
 def test_saturating_casts_at_every_bound(dst):
-    """The floats next to each bound of ``dst`` (``nextafter`` both ways, as each float dtype holds them): below the
-    bound they truncate towards zero, at or beyond it they are the bound (Python's ints decide)."""
+    """The floats next to each bound of ``dst`` (``nextafter`` both ways, as each float dtype holds them), and the
+    float dtype's own extremes: below the bound they truncate towards zero, at or beyond it they are the bound
+    (Python's ints decide); infinities are the bounds and NaN is 0 (docs/behaviour.md)."""
     info = xb.iinfo(dst)
     for src in (xb.float16, xb.float32, xb.float64):
-        candidates = set()
+        big = float(xb.finfo(src).max)
+        candidates = {big, -big, math.nextafter(big, 0.0) if src is xb.float64 else _held(big * (1 - 2**-10), src.name),
+                      math.inf, -math.inf}
         for b in (info.min, info.max, info.min - 1, info.max + 1, 0):
             f = float(b)
             for v in (f, math.nextafter(f, math.inf), math.nextafter(f, -math.inf), f + 0.5, f - 0.5, -f):
                 h = _held(v, src.name)
                 if h is not None:
                     candidates.add(h)
-        vals = sorted(candidates)
-        want = [info.max if v >= info.max else info.min if v <= info.min else math.trunc(v) for v in vals]
+        vals = sorted(candidates) + [math.nan]
+        want = [info.max if v >= info.max else info.min if v <= info.min else math.trunc(v) for v in vals[:-1]] + [0]
         for t in TARGETS:
             if t.holds(src) and t.holds(dst):
                 got = _on(t, vals, src).astype(dst).tolist()

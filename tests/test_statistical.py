@@ -484,3 +484,13 @@ def test_mean_on_numpy_is_numpys_mean_bit_for_bit_and_quiet(dt):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert xb.mean(big).item() == np.inf
+
+
+def test_the_mean_of_nothing_is_nan_without_a_warning(xb_target):
+    import warnings
+
+    x = xb.zeros((0, 3), backend=xb_target.backend, device=xb_target.device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # NumPy's "Mean of empty slice" must not reach the user
+        full, cols = xb.mean(x), xb.mean(x, axis=0)
+        assert math.isnan(float(full)) and all(math.isnan(v) for v in cols.tolist()) and cols.shape == (3,)
