@@ -608,3 +608,67 @@ def test_python_ints_written_into_a_narrower_array_are_range_checked_at_both_end
     with pytest.raises(xb.ScalarOverflowError):
         x[0:2] = data
     assert x.tolist() == [0, 0]
+
+
+# -- asarray's scalar, move, range and leaf paths ----------------------------------------------------------------------
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_a_python_float_with_an_integer_dtype_truncates_inside_the_range(backend):
+    if backend == "torch":
+        _torch()
+    got = xb.asarray(2.75, dtype=xb.int16, backend=backend)
+    assert (got.dtype, got.backend, got.tolist()) == (xb.int16, backend, 2)
+    assert xb.asarray(-2.75, dtype=xb.int8, backend=backend).tolist() == -2
+    with pytest.raises(xb.ScalarOverflowError):
+        xb.asarray(-1.5, dtype=xb.uint8, backend=backend)
+
+
+def test_moves_between_numpy_and_torch_with_a_dtype_cast_as_numpy_casts():
+    _torch()
+    h = np.array([1, -2, 2**31 - 1], dtype=np.int32)
+    t = xb.asarray(h, backend="torch", dtype=xb.int64)
+    assert (t.backend, t.dtype, t.tolist()) == ("torch", xb.int64, h.astype(np.int64).tolist())
+    f = xb.asarray(xb.asarray([0.1, 1e300], dtype=xb.float64, backend="torch"), backend="numpy", dtype=xb.float32)
+    assert (f.backend, f.dtype) == ("numpy", xb.float32)
+    assert f.numpy().tolist() == np.array([0.1, 1e300]).astype(np.float32).tolist()
+
+
+def test_ints_from_0_past_int64_are_uint64_and_negatives_past_it_are_refused():
+    got = xb.asarray([0, 2**63, 2**64 - 1])
+    assert got.dtype is xb.uint64 and got.tolist() == [0, 2**63, 2**64 - 1]
+    with pytest.raises(xb.ScalarOverflowError):
+        xb.asarray([-1, 2**63])
+
+
+def test_python_ints_beside_a_bool_array_take_the_default_int_in_force():
+    c = xb.asarray([True, False])
+    with xb.using(default_int=xb.int32):
+        assert xb.where(c, xb.asarray([True, False]), 1).dtype is xb.int32
+    assert xb.where(c, xb.asarray([True, False]), 1).dtype is xb.int64
+    with xb.using(default_float=xb.float32):
+        assert xb.where(c, xb.asarray([True, False]), 1.5).dtype is xb.float32
+    with xb.using(default_int=xb.int32, default_float=xb.float32):  # a list of a 0-d bool Array and Python numbers
+        assert xb.asarray([xb.asarray(True), 1]).dtype is xb.int32
+        assert xb.asarray([xb.asarray(True), 2.5]).dtype is xb.float32
+
+
+def test_a_list_of_arrays_on_two_backends_names_the_first_ones_place_first():
+    _torch()
+    with pytest.raises(xb.BackendMismatchError, match=r"^operation mixes Arrays on backends numpy \(cpu\) and torch "
+                                                      r"\(cpu\).*backend='numpy'"):  # fmt: skip
+        xb.asarray([xb.asarray([1.0]), xb.asarray([2.0], backend="torch")])
+    with pytest.raises(xb.BackendMismatchError, match=r"^operation mixes Arrays on backends torch \(cpu\) and numpy "):
+        xb.asarray([xb.asarray([2.0], backend="torch"), xb.asarray([1.0])])
+
+
+def test_requires_grad_makes_a_new_leaf_that_never_writes_the_callers_numpy_data():
+    torch = _torch()
+    h = np.arange(3.0, dtype=np.float32)
+    w = xb.asarray(h, backend="torch", requires_grad=True)
+    assert (w.dtype, w.backend, w.native.requires_grad, w.native.is_leaf) == (xb.float32, "torch", True, True)
+    with torch.no_grad():
+        w.native.add_(1.0)
+    assert h.tolist() == [0.0, 1.0, 2.0]  # a parameter's updates stay off the caller's data
+    t = torch.ones(2)
+    leaf = xb.asarray(t, requires_grad=True)
+    assert leaf.native.requires_grad and not t.requires_grad  # the caller's tensor keeps its own flag
+    assert xb.asarray(leaf, requires_grad=True) is leaf

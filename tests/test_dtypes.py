@@ -445,3 +445,32 @@ def test_finfo_repr_reads_like_numpys_fields():
     r = repr(xb.finfo(xb.float32))
     assert r.startswith("finfo(bits=32, ") and r.endswith(", dtype=xb.float32)"), r
     assert f"eps={float(np.finfo(np.float32).eps)!r}" in r
+
+
+# -- dtype facts against NumPy's, and the dtype a refusal suggests ---------------------------------------------------
+def test_every_dtype_has_numpys_itemsize_and_limits():
+    for dt in xb.__array_namespace_info__().dtypes().values():
+        nd = np.dtype(dt)  # (bfloat16: ml_dtypes')
+        assert dt.itemsize == nd.itemsize, dt
+        if dt.kind in "iu":
+            ii = np.iinfo(nd)
+            assert repr(xb.iinfo(dt)) == f"iinfo(bits={ii.bits}, min={ii.min}, max={ii.max}, dtype={dt!r})"
+        elif dt.kind == "f":
+            fi = np.finfo(nd)
+            want = f"finfo(bits={fi.bits}, eps={float(fi.eps)!r}, max={float(fi.max)!r}, dtype={dt!r})"
+            assert repr(xb.finfo(dt)) == want
+
+
+@pytest.mark.parametrize("value, dt, want", [
+    (32767, xb.int8, "int16"), (-32768, xb.int8, "int16"), (32768, xb.int8, "int32"), (65535, xb.uint8, "uint16"),
+    (65536, xb.uint8, "uint32"), (-1, xb.uint8, "int8"), (2**63 - 1, xb.int8, "int64"), (2**64 - 1, xb.int8, "uint64"),
+])  # fmt: skip
+def test_a_refusal_suggests_the_smallest_dtype_that_holds_the_value(value, dt, want):
+    """The same kind first (unsigned for a non-negative value next to an unsigned dtype), the smallest that holds
+    it, its bounds included."""
+    from xbackend import _dtypes as D
+
+    assert D.holder(value, dt).name == want
+    bits = int(want.lstrip("uint"))
+    lo, hi = (0, 2**bits - 1) if want.startswith("u") else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+    assert lo <= value <= hi
