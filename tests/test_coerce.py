@@ -672,3 +672,13 @@ def test_requires_grad_makes_a_new_leaf_that_never_writes_the_callers_numpy_data
     leaf = xb.asarray(t, requires_grad=True)
     assert leaf.native.requires_grad and not t.requires_grad  # the caller's tensor keeps its own flag
     assert xb.asarray(leaf, requires_grad=True) is leaf
+
+
+def test_a_plain_object_is_data_of_the_wrong_kind_not_a_foreign_array():
+    """Only a type that offers its values as an array (``__array__``, ``__array_interface__``) from a library
+    xbackend does not know is a foreign array; any other object is Python data that holds no numbers."""
+    plain = type("Plain", (), {"__module__": "xb_user_things"})
+    for data in (plain(), [plain(), plain()]):
+        with pytest.raises(xb.UnsupportedDTypeError, match=r"^Unsupported data: cannot make an Array from a \w+ of "
+                                                           r"Plain values"):  # fmt: skip
+            xb.asarray(data)
