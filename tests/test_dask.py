@@ -501,3 +501,28 @@ def test_dask_says_it_is_installed_and_how_to_differentiate_it():
     x = xb.asarray([1.0, 2.0], backend="dask")
     with pytest.raises(xb.GradientError, match=r"Fix: compute the values first: x = x\.compute\(\)"):
         xb.grad(lambda v: xb.sum(v * v))(x)
+
+
+# -- keys, writes and imports on Dask, against NumPy --------------------------------------------------------------------
+@pytest.mark.parametrize("key", [False, True, (None, False), (False, 0), (True, slice(1, None))])
+def test_bool_scalar_keys_add_an_axis_of_one_or_none(key):
+    h = np.arange(6.0).reshape(2, 3)
+    got = xb.asarray(h, backend="dask")[key]
+    assert got.shape == h[key].shape and got.numpy().tolist() == h[key].tolist()
+
+
+def test_writes_broadcast_their_value_as_numpy_does():
+    h = np.arange(6.0).reshape(2, 3)
+    y = xb.asarray(h.copy(), backend="dask")
+    y[0] = xb.asarray([7.0, 8.0, 9.0], backend="dask")
+    y[:, 1] = 5.0
+    y[1, None] = np.array([[-1.0, -2.0, -3.0]])
+    h[0], h[:, 1] = [7.0, 8.0, 9.0], 5.0
+    h[1, None] = [[-1.0, -2.0, -3.0]]
+    assert y.numpy().tolist() == h.tolist()
+
+
+def test_a_dlpack_import_onto_dask_is_the_producers_values():
+    h = np.arange(5.0)
+    z = xb.from_dlpack(h, backend="dask")
+    assert (z.backend, z.device, z.dtype) == ("dask", "cpu", xb.float64) and z.numpy().tolist() == h.tolist()
