@@ -311,3 +311,16 @@ def test_write_json_keeps_values_up_to_max_values_and_summarises_beyond(tmp_path
             assert "values" not in out and out["summary"] == {"min": 0.0, "max": 1000.0, "mean": 500.0, "nan": 0,
                                                               "inf": 0}  # fmt: skip
             assert len(out_of(rep, max_values=1001)["values"]) == 1001
+
+
+def test_no_exact_reference_for_non_finite_inputs():
+    """An infinity or NaN among the terms: math.fsum and Fractions have no exact answer to give, so the float64 call
+    gets none (NumPy's longdouble ufunc reference is for elementwise calls only)."""
+    h = np.array([[1.0, np.inf, 2.0], [0.5, 1.5, 2.5]])
+    for fn in (lambda x: xb.sum(x), lambda x: xb.mean(x, axis=1), lambda x: xb.prod(x, axis=0)):
+        t = record_run("t", fn, (xb.asarray(h),), {})
+        c = t.calls[-1]
+        assert reference(c, "out", "float64") is None, c.name
+    mm = record_run("t", lambda x: x @ xb.matrix_transpose(x), (xb.asarray(h),), {}).calls[-1]
+    ref = reference(mm, "out", "float64")  # matmul is a NumPy ufunc: at most its longdouble evaluation
+    assert ref is None or ref[0].startswith("NumPy longdouble")
