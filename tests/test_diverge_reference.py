@@ -322,7 +322,8 @@ def test_no_exact_reference_for_non_finite_inputs():
         c = t.calls[-1]
         assert reference(c, "out", "float64") is None, c.name
     v = record_run("t", lambda x, y: xb.vecdot(x, y), (xb.asarray(h), xb.asarray(np.ones((2, 3)))), {}).calls[-1]
-    assert reference(v, "out", "float64") is None  # one of the two arrays holds the infinity
+    ref = reference(v, "out", "float64")  # one of the two arrays holds the infinity: no Fractions
+    assert ref is None or ref[0].startswith("NumPy longdouble")
     mm = record_run("t", lambda x: x @ xb.matrix_transpose(x), (xb.asarray(h),), {}).calls[-1]
     ref = reference(mm, "out", "float64")  # matmul is a NumPy ufunc: at most its longdouble evaluation
     assert ref is None or ref[0].startswith("NumPy longdouble")
