@@ -136,3 +136,36 @@ def test_unique_complex_values_are_sorted_lexicographically():
     assert xb.unique_values(x).tolist() == np.unique(a).tolist()
     r = xb.unique_all(x)
     assert r.values.tolist() == np.unique(a).tolist() and r.counts.tolist() == [1, 1, 2, 1]
+
+
+# -- torch's CUDA checks on a machine without CUDA (torch's answers faked), and its leaf-write refusal --------------
+def test_a_cuda_index_beyond_the_devices_names_the_ones_there(monkeypatch):
+    torch = pytest.importorskip("torch")
+    from xbackend._backends.torch import backend as TB
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+    be = xb.zeros(0, backend="torch")._be
+    with pytest.raises(xb.UnknownDeviceError, match=r"^torch sees 2 CUDA device\(s\), so cuda:5 does not exist; use "
+                                                    r"cuda:0\.\.cuda:1$"):  # fmt: skip
+        be.check_device(xb.device("cuda:5"))
+    assert xb.device("cuda:5") not in TB._CUDA_OK
+
+
+def test_the_backend_report_says_why_a_cuda_check_failed(monkeypatch):
+    torch = pytest.importorskip("torch")
+
+    def broken():
+        raise RuntimeError("driver mismatch")
+
+    monkeypatch.setattr(torch.cuda, "is_available", broken)
+    info = type(xb.zeros(0, backend="torch")._be).probe()
+    assert info.usable and info.extra["cuda"] == "CUDA check failed: RuntimeError('driver mismatch')"
+
+
+def test_an_in_place_write_into_a_parameter_names_the_operation_first():
+    torch = pytest.importorskip("torch")
+    w = xb.asarray(torch.ones(2, requires_grad=True))
+    with pytest.raises(xb.GradientError, match=r"^in-place add on a torch Array that requires grad \(a leaf: a "
+                                               r"parameter\).*Fix: update it under `with xb.no_grad\(\):`"):  # fmt: skip
+        w += 1.0
