@@ -73,6 +73,7 @@ def test_exit_0_when_every_backend_agrees_and_the_trace_is_written(cases, tmp_pa
     assert data["function"] == "agree" and [c["name"] for c in data["traces"]["numpy-cpu"]["calls"]] == [
         "Array.__mul__", "sum"]  # fmt: skip
     assert str(cases.parent) in sys.path  # the file's neighbours importable
+    assert sys.modules["xb_cli_cases"].__file__ == str(cases)  # registered under its name (pickling, self-imports)
 
 
 def test_exit_1_with_the_report_when_backends_part_and_make_args_may_be_a_dict(cases, tmp_path, capsys):

@@ -143,3 +143,96 @@ def test_only_array_data_is_moved_to_each_target():
     assert _on(spec, t) is spec and _on(like, t) is like
     moved = _on({"a": (np.float32(1.5), [np.arange(2)])}, t)
     assert type(moved["a"][0]) is xb.Array and moved["a"][0].dtype is xb.float32 and type(moved["a"][1][0]) is xb.Array
+
+
+# -- the rest of the kit: assert_close's roles, random_arrays' ranges, recorded errors, the parting call ---------------
+def test_assert_close_measures_against_the_expected_value_at_every_depth():
+    """|actual - expected| <= atol + rtol |expected|: 2 is not within 50 % of 1, though 1 is within 50 % of 2 -
+    in a dict and a list as at the top."""
+    from xbackend.testing import assert_close
+
+    for actual, expected in ((2.0, 1.0), ({"k": 2.0}, {"k": 1.0}), ([xb.asarray(0.0), xb.asarray(2.0)],
+                                                                    [xb.asarray(0.0), xb.asarray(1.0)])):
+        a = actual if not isinstance(actual, float) else xb.asarray(actual)
+        e = expected if not isinstance(expected, float) else xb.asarray(expected)
+        with pytest.raises(AssertionError):
+            assert_close(a, e, rtol=0.5, atol=0.0)
+        assert_close(e, a, rtol=0.5, atol=0.0)  # (1 is within 50 % of 2)
+
+
+def test_random_integer_arrays_span_the_whole_dtype_by_default():
+    from hypothesis import find
+
+    from xbackend.testing.strategies import random_arrays
+
+    st_int8 = random_arrays(xb.int8, (16,), backend="numpy")
+    assert int(xb.min(find(st_int8, lambda a: int(xb.min(a)) < -100))) < -100
+    assert int(xb.max(find(st_int8, lambda a: int(xb.max(a)) > 100))) > 100
+
+
+def test_a_call_that_raised_is_recorded_with_its_error_and_no_outputs():
+    t = record_run("t", lambda: xb.zeros(-1), (), {})
+    (c,) = t.calls
+    assert (c.name, c.outputs, c.error[0]) == ("zeros", [], "ArgumentValueError") and callable(c.fn)
+    assert t.error is not None and t.error[0] == "ArgumentValueError"
+
+
+def _parts_after_three(x, flag):
+    y = x + 1.0
+    y = y * 2.0
+    y = y - 3.0
+    y = y / 4.0
+    if flag:
+        return xb.sum(y)
+    return xb.mean(y)
+
+
+def test_control_flow_names_the_last_call_both_made():
+    from xbackend.testing._diverge import compare_traces
+
+    ta = record_run("a", _parts_after_three, (xb.asarray([1.0, 2.0]), True), {})
+    tb = record_run("b", _parts_after_three, (xb.asarray([1.0, 2.0]), False), {})
+    div = compare_traces(ta, tb)
+    assert div.kind == "control flow" and div.last_shared.name == "Array.__truediv__" and div.index == 4
+    assert "a and b part after call #3: x / y" in str(div)
+
+
+def test_backends_that_raise_differently_are_an_error_divergence():
+    from xbackend.testing._diverge import compare_traces
+
+    def f(x):
+        return xb.linalg.inv(x)
+
+    ta = record_run("a", f, (xb.asarray([[1.0, 0.0], [0.0, 1.0]]),), {})
+    tb = record_run("b", f, (xb.asarray([[1.0, 2.0], [2.0, 4.0]]),), {})
+    div = compare_traces(ta, tb)
+    assert div.kind == "error" and div.call_a is ta.calls[0] and div.call_b is tb.calls[0]
+    assert div.detail.startswith("a returned; b raised LinAlgError: ")
+
+
+def test_a_dtype_rule_names_each_backends_dtype():
+    from xbackend.testing._diverge import compare_traces
+
+    def cast(x, dt):
+        return xb.astype(x, dt)
+
+    ta = record_run("a", cast, (xb.asarray([1.0]), xb.float64), {})
+    tb = record_run("b", cast, (xb.asarray([1.0]), xb.float32), {})
+    div = compare_traces(ta, tb)
+    assert div.kind == "dtype rule" and div.call_a is ta.calls[0]
+    assert div.detail == "out is float64 on a but float32 on b: the backends apply different dtype rules"
+
+
+def _shifted(x):
+    return x + (1.0 if x.backend == "numpy" else 2.0)
+
+
+def test_across_backends_names_the_function_and_explains_with_the_callers_tolerance():
+    pytest.importorskip("torch")
+    from xbackend.testing import across_backends
+
+    with pytest.raises(AssertionError) as info:
+        across_backends(_shifted, np.arange(3.0), backends=("numpy", "torch"), rtol=1e-3, atol=0.0)
+    msg = str(info.value)
+    assert msg.startswith("1 of 1 targets disagree with the reference numpy-cpu for _shifted():")
+    assert "differ beyond rtol=0.001, atol=0;" in msg  # the divergence report, under the same tolerance
