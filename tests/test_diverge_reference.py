@@ -327,3 +327,12 @@ def test_no_exact_reference_for_non_finite_inputs():
     mm = record_run("t", lambda x: x @ xb.matrix_transpose(x), (xb.asarray(h),), {}).calls[-1]
     ref = reference(mm, "out", "float64")  # matmul is a NumPy ufunc: at most its longdouble evaluation
     assert ref is None or ref[0].startswith("NumPy longdouble")
+
+
+def test_exact_references_up_to_20000_terms():
+    """Fractions cost ~10 µs a term: up to 20000 terms a float64 vecdot gets the exact reference, beyond it not."""
+    for n, exact in ((20000, True), (20001, False)):
+        h = np.linspace(0.1, 1.0, n)
+        c = record_run("t", lambda x: xb.vecdot(x, x), (xb.asarray(h),), {}).calls[0]
+        ref = reference(c, "out", "float64")
+        assert (ref is not None and ref[0] == "exact rational arithmetic (fractions)") is exact, n
