@@ -552,3 +552,46 @@ def test_take_along_axis_refuses_any_index_outside_the_axis_on_every_target(xb_t
     with pytest.raises(xb.IndexOutOfRangeError, match=rf"^index {bad} is out of range for axis 0 of size 3 .*Fix: "
                                                       r"use an index in -3\.\.2$"):  # fmt: skip
         xb.take_along_axis(x, i, axis=0)
+
+
+# -- the shared bounds checks (_backends/common/keys.py), on NumPy keys, against the axis each index meets --------
+_ARR = (lambda k: isinstance(k, np.ndarray), lambda k: k.dtype == bool)
+_OUT, _READ = (lambda k, n: (k < -n) | (k >= n)), (lambda flags: [bool(f) for f in flags])
+
+
+@pytest.mark.parametrize("shape, key, bad", [
+    ((3, 4), (np.array([0, 2]), slice(None)), None),
+    ((3, 4), (slice(None), np.array([3, -4])), None),
+    ((3, 4), (slice(None), np.array([4])), "index 4 is out of bounds for axis 1 with size 4"),
+    ((3, 4), (Ellipsis, np.array([-5])), "index -5 is out of bounds for axis 1 with size 4"),
+    ((3, 4), (None, np.array([2]), 5), "index 5 is out of bounds for axis 1 with size 4"),
+    ((3, 4), (np.array([0]), -4), None),
+    ((3, 4), (np.array([0]), -5), "index -5 is out of bounds for axis 1 with size 4"),
+    ((3,), np.array([3]), "index 3 is out of bounds for axis 0 with size 3"),
+    ((3, 4), (np.ones((3, 4), dtype=bool),), None),
+    ((2, 3, 4), (np.ones((2, 3), dtype=bool), np.array([4])), "index 4 is out of bounds for axis 2 with size 4"),
+    ((3, 4), (np.array([0]), 1, 2), "too many indices for array: array is 2-dimensional, but 3 were indexed"),
+])  # fmt: skip
+def test_the_one_read_bounds_check_finds_the_axis_each_index_meets(shape, key, bad):
+    from xbackend._backends.common.keys import check_bounds_at_once
+
+    if bad is None:
+        check_bounds_at_once(shape, key, *_ARR, _OUT, _READ)
+        np.empty(shape)[key]  # NumPy agrees: in bounds
+        return
+    with pytest.raises(IndexError) as info:
+        check_bounds_at_once(shape, key, *_ARR, _OUT, _READ)
+    assert str(info.value) == bad
+    with pytest.raises(IndexError):
+        np.empty(shape)[key]
+
+
+def test_map_index_arrays_keeps_the_keys_form():
+    from xbackend._backends.common.keys import map_index_arrays
+
+    def tag(k, axis, size):
+        return ("array", axis, size)
+
+    assert map_index_arrays((3, 4), (slice(None), np.array([1])), *_ARR, tag) == (slice(None), ("array", 1, 4))
+    assert map_index_arrays((3, 4), np.array([1]), *_ARR, tag) == ("array", 0, 3)  # not a tuple: not one back
+    assert map_index_arrays((3, 4), (1, slice(None)), *_ARR, tag) == (1, slice(None))  # no array: as it is
