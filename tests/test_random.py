@@ -782,7 +782,9 @@ def test_a_torch_cuda_draw_is_one_launch_into_one_tensor(monkeypatch, host_kerne
     assert work == ["empty"], ops.names
 
 
-def test_torch_falls_back_to_the_same_numbers_when_the_kernel_cannot_be_built(monkeypatch):
+def no_nvrtc(monkeypatch):
+    """torch's portable stream on the kernel path (CPU tensors) where NVRTC cannot be loaded: the source (its
+    jiterator kernel still to be tried)."""
     from xbackend.random import _torch as T
 
     def broken_driver(torch, index, source, name):
@@ -794,6 +796,13 @@ def test_torch_falls_back_to_the_same_numbers_when_the_kernel_cannot_be_built(mo
     monkeypatch.setattr(T.Source, "_on_kernel", lambda self, dev: True)
     src = xb.random._source.source_for(xb.zeros(0, backend="torch")._be)
     monkeypatch.setattr(src, "kernel", T.JiteratorPhilox())
+    return src
+
+
+def test_torch_falls_back_to_the_same_numbers_when_the_kernel_cannot_be_built(monkeypatch):
+    from xbackend.random import _torch as T
+
+    no_nvrtc(monkeypatch)
     with pytest.warns(RuntimeWarning) as caught:  # NVRTC, then the jiterator (no CUDA here): the emulated rounds
         got = xb.random.default_rng(4, backend="torch").integers(-5, 10**6, 50)
     assert "NVRTC" in str(caught[0].message) and "libnvrtc" in T.RAW.broken

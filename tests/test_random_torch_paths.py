@@ -189,19 +189,9 @@ def test_placed_closures_refuse_an_int64_range_past_int64_as_the_general_path_do
 def test_placed_closures_draw_the_same_numbers_when_no_kernel_can_be_built(monkeypatch):
     """NVRTC and the jiterator both unusable: the closures' fallbacks draw at the counter they took (after
     another draw, so the counter is not 0), the NumPy backend's numbers."""
-    from xbackend.random import _torch as T
+    from tests.test_random import no_nvrtc
 
-    def broken_driver(torch, index, source, name):
-        raise OSError("libnvrtc.so: cannot open shared object file")
-
-    monkeypatch.setattr(T.RAW, "driver", broken_driver)
-    monkeypatch.setattr(T.RAW, "_devices", {})
-    monkeypatch.setattr(T.RAW, "broken", None)
-    monkeypatch.setattr(T.Source, "_on_kernel", lambda self, dev: True)
-    src = xb.random._source.source_for(xb.zeros(0, backend="torch")._be)
-    broken = T.JiteratorPhilox()
-    broken.broken = "no CUDA here"
-    monkeypatch.setattr(src, "kernel", broken)
+    no_nvrtc(monkeypatch).kernel.broken = "no CUDA here"  # the jiterator unusable too
     r, ref = xb.random.default_rng(6, backend="torch", device="cpu"), xb.random.default_rng(6, backend="numpy")
     with pytest.warns(RuntimeWarning, match="NVRTC"):
         r.random(3)
