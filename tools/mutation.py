@@ -109,9 +109,7 @@ MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
                                                                "tests/test_errors.py", "tests/test_config.py",
                                                                "tests/test_dask.py", "tests/test_call_budgets.py",
                                                                "tests/test_*reference*.py"], 12, _M),
-    # the backend, its graph tasks, linalg, indexing; NumPy and torch too: test files that compare with them (the
-    # reference-defect tests) fail to collect without them, and their Dask cases then ran in no map
-    "dask": ("xbackend/_backends/dask", "numpy,torch,dask", ["tests"], 12, _M),
+    "dask": ("xbackend/_backends/dask", "dask", ["tests"], 12, _M),  # the backend, its graph tasks, linalg, indexing
     "_torch_uint": ("xbackend/_backends/torch/uint.py", "torch", ["tests/test_elementwise.py", "tests/test_array.py",
                                                                   "tests/test_dtypes.py", "tests/test_statistical.py",
                                                                   "tests/test_sorting.py", "tests/test_searching.py",
@@ -154,7 +152,7 @@ _WIDE = ["tests/test_elementwise.py", "tests/test_statistical.py", "tests/test_i
          "tests/test_linalg.py", "tests/test_fft.py", "tests/test_sorting.py", "tests/test_searching.py",
          "tests/test_set.py", "tests/test_creation.py", "tests/test_array.py", "tests/test_parity_cases.py"]
 _REF = ["tests/test_*reference*.py", "tests/test_call_budgets.py"]  # the independent references; the call budgets
-_DASK_TESTS = ["tests/test_dask.py", *_WIDE, "tests/test_error_fixes.py", "tests/test_info.py"]
+_DASK_TESTS = ["tests/test_dask.py", *_WIDE, "tests/test_error_fixes.py", "tests/test_info.py", *_REF]
 MODULES["dask"] = MODULES["dask"][:2] + (_DASK_TESTS,) + MODULES["dask"][3:]
 MODULES["numpy"] = MODULES["numpy"][:2] + (["tests/test_numpy_backend.py", *_WIDE, *_REF],) + MODULES["numpy"][3:]
 MODULES["_numpy_kernels"] = (MODULES["_numpy_kernels"][:2] + (["tests/test_np_rules.py", *_WIDE, *_REF],)
