@@ -678,3 +678,36 @@ def test_a_plain_object_is_data_of_the_wrong_kind_not_a_foreign_array():
         with pytest.raises(xb.UnsupportedDTypeError, match=r"^Unsupported data: cannot make an Array from a \w+ of "
                                                            r"Plain values"):  # fmt: skip
             xb.asarray(data)
+
+
+# -- the paths of asarray that the mutation run found untested --------------------------------------------------------
+@pytest.mark.parametrize("data, want", [
+    ([2**70, 0.5], [float(2**70), 0.5]), ([0.5, -(2**70)], [0.5, float(-(2**70))]),
+    ([[2**70], [0.5]], [[float(2**70)], [0.5]]), ([2**64, True, 1.5], [float(2**64), 1.0, 1.5]),
+])  # fmt: skip
+def test_ints_beyond_uint64_beside_floats_are_floats_as_in_python(data, want):
+    """NumPy keeps such a list as objects; Python's int + float is a float, so the data is float64 (each int as
+    float(i) rounds it) - it was refused as 'not numbers'."""
+    for backend in ("numpy", "torch"):
+        if backend == "torch":
+            _torch()
+        got = xb.asarray(data, backend=backend)
+        assert got.dtype is xb.float64 and got.tolist() == want
+    assert xb.asarray([2**70, 1j]).dtype is xb.complex128
+    with pytest.raises(xb.ScalarOverflowError, match=r"beyond float64's range"):
+        xb.asarray([2**1100, 0.5])
+    for ints in ([2**71, 3], [2**71, True]):  # ints (and bools) alone: no dtype holds it, never a silent float64
+        with pytest.raises(xb.ScalarOverflowError, match=r"^Python int 2361183241434822606848 in the data does not"):
+            xb.asarray(ints)
+
+
+def test_asarray_paths_of_arrays_casts_and_lists_of_arrays():
+    torch = _torch()
+    assert xb.asarray(xb.asarray([1.5, -2.7]), dtype=xb.int8).tolist() == [1, -2]  # an Array's floats, truncated
+    with pytest.raises(xb.GradientError):
+        xb.asarray(torch.ones(2, requires_grad=True), backend="numpy")  # never a silent detach
+    mixed = xb.asarray([xb.asarray([1], dtype=xb.int8), xb.asarray([2.5]), [300]])  # 300 is weak to the promoted
+    assert mixed.dtype is xb.float64 and mixed.tolist() == [[1.0], [2.5], [300.0]]  # float64, not to int8
+    assert xb.asarray([xb.asarray(1.5), 2]).tolist() == [1.5, 2.0] and xb.asarray((xb.asarray([1, 2]),)).shape == (1, 2)
+    with pytest.raises(xb.ScalarOverflowError, match=r"does not fit uint64"):  # from 0 up: uint64 is the candidate
+        xb.asarray([0, 2**64])

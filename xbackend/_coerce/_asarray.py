@@ -19,7 +19,8 @@ from .. import _config, _dtypes as D
 from .._array import Array, _alloc, _check_partner, _new, wrap_native
 from .._devices import CPU, split as _split
 from .._dispatch import _instances, backend_for_type, get_backend
-from .._errors import CopyError, ForeignArrayError, GradientError, ShapeError, UnsupportedDTypeError
+from .._errors import (CopyError, ForeignArrayError, GradientError, ScalarOverflowError, ShapeError,
+                       UnsupportedDTypeError)
 from .._interchange import HOST_IMPORTS, _transport, cpu_move, host_import, import_dlpack, move, shares_memory
 from . import _sequences as H
 from ._place import resolve, target
@@ -143,6 +144,18 @@ def asarray(obj: Any, /, *, dtype: D.DType | None = None, device: Any = None, co
 
 
 _OWN_KIND = {int: "i", float: "f", complex: "c", bool: "b"}  # a Python scalar's kind (ints: signed)
+_INTS, _NUMBER_TYPES = frozenset({int, bool}), frozenset({int, bool, float, complex})
+
+
+def _floats_of(obj: Any, cplx: bool) -> np.ndarray:
+    """Numbers holding an int beyond uint64 beside floats, as float64 (complex128): each int rounded as ``float(i)``
+    rounds it; one beyond float64's range is refused, as Python's ``float(2**1024)`` is."""
+    try:
+        return np.array(obj, dtype=np.complex128 if cplx else np.float64)
+    except OverflowError:
+        raise ScalarOverflowError("a Python int in the data is beyond float64's range (about 1.8e308), which the "
+                                  "floats beside it make the dtype. Fix: scale the values first, or keep them as "
+                                  "Python ints") from None
 
 
 def _python_data(obj: Any, t: type, dt: D.DType | None, be: Any, dev: Any, copy: bool | None,
@@ -166,16 +179,18 @@ def _python_data(obj: Any, t: type, dt: D.DType | None, be: Any, dev: Any, copy:
             raise UnsupportedDTypeError(f"cannot make an Array from a {t.__name__} of format {host.dtype}; "
                                         "use a buffer of numbers")  # fmt: skip
         dt = dt or D.from_numpy_dtype(host.dtype)
-    if host.dtype.kind == "O":
-        if type(H.first_leaf(obj)) is int:  # ints beyond uint64 (and int64): NumPy keeps Python objects
-            with contextlib.suppress(TypeError, ValueError):
-                leaves = np.asarray(obj, dtype=object).ravel()
-                if all(type(v) is int or type(v) is bool for v in leaves):
-                    if dt is not None and dt.kind in "fc":
-                        host = np.array(obj, dtype=np.float64)  # asked for floats: rounding is expected
-                    else:
-                        lo, hi = int(min(leaves)), int(max(leaves))
-                        H.check_range(lo, hi, dt if dt is not None and dt.kind in "iu" else D.int64 if lo < 0 else D.uint64)
+    if host.dtype.kind == "O":  # ints beyond uint64 (and int64) among the numbers: NumPy keeps Python objects
+        with contextlib.suppress(TypeError, ValueError):
+            leaves = np.asarray(obj, dtype=object).ravel()
+            kinds = set(map(type, leaves))
+            if kinds <= _INTS:
+                if dt is not None and dt.kind in "fc":
+                    host = np.array(obj, dtype=np.float64)  # asked for floats: rounding is expected
+                else:
+                    lo, hi = int(min(leaves)), int(max(leaves))
+                    H.check_range(lo, hi, dt if dt is not None and dt.kind in "iu" else D.int64 if lo < 0 else D.uint64)
+            elif kinds <= _NUMBER_TYPES:  # floats beside them: Python's int + float, a float (complex: complex)
+                host = _floats_of(obj, complex in kinds)
         if host.dtype.kind == "O":
             raise UnsupportedDTypeError(f"Unsupported data: cannot make an Array from a {t.__name__} of "
                                         f"{type(H.first_leaf(obj)).__name__} values; an Array holds numbers and "
