@@ -694,6 +694,7 @@ def test_ints_beyond_uint64_beside_floats_are_floats_as_in_python(data, want):
         got = xb.asarray(data, backend=backend)
         assert got.dtype is xb.float64 and got.tolist() == want
     assert xb.asarray([2**70, 1j]).dtype is xb.complex128
+    assert xb.asarray([2**70, True, 1.5, 1j]).tolist() == [float(2**70), 1.0, 1.5, 1j]  # every number type at once
     with pytest.raises(xb.ScalarOverflowError, match=r"beyond float64's range"):
         xb.asarray([2**1100, 0.5])
     for ints in ([2**71, 3], [2**71, True]):  # ints (and bools) alone: no dtype holds it, never a silent float64
