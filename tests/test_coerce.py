@@ -712,3 +712,12 @@ def test_asarray_paths_of_arrays_casts_and_lists_of_arrays():
     assert xb.asarray([xb.asarray(1.5), 2]).tolist() == [1.5, 2.0] and xb.asarray((xb.asarray([1, 2]),)).shape == (1, 2)
     with pytest.raises(xb.ScalarOverflowError, match=r"does not fit uint64"):  # from 0 up: uint64 is the candidate
         xb.asarray([0, 2**64])
+
+
+def test_asarray_with_chunks_is_the_rechunked_array():
+    pytest.importorskip("dask")
+    h = np.arange(10.0)
+    x = xb.asarray(h, backend="dask", chunks=3)
+    assert x.native.chunks == ((3, 3, 3, 1),) and x.numpy().tolist() == h.tolist() and x.backend == "dask"
+    y = xb.asarray(x, chunks=5, dtype=xb.float32)
+    assert y.native.chunks == ((5, 5),) and y.dtype is xb.float32
