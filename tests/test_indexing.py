@@ -595,3 +595,11 @@ def test_map_index_arrays_keeps_the_keys_form():
     assert map_index_arrays((3, 4), (slice(None), np.array([1])), *_ARR, tag) == (slice(None), ("array", 1, 4))
     assert map_index_arrays((3, 4), np.array([1]), *_ARR, tag) == ("array", 0, 3)  # not a tuple: not one back
     assert map_index_arrays((3, 4), (1, slice(None)), *_ARR, tag) == (1, slice(None))  # no array: as it is
+
+
+def test_python_ints_before_an_index_array_move_it_to_its_own_axis():
+    from xbackend._backends.common.keys import check_bounds_at_once
+
+    check_bounds_at_once((2, 3, 4), (0, 0, np.array([3])), *_ARR, _OUT, _READ)  # axis 2 has size 4
+    with pytest.raises(IndexError, match="^index 4 is out of bounds for axis 2 with size 4$"):
+        check_bounds_at_once((2, 3, 4), (1, 2, np.array([4])), *_ARR, _OUT, _READ)

@@ -338,3 +338,13 @@ def test_numpy_to_torch_fast_path_is_the_general_move(a, how):
         if not shareable:
             assert ref.copied, a
     np.testing.assert_array_equal(a, before)
+
+
+@pytest.mark.parametrize("view", ["flipped", "reversed columns", "every other"])
+def test_strided_numpy_arrays_reach_torch_through_dlpack_with_their_values(view):
+    """torch refuses (or misreads) negative strides: a NumPy Array exports a layout it reads, the same values."""
+    torch = pytest.importorskip("torch")
+    h = np.arange(24.0).reshape(4, 6)
+    v = {"flipped": lambda a: a[::-1], "reversed columns": lambda a: a[:, ::-1], "every other": lambda a: a[:, ::2]}[view]
+    got = torch.from_dlpack(v(xb.asarray(h)))
+    assert got.tolist() == v(h).tolist()
