@@ -345,6 +345,7 @@ def test_strided_numpy_arrays_reach_torch_through_dlpack_with_their_values(view)
     """torch refuses (or misreads) negative strides: a NumPy Array exports a layout it reads, the same values."""
     torch = pytest.importorskip("torch")
     h = np.arange(24.0).reshape(4, 6)
-    v = {"flipped": lambda a: a[::-1], "reversed columns": lambda a: a[:, ::-1], "every other": lambda a: a[:, ::2]}[view]
+    v = {"flipped": lambda a: a[::-1], "reversed columns": lambda a: a[:, ::-1],
+         "every other": lambda a: a[:, ::2]}[view]  # fmt: skip
     got = torch.from_dlpack(v(xb.asarray(h)))
     assert got.tolist() == v(h).tolist()
