@@ -721,3 +721,24 @@ def test_asarray_with_chunks_is_the_rechunked_array():
     assert x.native.chunks == ((3, 3, 3, 1),) and x.numpy().tolist() == h.tolist() and x.backend == "dask"
     y = xb.asarray(x, chunks=5, dtype=xb.float32)
     assert y.native.chunks == ((5, 5),) and y.dtype is xb.float32
+
+
+def test_scalars_made_inside_a_jit_trace_never_reach_eager_code(monkeypatch):
+    """A 0-d Array made from a Python number inside ``xb.jit``'s trace comes from the trace's own maker (a fake
+    tensor); eager code afterwards gets a real one - the makers are kept per config, never shared."""
+    torch = _torch()
+    from dataclasses import replace
+
+    from xbackend import _config
+
+    monkeypatch.setattr(_config, "_base", replace(_config._base))  # no maker cached yet
+
+    @xb.jit(backend_options={"backend": "aot_eager"})
+    def shifted(x):
+        return x + xb.asarray(2.5, dtype=x.dtype, device=x.device)
+
+    x = xb.asarray(torch.ones(3, dtype=torch.float64))
+    assert shifted(x).tolist() == [3.5] * 3
+    eager = xb.asarray(2.5, dtype=xb.float64, backend="torch")
+    assert type(eager.native) is torch.Tensor and eager.tolist() == 2.5  # a real tensor, not the trace's fake
+    assert (x + eager).tolist() == [3.5] * 3
