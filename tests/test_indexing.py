@@ -603,3 +603,19 @@ def test_python_ints_before_an_index_array_move_it_to_its_own_axis():
     check_bounds_at_once((2, 3, 4), (0, 0, np.array([3])), *_ARR, _OUT, _READ)  # axis 2 has size 4
     with pytest.raises(IndexError, match="^index 4 is out of bounds for axis 2 with size 4$"):
         check_bounds_at_once((2, 3, 4), (1, 2, np.array([4])), *_ARR, _OUT, _READ)
+
+
+@pytest.mark.parametrize("dst, src, big", [("float16", "float32", 1e5), ("float32", "float64", 1e39),
+                                           ("bfloat16", "float32", 3.4e38),
+                                           ("complex64", "complex128", 1e39)])  # fmt: skip
+def test_a_float_store_beyond_the_arrays_range_names_its_largest_value(dst, src, big):
+    """The refusal's clip bounds are the destination dtype's largest finite value (torch's finfo: an independent
+    table), so the fix it prints clips to exactly what the Array holds."""
+    torch = pytest.importorskip("torch")
+    hi = float(torch.finfo(getattr(torch, dst)).max)
+    x = xb.zeros(2, dtype=getattr(xb, dst), backend="torch")
+    with pytest.raises(xb.ScalarOverflowError) as info:
+        x[0] = xb.asarray(big, dtype=getattr(xb, src), backend="torch")
+    assert f"xb.clip(xb.asarray(v, device=x.device), -{hi!r}, {hi!r})" in str(info.value)
+    x[1] = xb.asarray(hi, dtype=getattr(xb, src), backend="torch")  # the largest finite value itself fits
+    assert float(xb.real(x[1])) == hi
