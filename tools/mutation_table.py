@@ -113,7 +113,8 @@ def report() -> None:
         "Mutation testing of xbackend's core modules (tools/mutation.py; docs/contributing.md, \"Mutation testing\").",
         f"mutmut 2.5.1 and tools/mutation_ops.py, {platform.machine()} with {os.cpu_count()} cores shared with other "
         "jobs; each mutant ran the tests that executed its line (coverage map; a line run at import, or by two "
-        "tests at most: the module's own test files too), fastest first, one per test function first, up to the row's cap of measured test time "
+        "tests at most: the module's own test files too), fastest first, one per test function first, up to the row's "
+        "cap of measured test time "
         "(XB_MUT_CAP_S).",
         "family: mutmut = mutmut's one-token mutants; swaps = tools/mutation_ops.py's (a paired name cos<->sin, "
         "exp<->expm1, min<->max, any<->all, ...; < <-> <=, > <-> >=; swapped operands of -, /, //, %, **, <<, >>, @; "
