@@ -193,15 +193,11 @@ def _python_data(obj: Any, t: type, dt: D.DType | None, be: Any, dev: Any, copy:
                 host = _floats_of(obj, complex in kinds)
         if host.dtype.kind == "O":
             raise UnsupportedDTypeError(f"Unsupported data: cannot make an Array from a {t.__name__} of "
-                                        f"{type(H.first_leaf(obj)).__name__} values; an Array holds numbers and "
-                                        "bools. Fix: pass numbers or bools (convert the values first, e.g. "
-                                        "[float(v) for v in data])")  # fmt: skip
+                                        f"{type(H.first_leaf(obj)).__name__} values; {H.NOT_NUMBERS}")
     k: str = host.dtype.kind
     if k not in "biufc":
         raise UnsupportedDTypeError(f"Unsupported dtype {host.dtype}: cannot make an Array from "
-                                    f"{type(H.first_leaf(obj)).__name__} values; an Array holds numbers and bools"
-                                    ". Fix: pass numbers or bools (convert the values first, e.g. [float(v) for v in "
-                                    "data])")  # fmt: skip
+                                    f"{type(H.first_leaf(obj)).__name__} values; {H.NOT_NUMBERS}")
     if dt is not None and k == "c":
         D.check_cast(D.complex128, dt)
     if k == "f" and (dt is None or dt.kind in "iu") and type(H.first_leaf(obj)) is int:

@@ -25,7 +25,11 @@ from .._errors import DomainError, ScalarOverflowError, UnsupportedDTypeError
 
 __all__ = ["host_dtype", "check_range", "exact_ints", "first_leaf", "foreign", "BUFFERS", "ragged", "NARROWER",
            "check_float_to_int", "holds_arrays", "survey", "ARRAYS", "host_numbers", "host_data", "weak_dtype",
-           "HOST_SEQUENCES"]
+           "HOST_SEQUENCES", "NOT_NUMBERS"]
+
+#: the end of every refusal of data that holds no numbers (asarray, Python data beside an Array)
+NOT_NUMBERS = ("an Array holds numbers and bools. Fix: pass numbers or bools (convert the values first, e.g. "
+               "[float(v) for v in data])")
 
 #: the types of Python data (no backend): they take the place of the call's Arrays
 HOST_SEQUENCES = (list, tuple, memoryview, bytearray)
@@ -44,9 +48,8 @@ def host_dtype(a: np.ndarray, cfg: _config.Config) -> DType:
         return cfg.default_float
     if k == "c":
         return cfg.default_complex
-    raise UnsupportedDTypeError(f"Unsupported dtype {a.dtype} ({a.dtype.kind!r}): cannot make an Array from it; an "
-                                "Array holds numbers and bools. Fix: pass numbers or bools (convert the values first, "
-                                "e.g. [float(v) for v in data])")  # fmt: skip
+    raise UnsupportedDTypeError(f"Unsupported dtype {a.dtype} ({a.dtype.kind!r}): cannot make an Array from it; "
+                                f"{NOT_NUMBERS}")
 
 
 # Python ints NumPy inferred as int64 ("i") or uint64 ("u") need a range check only for a narrower target.
@@ -294,6 +297,4 @@ def weak_dtype(like: DType, h: np.ndarray) -> DType:
         return D.scalar_result(like, 0.5, cfg.default_float, cfg.default_int)
     if k == "c":
         return D.scalar_result(like, 0.5j, cfg.default_float, cfg.default_int)
-    raise UnsupportedDTypeError(f"Unsupported dtype {h.dtype}: cannot make an Array from it; an Array holds numbers "
-                                "and bools. Fix: pass numbers or bools (convert the values first, e.g. "
-                                "[float(v) for v in data])")  # fmt: skip
+    raise UnsupportedDTypeError(f"Unsupported dtype {h.dtype}: cannot make an Array from it; {NOT_NUMBERS}")
