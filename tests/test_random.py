@@ -194,7 +194,7 @@ def test_dask_values_do_not_depend_on_chunks(call, chunks):
 
 def test_dask_draws_build_a_graph_without_computing():
     da = pytest.importorskip("dask.array")
-    from xbackend.random._dask import ChunkDraw
+    from xbackend.random._chunks import ChunkDraw
 
     x = xb.random.default_rng(1, backend="dask", chunks=4).random(10)
     assert isinstance(x.native, da.Array) and x.native.numblocks == (3,)
