@@ -9,32 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ..._dtypes import DType
 from ..._errors import linalg_failure
+from ..common.chunks import chunk_backend, refuse_nonfinite
 
 __all__ = ["ChunkCall", "ChunkKernel", "chunk_backend"]
-
-
-def chunk_backend(x: Any) -> Any:
-    """The backend that owns one chunk (NumPy, or CuPy for CuPy chunks)."""
-    from ..._dispatch import backend_for_type, get_backend
-
-    t = type(x)
-    if t is np.ndarray or not hasattr(x, "shape"):
-        return get_backend("numpy")
-    return backend_for_type(t) or get_backend("numpy")
-
-
-_ITERATIVE = frozenset({"eig", "eigvals", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank"})
-
-
-def _iterative(method: str, args: tuple[Any, ...]) -> bool:
-    """The chunk call computes singular values or eigenvalues, which xbackend refuses on NaN or inf with one
-    LinAlgError (``linalg.ITERATIVE``, and ``matrix_norm`` of ord 2, -2 or 'nuc', as the eager backends check)."""
-    name = method[3:]
-    return name in _ITERATIVE or (name == "matrix_norm" and args[0] in (2, -2, "nuc"))
 
 
 class ChunkCall:
@@ -67,10 +46,7 @@ class ChunkCall:
     def __call__(self, *chunks: Any) -> Any:
         be = chunk_backend(chunks[0])
         fn = getattr(be, self.method)
-        if _iterative(self.method, self.args) and chunks[0].size and not bool(be.xp.isfinite(chunks[0]).all()):
-            raise linalg_failure(self.method[3:])  # the check the eager backends make at the call (linalg.ITERATIVE)
-        if self.method == "la_cholesky" and chunks[0].size and not bool(be.xp.isfinite(chunks[0]).all()):
-            raise linalg_failure("cholesky")  # (linalg.cholesky: no matrix holding NaN or inf has a finite factor)
+        refuse_nonfinite(be, self.method, self.args, chunks[0])  # the check the eager backends make at the call
         try:
             r = fn(*chunks[: self.nargs], *self.args, *chunks[self.nargs :])
         except be.linalg_errors as exc:
