@@ -67,6 +67,7 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("xbackend/_backends/generic/backend.py", "GenericBackend._check_ints", "IndexError"): _STAND_IN,
     ("xbackend/_backends/generic/backend.py", "GenericBackend.normalize_key", "IndexError"): _STAND_IN,
     ("xbackend/_backends/generic/backend.py", "GenericBackend.reshape", "ValueError"): _STAND_IN,
+    ("xbackend/_backends/generic/backend.py", "GenericBackend.reshape", "TypeError"): _STAND_IN,
     ("xbackend/_backends/generic/backend.py", "GenericBackend.repeat", "ValueError"): _STAND_IN,
     ("xbackend/_backends/generic/backend.py", "GenericBackend.take_along_axis", "IndexError"): _STAND_IN,
     ("xbackend/_backends/generic/index.py", "_plan", "IndexError"): _STAND_IN,

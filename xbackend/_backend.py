@@ -370,6 +370,12 @@ class Backend(AutogradContract):
     def persist(self, x: Any) -> Any:
         return x
 
+    def deepcopy(self, x: Any, memo: dict[int, Any]) -> Any:
+        """An independent copy of native ``x`` for ``copy.deepcopy(Array)`` (the library's own deepcopy)."""
+        import copy
+
+        return copy.deepcopy(x, memo)
+
     def rechunk(self, x: Any, chunks: Any) -> Any:
         from ._errors import BackendMismatchError
 

@@ -57,12 +57,10 @@ def reduce_array(self: Array) -> tuple[Any, tuple[Any, ...]]:
 def deepcopy_array(self: Array, memo: dict[int, Any]) -> Array:
     """An independent copy on the same backend and device, through the native library's own deepcopy
     (torch keeps ``requires_grad`` on leaves, as ``copy.deepcopy(tensor)`` does)."""
-    import copy
-
     if self._be.requires_grad(self._data) and not getattr(self._data, "is_leaf", True):
         raise GradientError(f"cannot deep-copy a {self._be.name} Array that is part of an autograd graph "
                             "(torch allows it for graph leaves only). Fix: copy.deepcopy(x.detach())")  # fmt: skip
-    out = _new(copy.deepcopy(self._data, memo), self._dt, self._dev, self._be)
+    out = _new(self._be.deepcopy(self._data, memo), self._dt, self._dev, self._be)
     memo[id(self)] = out
     return out
 

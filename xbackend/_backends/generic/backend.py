@@ -165,7 +165,8 @@ class GenericBackend(Backend):
     def wrap_native(self, x: Any, dt: DType | None, dev: Device | None, copy: bool | None) -> Any:
         if dev is not None:
             self.check_device(dev)
-        if dt is not None and x.dtype != self._to.get(dt):
+        # (native_dtype first: it refuses a dtype the library lacks; NumPy dtypes compare equal to None as float64)
+        if dt is not None and x.dtype != self.native_dtype(dt):
             if copy is False:
                 raise CopyError(f"casting {x.dtype} to {dt} needs a copy, but copy=False was given")
             return self.xp.astype(x, self.native_dtype(dt))
@@ -357,6 +358,8 @@ class GenericBackend(Backend):
         return tuple(out)
 
     def reshape(self, x: Any, shape: tuple[int, ...], copy: bool | None = None) -> Any:
+        if any(type(s) is bool for s in shape):  # (True == 1: xb.reshape's cache of valid shapes cannot tell them
+            raise TypeError(f"reshape(): shape entries must be ints, got {shape}")  # apart; Cubed takes True as 1)
         if any(s < -1 for s in shape):
             raise ValueError(f"reshape(): negative size in shape {shape}")
         if -1 in shape:  # resolved here: libraries disagree on the error (JAX: ZeroDivisionError for (0, -1))
