@@ -28,6 +28,7 @@ _BUILTIN: dict[str, str] = {
     "torch": "xbackend._backends.torch.backend:TorchBackend",
     "cupy": "xbackend._backends.cupy.backend:CupyBackend",
     "dask": "xbackend._backends.dask.backend:DaskBackend",
+    "cubed": "xbackend._backends.cubed.backend:CubedBackend",
     "array_api_strict": "xbackend._backends.generic.backend:ArrayApiStrictBackend",
     "jax": "xbackend._backends.generic.backend:JaxBackend",
 }
@@ -35,7 +36,7 @@ _paths: dict[str, str] = dict(_BUILTIN)
 _classes: dict[str, type[Backend]] = {}
 _instances: dict[str, Backend] = {}
 _by_module: dict[str, str] = {"numpy": "numpy", "torch": "torch", "cupy": "cupy", "cupyx": "cupy", "dask": "dask",
-                               "array_api_strict": "array_api_strict", "jax": "jax",
+                               "cubed": "cubed", "array_api_strict": "array_api_strict", "jax": "jax",
                                "jaxlib": "jax"}  # (JAX's array class lives in jaxlib)
 _by_type: dict[type, Backend | None] = {}
 _plugins_loaded = False
@@ -133,7 +134,8 @@ def backend_name(obj: Any) -> str:
                             f"{type(obj).__name__} {obj!r:.40}. Fix: pass backend='numpy', 'torch', 'cupy' or 'dask'")
 
 
-_MODULES = {"numpy": "numpy", "torch": "torch", "cupy": "cupy", "dask": "dask.array", "jax": "jax.numpy"}
+_MODULES = {"numpy": "numpy", "torch": "torch", "cupy": "cupy", "dask": "dask.array", "cubed": "cubed",
+            "jax": "jax.numpy"}
 
 
 def get_backend_class(name: str) -> type[Backend]:
@@ -206,7 +208,7 @@ def get_backend(name: str) -> Backend:
     info = cls.probe()
     if not info.usable:
         hint = {"torch": "pip install 'xbackend[torch]'", "cupy": "pip install 'xbackend[cupy]' on a CUDA machine",
-                "dask": "pip install 'xbackend[dask]'"}
+                "dask": "pip install 'xbackend[dask]'", "cubed": "pip install 'xbackend[cubed]'"}
         if info.installed:  # installed but unusable (CuPy without a CUDA device): installing again won't help
             hint = {name: f"{name} is installed but cannot run here; run on a machine where it can "
                           "(for CuPy: a CUDA device and driver, see nvidia-smi)"}  # fmt: skip

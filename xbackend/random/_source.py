@@ -86,7 +86,7 @@ _SOURCES: dict[Backend, PhiloxSource] = {}
 #: the per-library parts (a portable-stream ``Source``, a ``Native`` engine): backend name (or top-level module) ->
 #: module of this package, imported on first use. A backend missing here runs the portable stream with xbackend
 #: operations (:class:`PhiloxSource`) and has no native stream of its own.
-ENGINES: dict[str, str] = {"numpy": "_numpy", "torch": "_torch", "cupy": "_cupy", "dask": "_dask"}
+ENGINES: dict[str, str] = {"numpy": "_numpy", "torch": "_torch", "cupy": "_cupy", "dask": "_dask", "cubed": "_cubed"}
 
 
 def _module_for(be: Backend) -> Any:

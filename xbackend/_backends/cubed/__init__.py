@@ -1,0 +1,1 @@
+"""The Cubed backend (lazy, chunked, bounded memory): ``backend.py`` the class."""
