@@ -50,8 +50,9 @@ _PROFILE = settings.default
 # Lazy targets (Dask) cost ~10x per example (graph building, a scheduler per compute): their hypothesis
 # tests draw a quarter of the examples; every test still runs on them (the CI time budget, issue 10).
 settings.register_profile("lazy", parent=_PROFILE, max_examples=max(5, _PROFILE.max_examples // 4))
-# JAX compiles every operation per shape and dtype on first sight (~10x a NumPy example too): the same profile.
-LAZY_BACKENDS = ("dask", "jax")
+# JAX compiles every operation per shape and dtype on first sight, and Cubed plans every operation (~10x a NumPy
+# example too): the same profile.
+LAZY_BACKENDS = ("dask", "cubed", "jax")
 
 
 # CuPy on NumPy (tests/fakecupy.py): the CuPy backend's own code on the CPU, with CuPy's observed kernel behaviour
@@ -61,7 +62,9 @@ from xbackend._dispatch import register_backend  # noqa: E402
 from xbackend.testing import _targets  # noqa: E402
 
 register_backend("cupy_on_numpy", "fakecupy:CupyOnNumpyBackend", modules=("fakecupy",))
-_targets.OPT_IN = (*_targets.OPT_IN, "cupy_on_numpy")
+# Cubed plans and stores every operation (~0.1 s a call): the whole suite on it would triple CI's time, so its target
+# is opt-in too (--xb-backends cubed; tests/known_failures.py lists what differs) and tests/test_cubed.py runs always.
+_targets.OPT_IN = (*_targets.OPT_IN, "cupy_on_numpy", "cubed")
 
 
 # The plugin is registered by its pytest11 entry point once xbackend is installed; run from the tree

@@ -4,7 +4,9 @@ Each entry: (backend, test node id without the parameter part, or with it) -> (r
 ``strict=False`` only for hypothesis tests whose failing examples depend on the draw; ``run=False`` where
 hypothesis would spend half a minute shrinking a refusal (those tests' Dask coverage is in test_dask.py).
 Every Dask entry is a deliberate refusal or laziness listed in docs/behaviour.md ("Dask"); the
-array-api-strict and JAX entries are limits of those libraries (docs/behaviour.md, "Generic Array-API backends").
+array-api-strict and JAX entries are limits of those libraries (docs/behaviour.md, "Generic Array-API backends");
+the Cubed entries (an opt-in target: ``--xb-backends cubed``) are its refusals and laziness (docs/behaviour.md,
+"Cubed").
 """
 
 _LAZY_ERRORS = ("Dask is lazy: an error that depends on values (out-of-bounds index Arrays, singular matrices, "
@@ -22,6 +24,14 @@ _XLA_COMPLEX = ("XLA's complex kernels (JAX) miss some of the standard's special
                 "(e.g. tanh(0+inf j), abs(inf+nan j)); not emulated yet")  # fmt: skip
 _UNKNOWN_SIZES = ("scikit-learn needs concrete sizes where Dask has unknown ones (None in shape after unique_values "
                   "or a boolean mask inside the estimator, the standard's rule); fit on x.to(backend=\"numpy\") for now")
+
+_CUBED_NO_VIEWS = "Cubed arrays are immutable: a write builds a new array, so an earlier view or copy.copy never sees it"
+_CUBED_SHAPES = ("Cubed plans every shape before it computes: nonzero, unique_* and boolean-mask indexing (a shape "
+                 "that depends on values) raise ShapeError with the fix (compute first, or backend='dask')")
+_CUBED_LAZY = ("Cubed is lazy: an error that depends on values (a singular matrix) is raised when the result is "
+               "computed, not when the operation is written")  # fmt: skip
+_CUBED_EMPTY = ("Cubed (0.27) cannot plan some selections of empty arrays (its chunking of a 0-size axis); xbackend "
+                "answers empty basic selections itself, not yet those through index Arrays")  # fmt: skip
 
 KNOWN_FAILURES: dict[tuple[str, str], tuple] = {
     ("dask", "tests/test_array.py::test_inplace_operators"): (_NO_VIEWS, True),
@@ -74,6 +84,48 @@ KNOWN_FAILURES: dict[tuple[str, str], tuple] = {
         _XLA_COMPLEX, True) for d in ("complex64", "complex128")},
     **{("jax", f"tests/test_elementwise.py::test_complex_special_cases[jax-cpu-{n}]"): (_XLA_COMPLEX, True)
        for n in ("abs", "acos", "acosh", "log", "log1p", "sqrt")},  # (acosh(0 + nan j): nan + nan j, issue 28)
+    # Cubed (opt-in target): no views, laziness, shapes that depend on values, gaps of Cubed 0.27
+    ("cubed", "tests/test_array.py::test_inplace_operators"): (_CUBED_NO_VIEWS, True),
+    ("cubed", "tests/test_pickle.py::test_copy_shares_and_deepcopy_does_not"): (_CUBED_NO_VIEWS, True),
+    ("cubed", "tests/test_array.py::test_repr_shows_backend_device_dtype"): (
+        "repr() of a Cubed Array shows its plan (shape, chunks), never values: printing must not compute", True),
+    ("cubed", "tests/test_array.py::test_array_protocol_on_the_cpu"): (
+        "np.asarray(cubed Array) raises HostTransferError: it would compute silently; x.numpy() is the way", True),
+    ("cubed", "tests/test_manipulation.py::test_reshape_errors"): (
+        "Cubed has no memory layout: reshape(copy=False) never needs a copy, so it never raises (as Dask)", True),
+    ("cubed", "tests/test_linalg.py::test_singular_input"): (_CUBED_LAZY, True),
+    ("cubed", "tests/test_indexing.py::test_negative_steps_with_index_arrays"): (
+        "Cubed refuses a negative-step slice next to an index Array (InvalidIndexError naming xb.flip)", True),
+    ("cubed", "tests/test_manipulation.py::test_repeat"): (
+        "repeat() with an Array of counts is refused on Cubed (the shape depends on values); ints work", False, False),
+    ("cubed", "tests/test_indexing.py::test_take"): (_CUBED_EMPTY, False),
+    ("cubed", "tests/test_indexing.py::test_setitem_scalar"): (_CUBED_EMPTY + "; " + _CUBED_SHAPES, False, False),
+    ("cubed", "tests/test_indexing.py::test_setitem_array_value"): (_CUBED_EMPTY + "; " + _CUBED_SHAPES, False,
+                                                                     False),
+    **{("cubed", t): (_CUBED_SHAPES, True) for t in (
+        "tests/test_array.py::test_index_with_arrays_and_ellipsis",
+        "tests/test_array.py::test_wide_unsigned_operators_indexing_in_place",
+        "tests/test_indexing.py::test_uint8_index_is_an_index_not_a_mask",
+        "tests/test_indexing.py::test_zero_d_bool_masks",
+        "tests/test_indexing.py::test_out_of_bounds_raise_index_error",
+        "tests/test_boundary_diagnosis.py::test_an_index_out_of_range_is_named_with_its_axis",
+        "tests/test_conformance.py::test_every_function_every_required_dtype_like_numpy",
+        "tests/test_searching.py::test_nonzero",
+        "tests/test_searching.py::test_default_int_is_the_index_dtype",
+        "tests/test_set.py::test_unique_family_matches_the_oracle",
+        "tests/test_set.py::test_each_nan_is_distinct_and_signed_zeros_merge",
+        "tests/test_set.py::test_zero_d_and_empty",
+        "tests/test_set.py::test_wide_unsigned_extremes",
+        "tests/test_set.py::test_index_dtype_follows_default_int",
+        "tests/test_reference_defects.py::test_issue_example_mask2d_then_index_array",
+        "tests/test_consumers.py::test_linear_discriminant_analysis",
+        "tests/test_consumers.py::test_standard_scaler_ridge_r2",
+    )},
+    ("cubed", "tests/test_reference_defects.py::test_a_wide_mask_beside_an_index_gives_numpys_result_everywhere"): (
+        _CUBED_SHAPES, False, False),
+    ("cubed", "tests/test_pickle.py::test_fitted_estimators_pickle_and_joblib_dump"): (
+        "scikit-learn indexes with a Cubed index Array, which Cubed computes while planning; here that compute "
+        "writes a Zarr path that already exists (ContainsArrayError); not traced further", True),
     ("dask", "tests/test_consumers.py::test_zscore"): (
         "scipy.stats.zscore on a Dask Array raises IndexError ('Too many indices') inside SciPy's array-API "
         "path; not yet traced to its cause", True),

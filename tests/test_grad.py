@@ -29,7 +29,7 @@ torch = pytest.importorskip("torch")
 
 ROOT = Path(__file__).resolve().parents[1]
 #: backends whose Arrays have no gradients, with a phrase of the fix their refusal names
-NO_GRADIENTS = {"dask": "x.compute()", "array_api_strict": "x.to(backend="}
+NO_GRADIENTS = {"dask": "x.compute()", "array_api_strict": "x.to(backend=", "cubed": "x.to(backend="}
 
 
 def _has_gradients(target) -> bool:

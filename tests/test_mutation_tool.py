@@ -113,7 +113,7 @@ def test_the_modules_and_their_test_files_exist() -> None:
         missing = [t for t in tests if "*" not in t and not os.path.exists(os.path.join(ROOT, t))]
         assert not missing, f"{name}: {missing}"
         assert mutation._tests(name), name
-        assert sample >= 1 and set(backends.split(",")) <= {"numpy", "torch", "dask", "array_api_strict"}
+        assert sample >= 1 and set(backends.split(",")) <= {"numpy", "torch", "dask", "cubed", "array_api_strict"}
     assert set(mutation.SWAP_SAMPLE) <= set(mutation.MODULES)
     named = {mutation.MODULES[m][0] for m in mutation.MODULES}
     common = "xbackend/_backends/common/"

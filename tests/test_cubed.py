@@ -1,0 +1,212 @@
+"""The Cubed backend: lazy (nothing computes until asked), values equal to NumPy's own functions on several chunks,
+writes that rebuild the array, NumPy's random draws for every chunking, and refusals that name the fix.
+
+The whole suite runs on Cubed when asked (``pytest --xb-backends cubed``; tests/known_failures.py lists what
+differs); this module is what CI runs on every change: what only several chunks, laziness or Cubed's own gaps
+exercise. References are NumPy's functions called directly, never xbackend's NumPy backend.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import xbackend as xb
+
+cubed = pytest.importorskip("cubed")
+
+FEW = settings(max_examples=max(5, settings.default.max_examples // 4), deadline=None)
+
+
+def cu(h, chunks=2):
+    return xb.asarray(np.asarray(h), backend="cubed", chunks=chunks)
+
+
+def test_nothing_computes_until_asked():
+    """A pipeline through Cubed's functions, the whole-axis blocks, a write and a draw plans only (Cubed's
+    raise_if_computes fails on any compute); x.numpy() then gives NumPy's values."""
+    h = np.arange(24.0).reshape(4, 6) - 7.5
+    with cubed.raise_if_computes():
+        x = cu(h)
+        y = xb.sort(-x * 2, axis=1)
+        d = xb.linalg.det(xb.reshape(x[:, :4], (2, 2, 2, 2)) + xb.eye(2, backend="cubed"))
+        f = xb.fft.fft(x, axis=0)
+        x[1, ::2] = 0.5
+        r = xb.random.default_rng(5, backend="cubed").random((3, 5))
+        text = repr(x)
+    assert "cubed plan" in text and "0.5" not in text
+    np.testing.assert_array_equal(y.numpy(), np.sort(-h * 2, axis=1))
+    np.testing.assert_allclose(d.numpy(), np.linalg.det(h[:, :4].reshape(2, 2, 2, 2) + np.eye(2)), rtol=1e-12)
+    np.testing.assert_allclose(f.numpy(), np.fft.fft(h, axis=0), rtol=1e-12, atol=1e-12)
+    w = h.copy()
+    w[1, ::2] = 0.5
+    np.testing.assert_array_equal(x.numpy(), w)
+    assert r.numpy().shape == (3, 5)
+
+
+def test_a_permutation_as_long_as_the_axis_permutes():
+    """Cubed 0.27 takes any selection of the input's shape for a no-op (x[perm] gave x); every permutation of 4,
+    read and written through, is NumPy's."""
+    h = np.arange(4) * 10
+    for perm in itertools.permutations(range(4)):
+        p = np.array(perm)
+        np.testing.assert_array_equal(cu(h)[cu(p)].numpy(), h[p], err_msg=str(perm))
+        np.testing.assert_array_equal(xb.take(cu(h), cu(p), axis=0).numpy(), h[p], err_msg=str(perm))
+        x, w = cu(h), h.copy()
+        x[cu(p)] = cu(np.arange(4) + 100)
+        w[p] = np.arange(4) + 100
+        np.testing.assert_array_equal(x.numpy(), w, err_msg=str(perm))
+
+
+_SLICES = [slice(None), slice(None, None, -1), slice(1, None, 2), slice(None, None, -2), slice(3, 0, -1),
+           slice(-1, -5, -3), slice(2, 2), 1, -1]  # fmt: skip
+
+
+def test_basic_keys_read_and_write_as_numpy():
+    """Every pair of basic keys on a 4x5 Array of 2x2 chunks (negative steps, empty selections, ints): x[k] and
+    x[k] = v equal NumPy's, and a write keeps x's chunks."""
+    h = np.arange(20).reshape(4, 5)
+    for k in itertools.product(_SLICES, repeat=2):
+        np.testing.assert_array_equal(cu(h)[k].numpy(), h[k], err_msg=str(k))
+        x, w = cu(h), h.copy()
+        v = np.arange(w[k].size).reshape(w[k].shape) * 100 + 1000
+        w[k] = v
+        x[k] = cu(v) if v.ndim else int(v)
+        np.testing.assert_array_equal(x.numpy(), w, err_msg=str(k))
+        assert x.native.chunks == cu(h).native.chunks
+
+
+@FEW
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(1, 4), st.sampled_from([0, 1]))
+def test_whole_axis_blocks_equal_numpy(n, m, chunk, axis):
+    """What Cubed lacks runs NumPy's code on blocks holding the core axes whole: sort, argsort, FFT and linalg
+    equal NumPy's own functions for every chunking."""
+    rng = np.random.default_rng(n * 7 + m)
+    h = np.round(rng.standard_normal((n, m)), 1)  # (ties: the sort must be stable)
+    x = cu(h, chunk)
+    np.testing.assert_array_equal(xb.sort(x, axis=axis).numpy(), np.sort(h, axis=axis))
+    want = np.argsort(h, axis=axis, kind="stable")
+    np.testing.assert_array_equal(xb.argsort(x, axis=axis, stable=True).numpy(), want)
+    np.testing.assert_allclose(xb.fft.rfft(x, axis=axis).numpy(), np.fft.rfft(h, axis=axis), rtol=1e-12, atol=1e-12)
+    s = h[:, :1] * 0 + np.eye(n, n) * (1 + n) + 0.01 * rng.standard_normal((n, n))
+    sx = cu(s, chunk)
+    np.testing.assert_allclose(xb.linalg.inv(sx).numpy(), np.linalg.inv(s), rtol=1e-10)
+    np.testing.assert_allclose(xb.linalg.eigvalsh(sx + xb.matrix_transpose(sx)).numpy(),
+                               np.linalg.eigvalsh(s + s.T), rtol=1e-10, atol=1e-12)  # fmt: skip
+    np.testing.assert_allclose(xb.linalg.solve(sx, cu(h[:, 0], chunk)).numpy(), np.linalg.solve(s, h[:, 0]), rtol=1e-10)
+    np.testing.assert_allclose(xb.linalg.vector_norm(x, axis=axis).numpy(), np.linalg.norm(h, axis=axis), rtol=1e-12)
+
+
+@pytest.mark.parametrize("chunks", [1, 3, (2, 5), -1])
+def test_random_draws_are_numpys_for_every_chunking(chunks):
+    """The portable stream on Cubed equals NumPy's draws of the same call, whatever the chunks."""
+    want = xb.random.default_rng(42).standard_normal((4, 5)).numpy()
+    got = xb.random.default_rng(42, backend="cubed", chunks=chunks).standard_normal((4, 5))
+    np.testing.assert_array_equal(got.numpy(), want)
+    assert got.backend == "cubed" and got.native.numblocks == cu(want, chunks).native.numblocks
+
+
+def test_cumulative_with_the_initial_value_and_searchsorted_with_a_sorter():
+    """Two arguments Cubed's own functions do not take."""
+    h = np.array([3.0, 1.0, 2.0, 5.0, 4.0])
+    np.testing.assert_array_equal(xb.cumulative_sum(cu(h), include_initial=True).numpy(),
+                                  np.concatenate([[0.0], np.cumsum(h)]))  # fmt: skip
+    np.testing.assert_array_equal(xb.cumulative_prod(cu(h), include_initial=True).numpy(),
+                                  np.concatenate([[1.0], np.cumprod(h)]))  # fmt: skip
+    order = np.argsort(h)
+    np.testing.assert_array_equal(xb.searchsorted(cu(h), cu([2.5, 0.0, 9.0]), sorter=cu(order)).numpy(),
+                                  np.searchsorted(h, [2.5, 0.0, 9.0], sorter=order))  # fmt: skip
+
+
+@pytest.mark.parametrize("call, error, fix", [
+    (lambda x: xb.nonzero(x), xb.ShapeError, "x.compute()"),
+    (lambda x: xb.unique_values(x), xb.ShapeError, "backend='dask'"),
+    (lambda x: x[x > 2], xb.ShapeError, "x.compute()"),
+    (lambda x: xb.repeat(x, cu([1, 2, 1, 1, 1])), xb.ShapeError, "tolist()"),
+    (lambda x: xb.reshape(x, (5, 1))[::-1, cu([0])], xb.InvalidIndexError, "xb.flip"),
+    (lambda x: np.asarray(x), xb.HostTransferError, "x.numpy()"),
+    (lambda x: x.__dlpack__(), xb.DLPackError, "x.compute()"),
+])  # fmt: skip
+def test_refusals_are_typed_and_name_the_fix(call, error, fix):
+    with pytest.raises(error, match=fix.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
+        call(cu([1.0, 2.0, 3.0, 4.0, 5.0]))
+
+
+def test_a_step_over_the_memory_bound_is_an_out_of_memory_error():
+    """Cubed refuses a step that would need more than its allowed_mem when the plan runs: xbackend's
+    OutOfMemoryError (a MemoryError) naming both fixes."""
+    with cubed.config.set({"spec.allowed_mem": "200kB", "spec.reserved_mem": 0}):
+        x = xb.ones((200, 200), backend="cubed")
+        with pytest.raises(xb.OutOfMemoryError, match="allowed_mem") as info:
+            xb.linalg.det(x).numpy()
+    assert isinstance(info.value, MemoryError) and "xb.rechunk" in str(info.value)
+
+
+def test_compute_and_persist():
+    """xb.compute gives NumPy Arrays in one pass; persist keeps a Cubed Array of the same chunks."""
+    x = cu(np.arange(6.0), 2)
+    s, m = xb.compute(xb.sum(x), x * 2)
+    assert s.backend == m.backend == "numpy" and s.item() == 15.0 and m.tolist() == [0, 2, 4, 6, 8, 10]
+    p = xb.persist(x + 1)
+    assert p.backend == "cubed" and p.native.chunks == x.native.chunks and p.tolist() == [1, 2, 3, 4, 5, 6]
+    y = xb.asarray(x, copy=True)
+    assert y.native is not x.native
+
+
+def test_capabilities_say_what_cubed_does_not_do():
+    caps = xb.__array_namespace_info__(backend="cubed").capabilities()
+    assert caps["lazy"] and not caps["views"] and not caps["boolean indexing"] and not caps["data-dependent shapes"]
+    assert any("nonzero" in k for k in caps["refusals"])
+
+
+def test_gaps_of_cubed_that_xbackend_closes():
+    """Each a wrong or missing answer of Cubed 0.27 (or of the generic backend on NumPy dtypes), checked against
+    NumPy: a dtype the library lacks is refused (NumPy dtypes compare equal to None as float64, so the generic check
+    once let xb.asarray(x, dtype=float16) label float64 data float16); reductions of empty arrays keep their axes;
+    matmul checks the shapes; a bool shape entry is refused (Cubed takes True for 1); x.numpy() is a snapshot; a
+    computed log(0) warns nobody."""
+    import warnings
+
+    with pytest.raises(xb.UnsupportedDTypeError, match="float16"):
+        xb.asarray(cu([1.0, 2.0]), dtype=xb.float16)
+    e = np.zeros((0, 2))
+    assert xb.all(cu(e), axis=0).tolist() == np.all(e, axis=0).tolist() == [True, True]
+    assert xb.sum(cu(e), axis=0).tolist() == [0.0, 0.0] and xb.any(cu(e), axis=1).shape == (0,)
+    with pytest.raises(xb.ShapeError, match="inner sizes"):
+        xb.ones((2, 3), backend="cubed") @ xb.ones((4, 5), backend="cubed")
+    with pytest.raises(xb.ShapeError, match="batch"):
+        xb.ones((2, 2, 3), backend="cubed") @ xb.ones((3, 3, 5), backend="cubed")
+    v = xb.asarray([0], dtype=xb.int16, backend="cubed")
+    assert xb.reshape(v, (1,)).tolist() == [0]  # (1,) now in xb.reshape's cache of valid shapes, and (True,) == (1,)
+    with pytest.raises(xb.ArgumentTypeError, match="bool"):
+        xb.reshape(v, (True,))
+    x = cu([1.0, 2.0])
+    h = x.numpy()
+    h[1] = 7.0
+    assert x.tolist() == [1.0, 2.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert xb.log(cu([0.0, 1.0])).tolist() == [-np.inf, 0.0]
+
+
+def test_deep_copies_and_pickles_are_independent_of_the_plan():
+    """copy.deepcopy gives a new node of the same (immutable) plan; a pickle carries the computed values."""
+    import copy
+    import pickle
+
+    x = cu([1.0, 2.0, 3.0]) * 2
+    y = copy.deepcopy(x)
+    a, b = xb.compute(x, y)
+    assert a.tolist() == b.tolist() == [2.0, 4.0, 6.0] and y.native is not x.native
+    z = pickle.loads(pickle.dumps(x))
+    assert z.backend == "cubed" and z.tolist() == [2.0, 4.0, 6.0]
+
+
+def test_reshape_that_neither_merges_nor_splits_chunks():
+    """Cubed reshapes only what merges or splits chunks; the backend rechunks to one chunk first."""
+    h = np.arange(12)
+    got = xb.reshape(xb.reshape(cu(h, 5), (3, 4)), (2, 6))
+    np.testing.assert_array_equal(got.numpy(), h.reshape(2, 6))
