@@ -110,6 +110,7 @@ MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
                                                                "tests/test_dask.py", "tests/test_call_budgets.py",
                                                                "tests/test_*reference*.py"], 12, _M),
     "dask": ("xbackend/_backends/dask", "dask", ["tests"], 12, _M),  # the backend, its graph tasks, linalg, indexing
+    "cubed": ("xbackend/_backends/cubed", "numpy,cubed", ["tests/test_cubed.py"], 3, _M),  # the backend, its blocks
     "_torch_uint": ("xbackend/_backends/torch/uint.py", "torch", ["tests/test_elementwise.py", "tests/test_array.py",
                                                                   "tests/test_dtypes.py", "tests/test_statistical.py",
                                                                   "tests/test_sorting.py", "tests/test_searching.py",
@@ -142,6 +143,8 @@ MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
     "random_numpy": ("xbackend/random/_numpy.py", _NT, _RANDOM, 2, _M),
     "random_torch": ("xbackend/random/_torch.py", "torch", ["tests/test_random_torch*.py"] + _RANDOM, 4, _M),
     "random_dask": ("xbackend/random/_dask.py", "numpy,dask", _RANDOM, 2, _M),
+    "random_chunks": ("xbackend/random/_chunks.py", "numpy,dask", _RANDOM, 1, _M),
+    "random_cubed": ("xbackend/random/_cubed.py", "numpy,cubed", ["tests/test_cubed.py"], 1, _M),
 }
 #: swap mutants (tools/mutation_ops.py): about one in k tested (1: all); fewer per line than mutmut's, so most run all
 # (issue 33's modules - random_*, _linspace, _arange, _boundary, _grad - run all but the two largest random ones)
