@@ -304,8 +304,8 @@ def _wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
         r = fn(*args, **kwargs)
         if type(r) is np.ndarray:
             return r.view(FakeCupyArray)
-        if type(r) in (tuple, list) and any(type(x) is np.ndarray for x in r):
-            return type(r)(_fake(x) for x in r)
+        if isinstance(r, (tuple, list)) and any(type(x) is np.ndarray for x in r):  # (NumPy's SVDResult, EighResult:
+            return tuple(_fake(x) for x in r) if isinstance(r, tuple) else [_fake(x) for x in r]  # named tuples)
         if isinstance(r, np.generic):
             return np.asarray(r).view(FakeCupyArray)
         return r

@@ -33,6 +33,10 @@ _CUBED_LAZY = ("Cubed is lazy: an error that depends on values (a singular matri
 _CUBED_EMPTY = ("Cubed (0.27) cannot plan some selections of empty arrays (its chunking of a 0-size axis); xbackend "
                 "answers empty basic selections itself, not yet those through index Arrays")  # fmt: skip
 
+_CUBED_STORE = ("scikit-learn indexes with a Cubed index Array, which Cubed computes while planning; at times that "
+                "compute writes a Zarr path of Cubed's work directory that exists already (ContainsArrayError); not "
+                "reproduced outside scikit-learn yet, so not strict")  # fmt: skip
+
 KNOWN_FAILURES: dict[tuple[str, str], tuple] = {
     ("dask", "tests/test_array.py::test_inplace_operators"): (_NO_VIEWS, True),
     ("dask", "tests/test_array.py::test_repr_shows_backend_device_dtype"): (
@@ -123,9 +127,8 @@ KNOWN_FAILURES: dict[tuple[str, str], tuple] = {
     )},
     ("cubed", "tests/test_reference_defects.py::test_a_wide_mask_beside_an_index_gives_numpys_result_everywhere"): (
         _CUBED_SHAPES, False, False),
-    ("cubed", "tests/test_pickle.py::test_fitted_estimators_pickle_and_joblib_dump"): (
-        "scikit-learn indexes with a Cubed index Array, which Cubed computes while planning; here that compute "
-        "writes a Zarr path that already exists (ContainsArrayError); not traced further", True),
+    **{("cubed", t): (_CUBED_STORE, False)
+       for t in ("tests/test_pickle.py::test_fitted_estimators_pickle_and_joblib_dump", "tests/test_consumers.py::test_pca")},
     ("dask", "tests/test_consumers.py::test_zscore"): (
         "scipy.stats.zscore on a Dask Array raises IndexError ('Too many indices') inside SciPy's array-API "
         "path; not yet traced to its cause", True),
