@@ -118,8 +118,8 @@ def dtypes_in(spec: Any) -> set[Any]:
 
 
 # --- outcomes ---------------------------------------------------------------------------------------
-_NAMES = sorted({*(_BACKENDS), "numpy", "torch", "array_api_strict", "array-api-strict", "dask", "cupy", "jax",
-                 "cupy_on_numpy"},
+# every built-in backend's name (a target's message names its own backend), and the library names messages use
+_NAMES = sorted({*(_BACKENDS), *xb._dispatch._BUILTIN, "array_api_strict", "array-api-strict", "jax", "cupy_on_numpy"},
                 key=len, reverse=True)  # fmt: skip
 _NORMALISE = [
     (re.compile(r"Device\('[\w\-]+', '([^']*)'\)"), r"Device('<be>', '\1')"),
