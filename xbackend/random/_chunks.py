@@ -19,10 +19,10 @@ from .. import _dtypes as D
 from .._array import Array
 from .._devices import bind, device as _device
 from .._dispatch import get_backend
-from ._draws import DRAWS
+from ._draws import DRAWS, RESULT
 from ._source import source_for
 
-__all__ = ["ChunkDraw", "runs_of", "bounds_of"]
+__all__ = ["ChunkDraw", "runs_of", "bounds_of", "plan_draw"]
 
 _RUN_COST = 4096  # a draw call's overhead, in variates: beyond it, one span beats many short runs
 
@@ -98,3 +98,17 @@ def bounds_of(chunks: tuple[tuple[int, ...], ...]) -> list[list[int]]:
     [[0, 2, 4, 5], [0, 3]]
     """
     return [np.cumsum((0,) + tuple(c)).tolist() for c in chunks]
+
+
+def plan_draw(be: Any, draw: str, shape: tuple[int, ...], dt: Any, dev: Any, key: tuple[int, int], ctr: int,
+              arg: Any, whole_axis: int | None, chunks: Any,
+              normalize: Any) -> tuple[Any, Any, tuple[tuple[int, ...], ...], ChunkDraw]:  # fmt: skip
+    """What a lazy backend's draw is made of: (the result's DType, its native dtype, the chunks normalised by the
+    library's ``normalize(chunks, shape, native dtype)`` with ``whole_axis`` in one chunk, the chunk task)."""
+    out_dt = RESULT[draw] or dt
+    nd = be.native_dtype(out_dt)
+    norm = tuple(normalize(be.default_chunks if chunks is None else chunks, shape, nd))
+    if whole_axis is not None:
+        norm = tuple((shape[k],) if k == whole_axis else c for k, c in enumerate(norm))
+    task = ChunkDraw(draw, key, ctr, arg, dt.name, shape, be.chunk_backend_name(dev.physical), str(dev.physical))
+    return out_dt, nd, norm, task

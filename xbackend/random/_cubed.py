@@ -13,10 +13,8 @@ from typing import Any
 
 from .._array import Array, _new
 from .._devices import Device
-from .._dispatch import get_backend
 from .._dtypes import DType
-from ._chunks import ChunkDraw, bounds_of
-from ._draws import RESULT
+from ._chunks import ChunkDraw, bounds_of, plan_draw
 from ._source import PhiloxSource
 
 __all__ = ["Source", "BlockDraw"]
@@ -49,11 +47,7 @@ class Source(PhiloxSource):
         from cubed.utils import normalize_chunks
 
         be = self.be
-        out_dt = RESULT[draw] or dt
-        nd = be.native_dtype(out_dt)
-        norm = normalize_chunks(be.default_chunks if chunks is None else chunks, shape=shape, dtype=nd)
-        if whole_axis is not None:
-            norm = tuple((shape[k],) if k == whole_axis else c for k, c in enumerate(norm))
-        task = ChunkDraw(draw, key, ctr, arg, dt.name, shape, be.chunk_backend_name(dev.physical), str(dev.physical))
+        out_dt, nd, norm, task = plan_draw(be, draw, shape, dt, dev, key, ctr, arg, whole_axis, chunks,
+                                           lambda c, s, d: normalize_chunks(c, shape=s, dtype=d))  # fmt: skip
         x = cubed.map_blocks(BlockDraw(task, bounds_of(norm)), dtype=nd, chunks=norm)
         return _new(x, out_dt, dev.physical, be)

@@ -15,8 +15,7 @@ from .._array import Array, _new
 from .._devices import Device
 from .._dispatch import get_backend
 from .._dtypes import DType
-from ._chunks import ChunkDraw, bounds_of
-from ._draws import RESULT
+from ._chunks import bounds_of, plan_draw
 from ._engine import Native as _NativeBase, NativeStateError
 from ._source import PhiloxSource
 
@@ -24,7 +23,7 @@ __all__ = ["Source", "Native"]
 
 
 class Source(PhiloxSource):
-    """Dask's portable stream: a graph of :class:`ChunkDraw` tasks."""
+    """Dask's portable stream: a graph of :class:`~._chunks.ChunkDraw` tasks."""
 
     lazy = True
 
@@ -35,22 +34,15 @@ class Source(PhiloxSource):
         from dask.highlevelgraph import HighLevelGraph
 
         be = self.be
-        out_dt = RESULT[draw] or dt
-        nd = be.native_dtype(out_dt)
-        spec = be.default_chunks if chunks is None else chunks
-        if whole_axis is not None:
-            spec = da.core.normalize_chunks(spec, shape, dtype=nd)
-            spec = tuple((shape[k],) if k == whole_axis else c for k, c in enumerate(spec))
-        norm = da.core.normalize_chunks(spec, shape, dtype=nd)
-        chunk_be = be.chunk_backend_name(dev.physical)
-        task = ChunkDraw(draw, key, ctr, arg, dt.name, shape, chunk_be, str(dev.physical))
+        out_dt, nd, norm, task = plan_draw(be, draw, shape, dt, dev, key, ctr, arg, whole_axis, chunks,
+                                           lambda c, s, d: da.core.normalize_chunks(c, s, dtype=d))  # fmt: skip
         name = "xb-random-" + tokenize(task, norm)
         bounds = bounds_of(norm)
         dsk: dict[Any, Any] = {}
         for idx in np.ndindex(*[len(c) for c in norm]):
             loc = [(bounds[k][i], bounds[k][i + 1]) for k, i in enumerate(idx)]
             dsk[(name,) + tuple(idx)] = (task, loc)
-        meta = get_backend(chunk_be).zeros((0,) * len(shape), out_dt, dev.physical)
+        meta = get_backend(task.backend).zeros((0,) * len(shape), out_dt, dev.physical)
         x = da.Array(HighLevelGraph.from_collections(name, dsk, dependencies=[]), name, norm, dtype=nd, meta=meta)
         return _new(x, out_dt, dev.physical, be)
 
