@@ -186,6 +186,17 @@ def test_the_backends_floor_is_below_the_array():
     assert not any(m.startswith("xbackend._backends") for m in below)
 
 
+#: a room a reader can hold in mind: beyond it, a module is split by what its parts do
+MAX_LINES = 700
+
+
+def test_no_module_is_over_max_lines():
+    sizes = {m: len(p.read_text().splitlines()) for m, p in _modules(ROOT).items()}
+    assert len(sizes) > 100 and max(sizes.values()) > MAX_LINES // 2  # (the walk sees the whole package)
+    over = {m: n for m, n in sizes.items() if n > MAX_LINES}
+    assert not over, f"modules over {MAX_LINES} lines (split them by what their parts do): {over}"
+
+
 def test_a_function_level_import_cycle_is_found(tmp_path):
     pkg = tmp_path / "xbackend"
     pkg.mkdir()

@@ -13,6 +13,7 @@ fixes them (stable sorts, NaNs last in both directions, sorted ``unique`` with e
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import math
@@ -165,11 +166,10 @@ class GenericBackend(Backend):
     def wrap_native(self, x: Any, dt: DType | None, dev: Device | None, copy: bool | None) -> Any:
         if dev is not None:
             self.check_device(dev)
-        # (native_dtype first: it refuses a dtype the library lacks; NumPy dtypes compare equal to None as float64)
-        if dt is not None and x.dtype != self.native_dtype(dt):
+        if dt is not None and x.dtype != (nd := self.native_dtype(dt)):  # (refuses a dtype the library lacks)
             if copy is False:
                 raise CopyError(f"casting {x.dtype} to {dt} needs a copy, but copy=False was given")
-            return self.xp.astype(x, self.native_dtype(dt))
+            return self.xp.astype(x, nd)
         return self.xp.asarray(x, copy=True) if copy else x
 
     def to_device(self, x: Any, dev: Device) -> Any:
@@ -194,8 +194,6 @@ class GenericBackend(Backend):
         return x
 
     def device_scope(self, dev: Device) -> Any:
-        import contextlib
-
         return contextlib.nullcontext()
 
     def astype(self, x: Any, dt: DType, copy: bool = True) -> Any:
@@ -325,9 +323,7 @@ class GenericBackend(Backend):
         slice bounds clamped to the axis (strict libraries refuse out-of-range bounds, which NumPy
         clamps), Python bools as 0-d bool arrays."""
         items = key if type(key) is tuple else (key,)
-        shape = x.shape
-        xp = self.xp
-        used = 0
+        shape, xp, used = x.shape, self.xp, 0
         for k in items:
             if k is not None and k is not Ellipsis and type(k) is not bool:
                 used += k.ndim if is_array(k) and k.dtype == xp.bool else 1
