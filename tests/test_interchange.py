@@ -349,3 +349,20 @@ def test_strided_numpy_arrays_reach_torch_through_dlpack_with_their_values(view)
          "every other": lambda a: a[:, ::2]}[view]  # fmt: skip
     got = torch.from_dlpack(v(xb.asarray(h)))
     assert got.tolist() == v(h).tolist()
+
+
+# --- lazy backends: a plan has no memory until computed ---------------------------------------------------------
+@pytest.mark.parametrize("backend,library", [("dask", "Dask"), ("cubed", "Cubed")])
+def test_a_lazy_array_is_its_own_memory_and_refuses_exports(backend, library):
+    pytest.importorskip(backend)
+    x = xb.asarray(np.arange(6.0), backend=backend)
+    y = xb.asarray(np.arange(6.0), backend=backend)
+    assert xb.shares_memory(x, x) and xb.shares_memory(x, x.native)
+    assert not xb.shares_memory(x, y) and not xb.shares_memory(x, x + 0)
+    with pytest.raises(xb.HostTransferError, match=f"lazy {library} Array.*Fix: call x.numpy"):
+        np.asarray(x)
+    with pytest.raises(xb.DLPackError, match=f"a {library} Array has no memory.*Fix: x.compute"):
+        x.__dlpack__()
+    with pytest.raises(xb.DLPackError, match=f"a {library} Array"):
+        x.__dlpack_device__()
+    np.testing.assert_array_equal(x.numpy(), np.arange(6.0))  # and the values are one call away

@@ -1,5 +1,6 @@
-"""What every lazy backend's blocks share (Dask's chunks, Cubed's blocks): the backend that owns a block, and the
-check the eager backends make at the call, made on each block when it is computed.
+"""What every lazy backend shares (Dask's chunks, Cubed's blocks): the backend that owns a block, the check the
+eager backends make at the call, made on each block when it is computed, and the answers of an Array that has no
+memory until it is computed.
 """
 
 from __future__ import annotations
@@ -8,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from ..._errors import linalg_failure
+from ..._errors import DLPackError, HostTransferError, linalg_failure
 
-__all__ = ["chunk_backend", "refuse_nonfinite"]
+__all__ = ["chunk_backend", "refuse_nonfinite", "NoMemoryMixin"]
 
 
 def chunk_backend(x: Any) -> Any:
@@ -41,3 +42,34 @@ def refuse_nonfinite(be: Any, method: str, args: tuple[Any, ...], block: Any) ->
         return
     if not bool(be.xp.isfinite(block).all()):
         raise linalg_failure(method[3:])
+
+
+class NoMemoryMixin:
+    """Part of a lazy backend: an Array is a plan with no memory until computed, so DLPack and ``np.asarray`` are
+    refused with the fix (computing silently would hide the cost), and its "memory" is the plan object itself."""
+
+    #: how the messages name the library and its Arrays, e.g. ``("Dask", "graph")``
+    lazy_names: tuple[str, str]
+
+    def memory_range(self, x: Any) -> tuple[int, int]:
+        return id(x), id(x) + 1  # the plan object (a Dask write replaces its graph, so the object is the identity)
+
+    def data_ptr(self, x: Any) -> int:
+        return id(x)
+
+    def export_dlpack(self, x: Any) -> Any:
+        library, plan = self.lazy_names
+        raise DLPackError(f"a {library} Array has no memory to export through DLPack (it is a lazy {plan}). "
+                          "Fix: x.compute() or x.numpy() first")  # fmt: skip
+
+    def dlpack(self, x: Any, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+               copy: bool | None = None) -> Any:  # fmt: skip
+        return self.export_dlpack(x)
+
+    def dlpack_device(self, x: Any) -> tuple[int, int]:
+        return self.export_dlpack(x)  # type: ignore[no-any-return]
+
+    def export_for_numpy(self, x: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        raise HostTransferError(f"implicit conversion of a lazy {self.lazy_names[0]} Array to NumPy (np.asarray) "
+                                "would compute it silently. Fix: call x.numpy() (or x.compute()) where you want the "
+                                "values")  # fmt: skip

@@ -31,7 +31,8 @@ import numpy as np
 from ... import _dtypes as D
 from ..._devices import Device
 from ..._dtypes import DType
-from ..._errors import CopyError, DLPackError, HostTransferError, InvalidIndexError, OutOfMemoryError, ShapeError
+from ..._errors import CopyError, InvalidIndexError, OutOfMemoryError, ShapeError
+from ..common.chunks import NoMemoryMixin
 from ..generic.backend import GenericBackend
 from .blocks import Namespace, along, in_one_block
 
@@ -72,13 +73,14 @@ def _checked_matmul(fn: Any) -> Any:
     return matmul
 
 
-class CubedBackend(GenericBackend):
+class CubedBackend(NoMemoryMixin, GenericBackend):
     """Cubed (``cubed``; device ``cpu``, NumPy chunks)."""
 
     name = module = "cubed"
     lazy = True
     pickle_via_host = frozenset(D.ALL)  # a plan holds local functions: a pickle carries the computed values
     exception_modules = ("zarr", "numcodecs")
+    lazy_names = ("Cubed", "plan")
     #: chunks of Arrays made from host data or by creation functions (``chunks=`` / ``xb.rechunk`` override)
     default_chunks: Any = "auto"
 
@@ -138,30 +140,9 @@ class CubedBackend(GenericBackend):
     def chunk_backend_name(self, dev: Device) -> str:
         return "numpy"
 
-    def export_for_numpy(self, x: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
-        raise HostTransferError("implicit conversion of a lazy Cubed Array to NumPy (np.asarray) would compute it "
-                                "silently. Fix: call x.numpy() (or x.compute()) where you want the values")  # fmt: skip
-
-    def export_dlpack(self, x: Any) -> Any:
-        raise DLPackError("a Cubed Array has no memory to export through DLPack (it is a lazy plan). "
-                          "Fix: x.compute() or x.numpy() first")  # fmt: skip
-
-    def dlpack(self, x: Any, stream: Any = None, max_version: Any = None, dl_device: Any = None,
-               copy: bool | None = None) -> Any:  # fmt: skip
-        return self.export_dlpack(x)
-
-    def dlpack_device(self, x: Any) -> tuple[int, int]:
-        return self.export_dlpack(x)
-
     def import_dlpack(self, obj: Any) -> Any:
         h = np.from_dlpack(obj)
         return self.xp.asarray(np.array(h, copy=True), chunks=self._chunks(h.shape))
-
-    def memory_range(self, x: Any) -> tuple[int, int]:
-        return id(x), id(x) + 1  # a lazy plan has no memory of its own
-
-    def data_ptr(self, x: Any) -> int:
-        return id(x)
 
     def format(self, x: Any) -> str:
         return f"<cubed plan: shape {tuple(x.shape)}, chunks {x.chunksize}>"  # never computes

@@ -37,12 +37,11 @@ from ..._dtypes import DType
 from ..._errors import (
     ChunkingError,
     CopyError,
-    DLPackError,
-    HostTransferError,
     UnknownDeviceError,
     XBackendError,
 )
 from . import index as I, linalg as L
+from ..common.chunks import NoMemoryMixin
 from ..common.keys import check_bounds, map_index_arrays
 from ..common.kernels import negative_integer_power
 from ..numpy.backend import NumpyBackend
@@ -98,10 +97,11 @@ def _complex_from_parts(re: Any, im: Any) -> Any:
     return out
 
 
-class DaskBackend(DaskLinalgMixin, NumpyBackend):
+class DaskBackend(NoMemoryMixin, DaskLinalgMixin, NumpyBackend):
     name = "dask"
     module = "dask"
     exception_modules = ("distributed",)
+    lazy_names = ("Dask", "graph")
     fixed_default_device = True
     native_basic_indexing = False
     lazy = True
@@ -246,31 +246,8 @@ class DaskBackend(DaskLinalgMixin, NumpyBackend):
         cp = _cupy_backend().xp
         return x.map_blocks(cp.asarray, dtype=x.dtype, meta=cp.empty((0,) * x.ndim, x.dtype))
 
-    def memory_range(self, x: Any) -> tuple[int, int]:
-        return id(x), id(x) + 1  # a Dask Array's "memory" is its collection object (setitem mutates it)
-
-    def data_ptr(self, x: Any) -> int:
-        return id(x)
-
-    def export_dlpack(self, x: Any) -> Any:
-        raise DLPackError("a Dask Array has no memory to export through DLPack (it is a lazy graph). "
-                          "Fix: x.compute() or x.numpy() first")  # fmt: skip
-
-    def dlpack(self, x: Any, stream: Any = None, max_version: Any = None, dl_device: Any = None,
-               copy: bool | None = None) -> Any:  # fmt: skip
-        return self.export_dlpack(x)
-
-    def dlpack_device(self, x: Any) -> tuple[int, int]:
-        return self.export_dlpack(x)
-
     def import_dlpack(self, obj: Any) -> Any:
         return self.from_host(np.from_dlpack(obj), self.dtype_of(np.from_dlpack(obj)), CPU, None)
-
-    def export_for_numpy(self, x: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
-        raise HostTransferError(
-            "implicit conversion of a lazy Dask Array to NumPy (np.asarray) would compute it silently. "
-            "Fix: call x.numpy() (or x.compute()) where you want the values"
-        )
 
     def format(self, x: Any) -> str:
         return repr(x)  # never computes
