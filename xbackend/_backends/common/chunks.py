@@ -67,7 +67,7 @@ class NoMemoryMixin:
         return self.export_dlpack(x)
 
     def dlpack_device(self, x: Any) -> tuple[int, int]:
-        return self.export_dlpack(x)  # type: ignore[no-any-return]
+        return self.export_dlpack(x)  # (raises)
 
     def export_for_numpy(self, x: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         raise HostTransferError(f"implicit conversion of a lazy {self.lazy_names[0]} Array to NumPy (np.asarray) "
