@@ -110,7 +110,10 @@ MODULES: dict[str, tuple[str, str, list[str], int, bool]] = {
                                                                "tests/test_dask.py", "tests/test_call_budgets.py",
                                                                "tests/test_*reference*.py"], 12, _M),
     "dask": ("xbackend/_backends/dask", "dask", ["tests"], 12, _M),  # the backend, its graph tasks, linalg, indexing
-    "cubed": ("xbackend/_backends/cubed", "numpy,cubed", ["tests/test_cubed.py"], 3, _M),  # the backend, its blocks
+    # the backend and its blocks: what CI runs on Cubed (its own tests, the parity generator, the lazy refusals)
+    "cubed": ("xbackend/_backends/cubed", "numpy,cubed", ["tests/test_cubed.py", "tests/test_parity_cubed.py",
+                                                          "tests/test_interchange.py", "tests/test_info.py",
+                                                          "tests/test_dtypes.py"], 3, _M),
     "_torch_uint": ("xbackend/_backends/torch/uint.py", "torch", ["tests/test_elementwise.py", "tests/test_array.py",
                                                                   "tests/test_dtypes.py", "tests/test_statistical.py",
                                                                   "tests/test_sorting.py", "tests/test_searching.py",

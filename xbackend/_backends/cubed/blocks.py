@@ -5,8 +5,8 @@ matrix dimensions) runs as ``cubed.map_blocks`` over ``x`` rechunked so those ax
 *NumPy backend's* method on each block; the other (batch) axes keep their chunks. So the values are NumPy's
 bit for bit, and Cubed's memory bound applies to each block (a core that does not fit raises at planning).
 Operations of two inputs (``solve``, ``cross``, ``take_along_axis``) run in one block. :class:`Namespace` gives
-the generic backend's code the standard functions Cubed lacks (``sort``, ``argsort``, ``take_along_axis``) the
-same way, and a ``take`` that works around Cubed's no-op shortcut. The output's shape and
+the generic backend's code the standard functions Cubed lacks that it calls itself (``sort`` in ``isin``,
+``argsort`` in an indexed write) the same way, and a ``take`` that works around Cubed's no-op shortcut. The output's shape and
 dtype come from the same method run on a small stand-in (ones, with identity matrices on two core axes), so
 nothing here knows a method's shape rules. Like Dask's chunks, a block refuses NaN or inf where ``xbackend.linalg``
 refuses them at the call on eager backends (``common/chunks.refuse_nonfinite``), when it is computed.
@@ -124,8 +124,9 @@ def in_one_block(xs: list[Any], method: str, *args: Any) -> Any:
 
 
 class Namespace:
-    """Cubed's namespace, with ``sort``/``argsort``/``take_along_axis`` made of NumPy's on whole-axis blocks and a
-    ``take`` that is right for every index array.
+    """Cubed's namespace, with ``sort``/``argsort`` made of NumPy's on whole-axis blocks and a ``take`` that is right
+    for every index array (the generic backend's own calls; the public sorts and ``take_along_axis`` are the
+    backend's methods, on blocks too).
 
     Cubed (0.27) takes any index whose result has the input's shape for a no-op: ``x[idx]`` with a permutation
     ``idx`` of ``x``'s length returns ``x`` unchanged. ``take`` here adds one index and drops its result again,
@@ -154,13 +155,10 @@ class Namespace:
         out = xp.take(x, padded, axis=ax)
         return out[(slice(None),) * ax + (slice(0, indices.shape[0]),)]
 
-    def sort(self, x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Any:
-        out = along(x, (axis,), "np:sort", axis % x.ndim, "stable")
-        return self._xp.flip(out, axis=axis) if descending else out
+    def sort(self, x: Any, /, *, axis: int = -1, stable: bool = True) -> Any:
+        """Ascending, stable (as the generic backend asks)."""
+        return along(x, (axis,), "np:sort", axis % x.ndim, "stable")
 
     def argsort(self, x: Any, /, *, axis: int = -1, stable: bool = True) -> Any:
         """Ascending, stable (the generic backend sorts an order key for descending orders)."""
         return along(x, (axis,), "np:argsort", axis % x.ndim, "stable")
-
-    def take_along_axis(self, x: Any, indices: Any, /, *, axis: int = -1) -> Any:
-        return in_one_block([x, indices], "np:take_along_axis", axis % x.ndim)
