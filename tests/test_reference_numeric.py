@@ -344,11 +344,12 @@ def _ulps_apart(a: float, b: float, np_dt) -> int:
 @given(xs=st.lists(st.floats(allow_nan=False, allow_infinity=False, allow_subnormal=True), min_size=1, max_size=8),
        dt=st.sampled_from(sorted(_CBRT_NP, key=str)))  # fmt: skip
 @example(xs=[27.0, -8.0, 0.001, 1e300, -1e-300, 5e-324, 1.7976931348623157e308], dt=xb.float64)
+@example(xs=[4.419754192226573e17, 2.2250738585072014e-308, 1e-310], dt=xb.float64)  # np.cbrt 2 ulps off with AVX2
 @example(xs=[-27.0, 3.4028234663852886e38, 1e-45, 0.125, 1e-38], dt=xb.float32)  # NumPy's float32 -27: 1 ulp off
 @example(xs=[65504.0, 6e-8, -0.001, 27.0], dt=xb.float16)
 def test_cbrt_against_mpmath(xs, dt):
-    """Within 1 ulp of the 200-bit cube root of the value the dtype holds, on every target; exact cubes of small
-    integers exactly."""
+    """The 200-bit cube root of the value the dtype holds, rounded to the dtype, on every target (float32 and
+    float64; NumPy's own cbrt is off by up to 2 ulps on some machines); float16 within 1 ulp; exact cubes exactly."""
     np_dt = _CBRT_NP[dt]
     with np.errstate(over="ignore"):
         held = [float(v) for v in np.array(xs, dtype=np.float64).astype(np_dt)]
@@ -357,12 +358,13 @@ def test_cbrt_against_mpmath(xs, dt):
         return
     with mpmath.workprec(200):
         refs = [math.copysign(float(np_dt(float(mpmath.cbrt(abs(mpmath.mpf(v)))))), v) for v in held]
+    ulps = 1 if dt is xb.float16 else 0
     for t in TARGETS:
         if not t.holds(dt):
             continue
         got = xb.cbrt(_on(t, held, dt)).tolist()
         for v, g, r in zip(held, got, refs):
-            assert _ulps_apart(g, r, np_dt) <= 1 and math.copysign(1.0, g) == math.copysign(1.0, v), (t, dt, v, g, r)
+            assert _ulps_apart(g, r, np_dt) <= ulps and math.copysign(1.0, g) == math.copysign(1.0, v), (t, dt, v, g, r)
             if v in (27.0, -8.0, 0.125):
                 assert g == r, (t, dt, v, g)
 

@@ -85,8 +85,10 @@ def _make_binary(name: str) -> Callable[..., Array]:
 #: the elementwise functions beyond the standard, with their documentation
 BEYOND = {
     "cbrt": """The real cube root of each element (IEEE 754's ``rootn(x, 3)``; not in the Array API standard):
-    negative for negative ``x``, ``+-0`` and ``+-inf`` kept, NaN for NaN; within 1 ulp of the exact root on every
-    backend (NumPy's, CuPy's and JAX's ``cbrt``; elsewhere one Newton step on ``|x| ** (1/3)`` in ``x``'s dtype).
+    negative for negative ``x``, ``+-0`` and ``+-inf`` kept, NaN for NaN; the exact root correctly rounded in float32
+    and float64 on every backend, so every backend gives the same value (float16: within 1 ulp). NumPy's own
+    ``cbrt`` is off by up to 2 ulps on some machines; xbackend refines the library's root (or ``|x| ** (1/3)``
+    where a library has none) with one Newton step and one step whose residual is exact.
     Integers and bools are computed in the default float dtype.
 
     >>> import xbackend as xb

@@ -12,13 +12,15 @@ CPU test of the rule is a test of every device (tests/fakecupy.py shows CuPy's k
 - shifts: a count outside ``[0, bits)`` gives 0 (``>>`` of a negative signed value: -1), NumPy's rule. C leaves it
   undefined; CUDA's ``shr`` keeps a 64-bit count's low 32 bits (CuPy: ``x >> 2**63`` was ``x``).
 - float16 ``nextafter`` by bits: CuPy's returns NaN for a non-finite ``x``; NumPy's returns ``x`` for ``x == y``.
-- ``cbrt`` where a library has none (torch, array-api-strict): one Newton step on ``|x| ** (1/3)``.
+- ``cbrt``: correctly rounded from ``|x| ** (1/3)`` where a library has none (torch, array-api-strict), or from the
+  library's own root (NumPy, CuPy, JAX), whose last bits depend on the machine.
 - ``floor_divide``'s standard special cases and complex ``log1p`` where ``|1 + z|`` overflows (the generic backend
   uses them too).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 import numpy as np
@@ -202,17 +204,68 @@ def negative_integer_power() -> Exception:
                        "Fix: cast to a float dtype first, e.g. x.astype(xb.float64) ** y")
 
 
-def cbrt(xp: Any, x: Any) -> Any:
+def cbrt(xp: Any, x: Any, root: Any = None) -> Any:
     """The real cube root of floating ``x`` over any namespace ``xp`` with ``abs``, ``pow``, ``where``, ``copysign``,
-    ``isfinite`` and ``ones_like`` (torch's too), within 1 ulp: ``y = |x| ** (1/3)`` is off by up to ~100 ulps (1/3
-    is not exact, and the error grows with ``|log x|``), and one Newton step, ``y - (y - |x| / y**2) / 3``, squares
-    that relative error away. Zeros, infinities and NaN are ``x`` itself (the step never sees them: no 0/0).
+    ``isfinite``, ``ones_like``, ``full_like`` and ``finfo`` (torch's too), correctly rounded in float32 and float64
+    but where the exact root lies within about 2**-50 ulp of a midpoint, so every backend gives the same value:
+
+    1. ``y = |x| ** (1/3)`` (off by up to ~100 ulps: 1/3 is not exact, and the error grows with ``|log x|``), or the
+       library's own ``root`` (NumPy's, CuPy's, JAX's: within a few ulps, but which ulps depends on the machine:
+       NumPy's SIMD loops give ``cbrt(27.0) == 3.0000000000000004`` with AVX2);
+    2. one Newton step whose residual ``|x| - y**3`` is exact (:func:`_refined`, Dekker's two-word products): it
+       squares the relative error away (``2**-45`` becomes ``2**-90``), and the correction itself is accurate to
+       its last bits, which leaves ``y`` the nearest value of the dtype. Values too small for the residual's low
+       words are scaled up by ``2**(3p)`` first (``p`` the dtype's precision) and the root down by ``2**p``, both
+       exact; values near the dtype's largest, whose products would overflow, the other way.
+
+    float16, whose range is too narrow for the scaling, takes one plain Newton step, ``y - (y - |x| / y**2) / 3``,
+    instead (within 1 ulp), or ``root`` as it is (NumPy computes it in float32 and rounds once). Zeros, infinities
+    and NaN are ``x`` itself (the steps never see them: no 0/0).
 
     >>> cbrt(np, np.array([-27.0, 1e300, 5e-324, -0.0, np.inf, np.nan])).tolist()
     [-3.0, 1e+100, 1.7031839360032603e-108, -0.0, inf, nan]
+    >>> cbrt(np, np.array([27.0, -64.0, 0.125, 0.001, 4.419754192226573e17]), root=np.cbrt).tolist()
+    [3.0, -4.0, 0.5, 0.1, 761727.0392407258]
     """
     ok = xp.isfinite(x) & (x != 0)
     a = xp.where(ok, xp.abs(x), xp.ones_like(x))
-    y = xp.pow(a, 1.0 / 3.0)
-    y = y - (y - a / (y * y)) / 3.0
+    fi = xp.finfo(x.dtype)
+    p = 1 - round(math.log2(float(fi.eps)))  # the precision in bits: 53, 24, 11
+    if root is not None and p < 24:
+        return xp.where(ok, xp.copysign(root(a), x), x)
+    if p >= 24:  # |x| into [smallest normal * 2**(2p), max / 8]: the residual's words neither underflow nor overflow
+        small, big = a < float(fi.smallest_normal) * 2.0 ** (2 * p), a > float(fi.max) / 8.0
+        a = a * _powers_of_two(xp, a, small, big, 3 * p)
+    y = xp.pow(a, 1.0 / 3.0) if root is None else root(a)
+    if p >= 24:
+        y = _refined(y, a, 2.0 ** ((p + 1) // 2) + 1.0) * _powers_of_two(xp, y, small, big, -p)
+    else:
+        y = y - (y - a / (y * y)) / 3.0
     return xp.where(ok, xp.copysign(y, x), x)
+
+
+def _powers_of_two(xp: Any, like: Any, up: Any, down: Any, e: int) -> Any:
+    """``2**e`` where ``up``, ``2**-e`` where ``down``, else 1 (an exact scaling factor of ``like``'s dtype)."""
+    return xp.where(up, xp.full_like(like, 2.0**e), xp.where(down, xp.full_like(like, 2.0**-e), xp.ones_like(like)))
+
+
+def _refined(y: Any, a: Any, split: float) -> Any:
+    """``y + (a - y**3) / (3 y**2)`` with ``a - y**3`` exact: ``y**2 = p + pe`` and ``p * y = q + qe`` exactly
+    (Veltkamp's split by ``split`` = 2**ceil(precision / 2) + 1, then Dekker's products), and ``a - q`` is exact
+    as ``q`` is within a few ulps of ``a`` (Sterbenz). For ``y`` within 1 ulp of the root, the result is the
+    nearest value of the dtype; an exact root is returned as it is (its residual is 0).
+
+    >>> _refined(np.array([3.0000000000000004, 0.09999999999999999]), np.array([27.0, 0.001]), 2.0**27 + 1).tolist()
+    [3.0, 0.1]
+    """
+    c = split * y
+    yh = c - (c - y)
+    yl = y - yh
+    p = y * y
+    pe = ((yh * yh - p) + 2.0 * yh * yl) + yl * yl
+    c = split * p
+    ph = c - (c - p)
+    pl = p - ph
+    q = p * y
+    qe = ((ph * yh - q) + ph * yl + pl * yh) + pl * yl
+    return y + (((a - q) - qe) - pe * y) / (3.0 * p)

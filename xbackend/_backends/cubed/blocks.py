@@ -6,10 +6,11 @@ matrix dimensions) runs as ``cubed.map_blocks`` over ``x`` rechunked so those ax
 bit for bit, and Cubed's memory bound applies to each block (a core that does not fit raises at planning).
 Operations of two inputs (``solve``, ``cross``, ``take_along_axis``) run in one block. :class:`Namespace` gives
 the generic backend's code the standard functions Cubed lacks that it calls itself (``sort`` in ``isin``,
-``argsort`` in an indexed write) the same way, and a ``take`` that works around Cubed's no-op shortcut. The output's shape and
-dtype come from the same method run on a small stand-in (ones, with identity matrices on two core axes), so
-nothing here knows a method's shape rules. Like Dask's chunks, a block refuses NaN or inf where ``xbackend.linalg``
-refuses them at the call on eager backends (``common/chunks.refuse_nonfinite``), when it is computed.
+``argsort`` in an indexed write) the same way, and a ``take`` that works around Cubed's no-op shortcut. The
+output's shape and dtype come from the same method run on a small stand-in (ones, with identity matrices on two
+core axes), so nothing here knows a method's shape rules. Like Dask's chunks, a block refuses NaN or inf where
+``xbackend.linalg`` refuses them at the call on eager backends (``common/chunks.refuse_nonfinite``), when it is
+computed.
 """
 
 from __future__ import annotations

@@ -88,8 +88,9 @@ def _special(xp: Any, name: str, dt: DType) -> Callable[..., Any] | None:  # noq
             return lambda x: xp.zeros(x.shape, dtype=xp.bool)
     if k == "c" and name == "log1p":
         return lambda z: complex_log1p(xp, z)
-    if name == "cbrt" and not hasattr(xp, "cbrt"):  # beyond the standard: array-api-strict has none
-        return lambda x: cbrt(xp, x)
+    if name == "cbrt":  # beyond the standard (array-api-strict has none), and correctly rounded where a library has one
+        root = getattr(xp, "cbrt", None)
+        return lambda x: cbrt(xp, x, root)
     if k != "c" and name in ("real", "conj"):
         return lambda x: xp.asarray(x, copy=True)
     if k != "c" and name == "imag":

@@ -18,7 +18,7 @@ from ..._backend import Backend
 from ..._dtypes import DType
 from ..._rules import ELEMENTWISE
 from ..common import kernels as R
-from ..common.kernels import complex_log1p, negative_integer_power, standard_floor_divide
+from ..common.kernels import cbrt, complex_log1p, negative_integer_power, standard_floor_divide
 
 __all__ = ["NumpyKernelsMixin", "NP_NAMES", "PLAIN", "arrays_out"]
 
@@ -150,6 +150,12 @@ class NumpyKernelsMixin(Backend):
             return out
 
         return ctanh
+
+    def _k_cbrt(self, dt: DType) -> Callable[..., Any]:
+        """NumPy's cube root, correctly rounded by common/kernels.cbrt: NumPy's own is off by up to 2 ulps on some
+        machines (its AVX2 loop gives cbrt(27.0) == 3.0000000000000004)."""
+        xp = self.xp
+        return lambda x: cbrt(xp, x, xp.cbrt)
 
     def _k_reciprocal(self, dt: DType) -> Callable[..., Any]:
         if dt is D.float32 or dt is D.float64:  # the library's reciprocal loop is 1 / x for these
