@@ -15,7 +15,7 @@ import threading
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 import xbackend as xb
 from xbackend.random import _philox
@@ -190,6 +190,55 @@ def test_dask_values_do_not_depend_on_chunks(call, chunks):
     if call != "keys":
         assert x.native.chunks == xb.rechunk(xb.zeros((20, 13), backend="dask"), chunks).native.chunks
     assert x.numpy().tolist() == want.tolist()
+
+
+@settings(deadline=None)
+@given(st.lists(st.integers(1, 6), min_size=0, max_size=4).flatmap(
+    lambda shape: st.tuples(st.just(tuple(shape)), st.tuples(*[st.tuples(st.integers(0, n), st.integers(0, n))
+                                                               for n in shape]))))  # fmt: skip
+@example(((2, 3), ((0, 1), (1, 3))))  # a trailing axis from 1 to its end: not whole
+@example(((3, 2, 4), ((1, 3), (0, 2), (0, 4))))  # two whole trailing axes: one run
+def test_runs_of_a_chunk_are_its_c_order_positions(case):
+    """A chunk's runs, expanded, are NumPy's flat (C-order) indices of the chunk's elements, none of them continues
+    the one before (the runs are as long as they can be), and the span is from the first to one past the last."""
+    from xbackend.random._chunks import runs_of
+
+    shape, loc = case
+    loc = [(min(a, b), max(a, b)) for a, b in loc]
+    grids = np.meshgrid(*[np.arange(a, b) for a, b in loc], indexing="ij")
+    want = np.ravel_multi_index([g.ravel() for g in grids], shape).tolist() if shape else [0]
+    runs, first, last = runs_of(shape, loc)
+    got = [p for s, n in runs for p in range(s, s + n)]
+    assert got == want
+    assert all(s0 + n0 < s1 for (s0, n0), (s1, _) in zip(runs, runs[1:]))
+    if want:
+        assert (first, last) == (want[0], want[-1] + 1)
+
+
+def test_a_chunk_draws_run_by_run_or_one_span():
+    """Rows of a long axis: a chunk of a few short runs far apart draws each run (10 + 10 variates, not the 10,010
+    between them); a chunk whose runs fill most of its span draws the span once and picks its elements. The values
+    are NumPy's either way, on Dask (one chunk of each kind) and Cubed (ten chunks of two runs)."""
+    from xbackend.random import _chunks
+
+    calls = []
+    real = _chunks.DRAWS["uniform"]
+
+    def counted(src, dev, key, ctr, start, n, dt, arg):
+        calls.append(n)
+        return real(src, dev, key, ctr, start, n, dt, arg)
+
+    shape = (2, 10_000)
+    task = _chunks.ChunkDraw("uniform", (3, 4), 0, None, "float64", shape, "numpy", "cpu")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(_chunks.DRAWS, "uniform", counted)
+        a, b = task([(0, 2), (0, 10)]), task([(0, 2), (10, 10_000)])
+    assert calls == [10, 10, 19_990] and a.shape == (2, 10) and b.shape == (2, 9_990)
+    want = xb.random.default_rng(11).random(shape).numpy()
+    for backend, chunks in (("dask", (2, (10, 9_990))), ("cubed", (2, 1_000))):  # (Cubed's chunks are regular)
+        pytest.importorskip(backend)
+        got = xb.random.default_rng(11, backend=backend, chunks=chunks).random(shape)
+        np.testing.assert_array_equal(got.numpy(), want, err_msg=backend)
 
 
 def test_dask_draws_build_a_graph_without_computing():
