@@ -79,6 +79,16 @@ def test_basic_keys_read_and_write_as_numpy(first):
         assert x.native.chunks == cu(h).native.chunks
 
 
+@pytest.mark.parametrize("key", [(None, 1, slice(None, None, -1), slice(None, None, -2)),
+                                 (slice(None, None, -1), None, 0, slice(3, 0, -2)),
+                                 (Ellipsis, slice(None, None, -3)), (0, None, slice(2, None, -1), None, 1)], ids=str)
+def test_negative_steps_on_three_axes_with_new_axes_and_ints(key):
+    """A negative step is read as the positive selection, flipped: on the right input axis when None adds axes and
+    ints drop them."""
+    h = np.arange(60).reshape(3, 4, 5)
+    np.testing.assert_array_equal(cu(h)[key].numpy(), h[key])
+
+
 @FEW
 @given(st.integers(1, 6), st.integers(1, 6), st.integers(1, 4), st.sampled_from([0, 1]))
 def test_whole_axis_blocks_equal_numpy(n, m, chunk, axis):
@@ -218,3 +228,115 @@ def test_reshape_that_neither_merges_nor_splits_chunks():
     h = np.arange(12)
     got = xb.reshape(xb.reshape(cu(h, 5), (3, 4)), (2, 6))
     np.testing.assert_array_equal(got.numpy(), h.reshape(2, 6))
+
+
+def _stack(n=3, batch=2, seed=0):
+    """``batch`` symmetric positive definite n x n matrices, well conditioned."""
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((batch, n, n))
+    return a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
+
+
+def test_linalg_of_a_batch_chunked_on_every_axis_is_numpys():
+    """Every linalg function on a stack of matrices in 1x1x1 chunks (the core axes must be gathered whole, the batch
+    axis kept): NumPy's np.linalg of the same stack, or for decompositions the product that rebuilds it."""
+    h = _stack()
+    x = cu(h, 1)
+    la, T = np.linalg, lambda a: np.swapaxes(a, -1, -2)
+    close = {"rtol": 1e-10, "atol": 1e-12}
+    np.testing.assert_allclose(xb.linalg.det(x).numpy(), la.det(h), **close)
+    np.testing.assert_allclose(xb.linalg.inv(x).numpy(), la.inv(h), **close)
+    sign, logdet = xb.linalg.slogdet(x)
+    np.testing.assert_allclose(sign.numpy() * np.exp(logdet.numpy()), la.det(h), **close)
+    np.testing.assert_allclose(xb.linalg.eigvalsh(x).numpy(), la.eigvalsh(h), **close)
+    w, v = xb.linalg.eigh(x)
+    np.testing.assert_allclose((v.numpy() * w.numpy()[..., None, :]) @ T(v.numpy()), h, **close)
+    np.testing.assert_allclose(np.sort(xb.linalg.eigvals(x).numpy().real, axis=-1), la.eigvalsh(h), **close)
+    w, v = xb.linalg.eig(x)
+    np.testing.assert_allclose((v.numpy() * w.numpy()[..., None, :]) @ la.inv(v.numpy()), h, **close)
+    lo, up = xb.linalg.cholesky(x).numpy(), xb.linalg.cholesky(x, upper=True).numpy()
+    np.testing.assert_allclose(lo, la.cholesky(h), **close)
+    np.testing.assert_allclose(up, T(la.cholesky(h)), **close)
+    q, r = xb.linalg.qr(x)
+    np.testing.assert_allclose(q.numpy() @ r.numpy(), h, **close)
+    assert np.allclose(np.tril(r.numpy(), -1), 0)
+    u, s, vh = xb.linalg.svd(x, full_matrices=False)
+    np.testing.assert_allclose((u.numpy() * s.numpy()[..., None, :]) @ vh.numpy(), h, **close)
+    np.testing.assert_allclose(xb.linalg.svdvals(x).numpy(), la.svd(h, compute_uv=False), **close)
+    np.testing.assert_allclose(xb.linalg.pinv(x).numpy(), la.pinv(h), rtol=1e-8, atol=1e-10)
+    assert xb.linalg.matrix_rank(x).tolist() == la.matrix_rank(h).tolist() == [3, 3]
+    np.testing.assert_allclose(xb.linalg.matrix_power(x, 3).numpy(), la.matrix_power(h, 3), **close)
+    for ord in ("fro", "nuc", 1, -1, 2, -2, np.inf):
+        for keepdims in (False, True):
+            np.testing.assert_allclose(xb.linalg.matrix_norm(x, ord=ord, keepdims=keepdims).numpy(),
+                                       la.norm(h, ord=ord, axis=(-2, -1), keepdims=keepdims), **close,
+                                       err_msg=f"{ord} {keepdims}")  # fmt: skip
+    for offset in (-1, 0, 2):
+        np.testing.assert_allclose(xb.linalg.trace(x, offset=offset).numpy(), np.trace(h, offset, -2, -1), **close)
+        np.testing.assert_array_equal(xb.linalg.diagonal(x, offset=offset).numpy(), np.diagonal(h, offset, -2, -1))
+    b = h[..., :, :2] + 1
+    np.testing.assert_allclose(xb.linalg.solve(x, cu(b, 1)).numpy(), la.solve(h, b), **close)
+    np.testing.assert_allclose(xb.linalg.cross(cu(h, 1), cu(h[::-1], 1), axis=-2).numpy(), np.cross(h, h[::-1], axis=-2))
+
+
+@pytest.mark.parametrize("axis, keepdims", [(None, False), (None, True), (0, False), (-1, True), ((0, 2), False)])
+def test_vector_norm_over_any_axes_of_a_chunked_batch(axis, keepdims):
+    h = _stack()
+    want = np.linalg.vector_norm(h, axis=axis, keepdims=keepdims) if hasattr(np.linalg, "vector_norm") else None
+    if want is None:
+        want = np.sqrt(np.sum(h * h, axis=axis, keepdims=keepdims))
+    np.testing.assert_allclose(xb.linalg.vector_norm(cu(h, 1), axis=axis, keepdims=keepdims).numpy(), want, rtol=1e-12)
+
+
+def test_fft_shifts_of_every_axis_are_numpys():
+    h = np.arange(30.0).reshape(5, 6)
+    for axes in (None, 0, (1,), (0, 1)):
+        np.testing.assert_array_equal(xb.fft.fftshift(cu(h), axes=axes).numpy(), np.fft.fftshift(h, axes=axes))
+        np.testing.assert_array_equal(xb.fft.ifftshift(cu(h), axes=axes).numpy(), np.fft.ifftshift(h, axes=axes))
+
+
+def test_matmul_of_shapes_that_fit():
+    """Cubed's matmul is checked for misfit shapes; shapes that fit (rectangular, batched, broadcast, vectors) still
+    multiply, as NumPy does."""
+    rng = np.random.default_rng(3)
+    for sa, sb in [((2, 3), (3, 4)), ((2, 3, 4), (2, 4, 5)), ((2, 1, 3, 4), (3, 4, 2)), ((3,), (3, 4)), ((2, 3), (3,)),
+                   ((4, 2, 3), (3,))]:  # fmt: skip
+        a, b = rng.standard_normal(sa), rng.standard_normal(sb)
+        np.testing.assert_allclose((cu(a) @ cu(b)).numpy(), a @ b, rtol=1e-12, err_msg=f"{sa} @ {sb}")
+
+
+def test_rechunk_by_negative_and_positive_axes():
+    h = np.arange(24.0).reshape(4, 6)
+    for chunks, want in [({-1: 2, -2: 1}, ((1, 1, 1, 1), (2, 2, 2))), ({0: 3}, ((3, 1), (4, 2))), ((2, 3), ((2, 2), (3, 3)))]:
+        x = xb.rechunk(cu(h, 4), chunks)
+        assert x.native.chunks == want, chunks
+        assert x.tolist() == h.tolist()
+
+
+def test_take_into_an_empty_result():
+    """Cubed cannot plan an empty selection: an empty index, or an empty axis beside the one taken from, gives NumPy's
+    empty result."""
+    for shape, idx, axis in [((3, 0), [0, 2], 0), ((0, 4), [1, 3], 1), ((3, 4), [], 1), ((2, 0, 3), [1], 2)]:
+        h = np.zeros(shape)
+        got = xb.take(cu(h), xb.asarray(np.array(idx, dtype=np.int64), backend="cubed"), axis=axis)
+        assert got.shape == np.take(h, idx, axis=axis).shape, (shape, idx, axis)
+        assert got.numpy().shape == got.shape
+
+
+def test_reductions_over_an_axis_of_one():
+    """An axis of length 1 is not an empty array: var, std, count_nonzero and sum are NumPy's."""
+    h = np.array([[1.0, 0.0, 3.0, 7.0, 0.0]])
+    for axis in (0, 1, None):
+        for keepdims in (False, True):
+            kw = {"axis": axis, "keepdims": keepdims}
+            np.testing.assert_allclose(xb.var(cu(h), correction=0, **kw).numpy(), np.var(h, **kw))
+            np.testing.assert_allclose(xb.std(cu(h), correction=0, **kw).numpy(), np.std(h, **kw))
+            np.testing.assert_array_equal(xb.count_nonzero(cu(h), **kw).numpy(), np.count_nonzero(h, **kw))
+            np.testing.assert_array_equal(xb.sum(cu(h), **kw).numpy(), np.sum(h, **kw))
+
+
+def test_repeat_by_python_ints_is_numpys():
+    h = np.arange(6).reshape(2, 3)
+    for repeats, axis in [(2, None), (3, 0), (1, 1), (0, 1), (0, None)]:
+        np.testing.assert_array_equal(xb.repeat(cu(h), repeats, axis=axis).numpy(), np.repeat(h, repeats, axis=axis),
+                                      err_msg=f"{repeats} {axis}")  # fmt: skip

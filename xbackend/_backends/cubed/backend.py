@@ -157,7 +157,7 @@ class CubedBackend(NoMemoryMixin, GenericBackend):
         the value is spread over ``x``'s shape with one ``take`` per axis, and chosen where the per-axis masks
         (1-d, made on the host, broadcast lazily: never a host array of ``x``'s size) all hold."""
         xp = self.xp
-        value = xp.astype(xp.asarray(value), x.dtype) if not hasattr(value, "chunks") else xp.astype(value, x.dtype)
+        value = xp.astype(value, x.dtype)  # (a Cubed array: the generic setitem makes Python scalars one)
         if key is Ellipsis or x.ndim == 0:
             return xp.broadcast_to(value, x.shape).rechunk(x.chunksize)
         sel_shape, gathers, hits = [], [], []
@@ -204,7 +204,7 @@ class CubedBackend(NoMemoryMixin, GenericBackend):
         for k in items:
             if type(k) is slice and (k.step or 1) < 0:
                 r = range(x.shape[axis])[k]
-                plain.append(slice(r[-1], r[0] + 1, -r.step) if len(r) else slice(0, 0, 1))
+                plain.append(slice(r[-1], r[0] + 1, -r.step))  # (never empty: empty selections returned above)
                 flips.append(out_axis)
             else:
                 plain.append(k)
@@ -238,7 +238,7 @@ class CubedBackend(NoMemoryMixin, GenericBackend):
 
     def roll(self, x: Any, shifts: tuple[int, ...], axes: tuple[int, ...]) -> Any:
         if 0 in x.shape:  # (Cubed takes the shift modulo the axis's size, and cannot index empty arrays)
-            return self.xp.asarray(x, copy=True)
+            return x  # (nothing moves; Cubed arrays are immutable, and its asarray(copy=True) gives x itself too)
         return super().roll(x, shifts, axes)
 
     # -- what Cubed lacks: the NumPy backend's method on blocks holding the core axes whole ------------------
@@ -253,7 +253,7 @@ class CubedBackend(NoMemoryMixin, GenericBackend):
 
     def searchsorted(self, x1: Any, x2: Any, side: str, sorter: Any) -> Any:
         if sorter is not None:  # (Cubed's searchsorted takes no sorter)
-            x1 = self.xp.take(x1, sorter, axis=0)
+            x1 = self.xp.take(x1, sorter)  # (1-d, as the standard's searchsorted asks)
         return super().searchsorted(x1, x2, side, None)
 
     def cumulative(self, name: str, x: Any, dt: DType, axis: int, include_initial: bool) -> Any:
@@ -298,7 +298,7 @@ class CubedBackend(NoMemoryMixin, GenericBackend):
 
     def flip(self, x: Any, axes: tuple[int, ...]) -> Any:
         if any(x.shape[a] == 0 for a in axes):  # (Cubed divides by the axis's size)
-            return self.xp.asarray(x, copy=True)
+            return x  # (as in roll)
         return super().flip(x, axes)
 
     def nonzero(self, x: Any) -> tuple[Any, ...]:

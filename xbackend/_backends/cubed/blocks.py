@@ -81,7 +81,7 @@ def along(x: Any, core: tuple[int, ...], method: str, *args: Any, pre: tuple[Any
     if any(len(x.chunks[a]) > 1 for a in core):
         x = x.rechunk({a: -1 for a in core})
     meta = _method(method)(*pre, _stand_in(tuple(x.shape), core, x.dtype), *args)
-    metas = tuple(meta) if outputs else (meta,)
+    metas = tuple(meta[i] for i in range(outputs)) if outputs else (meta,)
     results = []
     for i, m in enumerate(metas):
         m = np.asarray(m)
@@ -117,10 +117,8 @@ def in_one_block(xs: list[Any], method: str, *args: Any) -> Any:
           math.prod(len(c) for c in x.chunks) > 1 else x for x in xs]  # fmt: skip
     call = BlockCall(method, (), args, None, ndims)
     chunks = tuple((n,) for n in m.shape)
-    if m.ndim < nd:
+    if m.ndim < nd:  # (solve of a vector: the result has no more axes than its inputs, here or in cross, take_along_axis)
         return cubed.map_blocks(call, *xs, dtype=m.dtype, chunks=chunks, drop_axis=list(range(nd - m.ndim)))
-    if m.ndim > nd:
-        return cubed.map_blocks(call, *xs, dtype=m.dtype, chunks=chunks, new_axis=list(range(m.ndim - nd)))
     return cubed.map_blocks(call, *xs, dtype=m.dtype, chunks=chunks)
 
 
@@ -144,7 +142,7 @@ class Namespace:
         xp = self._xp
         ax = 0 if axis is None else axis % x.ndim
         shape = tuple(x.shape[:ax]) + tuple(indices.shape) + tuple(x.shape[ax + 1 :])
-        if 0 in shape and 0 not in indices.shape:  # (Cubed cannot plan an empty selection)
+        if 0 in shape:  # (Cubed cannot plan an empty selection)
             return xp.empty(shape, dtype=x.dtype, chunks=shape, spec=x.spec)
         whole = indices.ndim == 1 and 0 < indices.shape[0] == x.shape[ax]  # (the length Cubed mistakes for a no-op)
         if (axis is None and x.ndim != 1) or not whole:
