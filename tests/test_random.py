@@ -373,6 +373,20 @@ def test_pickle_and_copies_restore_the_state_independently(xb_target):
         assert rng.normal(shape=5).numpy().tolist() == a.tolist()
 
 
+@pytest.mark.parametrize("backend", ["numpy", "torch", "dask"])
+def test_native_stream_copies_continue_the_same_stream_independently(backend):
+    """A pickle or copy of a native-stream generator carries the library's own state: it draws what the original
+    draws next, and drawing from it does not move the original."""
+    pytest.importorskip(backend)
+    rng = xb.random.default_rng(13, backend=backend, stream="native")
+    rng.random(3)
+    for make in (lambda g: pickle.loads(pickle.dumps(g)), copy.copy, copy.deepcopy):
+        clone = make(rng)
+        a = clone.random(4).numpy().tolist()
+        assert rng.random(4).numpy().tolist() == a, make
+        assert clone.random(4).numpy().tolist() != a
+
+
 def test_threads_sharing_a_generator_never_get_the_same_numbers():
     rng = xb.random.default_rng(0)
     got: list[list[int]] = []
