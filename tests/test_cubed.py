@@ -143,6 +143,7 @@ def test_cumulative_with_the_initial_value_and_searchsorted_with_a_sorter():
     (lambda x: xb.nonzero(x), xb.ShapeError, "x.compute()"),
     (lambda x: xb.unique_values(x), xb.ShapeError, "backend='dask'"),
     (lambda x: x[x > 2], xb.ShapeError, "x.compute()"),
+    (lambda x: xb.reshape(x, (5, 1))[x > 2, :], xb.ShapeError, "x.compute()"),
     (lambda x: xb.repeat(x, cu([1, 2, 1, 1, 1])), xb.ShapeError, "tolist()"),
     (lambda x: xb.reshape(x, (5, 1))[::-1, cu([0])], xb.InvalidIndexError, "xb.flip"),
     (lambda x: np.asarray(x), xb.HostTransferError, "x.numpy()"),
@@ -340,3 +341,33 @@ def test_repeat_by_python_ints_is_numpys():
     for repeats, axis in [(2, None), (3, 0), (1, 1), (0, 1), (0, None)]:
         np.testing.assert_array_equal(xb.repeat(cu(h), repeats, axis=axis).numpy(), np.repeat(h, repeats, axis=axis),
                                       err_msg=f"{repeats} {axis}")  # fmt: skip
+
+
+def test_roll_take_along_axis_and_cumulative_along_any_axis():
+    h = np.arange(24.0).reshape(4, 6)
+    for shift, axis in [(1, 0), (-2, 1), ((1, 3), (0, 1)), (5, None), (2, -1)]:
+        np.testing.assert_array_equal(xb.roll(cu(h), shift=shift, axis=axis).numpy(), np.roll(h, shift, axis=axis),
+                                      err_msg=f"{shift} {axis}")  # fmt: skip
+    idx = np.argsort(-h, axis=1)[:, :4]
+    for axis, i in [(1, idx), (-1, idx), (0, np.argsort(-h, axis=0)[:2])]:
+        np.testing.assert_array_equal(xb.take_along_axis(cu(h), cu(i), axis=axis).numpy(), np.take_along_axis(h, i, axis))
+    for axis in (0, 1, -1, -2):
+        want = np.cumsum(h, axis=axis)
+        want = np.concatenate([np.zeros_like(np.take(want, [0], axis=axis)), want], axis=axis)
+        np.testing.assert_array_equal(xb.cumulative_sum(cu(h), axis=axis, include_initial=True).numpy(), want)
+
+
+def test_statistics_of_empty_arrays_keep_numpys_shapes_and_values():
+    """Cubed drops the kept axes of an empty input's reductions; the backend gives NumPy's result (NaN where NumPy's
+    var of nothing is NaN, 0 counts)."""
+    import warnings
+
+    e = np.zeros((0, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for axis, keepdims, correction in [(0, False, 1), (1, True, 0), (None, True, 1), (0, False, 0)]:
+            kw = {"axis": axis, "keepdims": keepdims}
+            for fn, ref in ((xb.var, np.var), (xb.std, np.std)):
+                got = fn(cu(e), correction=correction, **kw).numpy()
+                np.testing.assert_array_equal(got, ref(e, ddof=correction, **kw), err_msg=f"{fn.__name__} {kw}")
+            np.testing.assert_array_equal(xb.count_nonzero(cu(e), **kw).numpy(), np.count_nonzero(e, **kw))

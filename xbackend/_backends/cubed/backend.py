@@ -260,7 +260,7 @@ class CubedBackend(NoMemoryMixin, GenericBackend):
         out = super().cumulative(name, x, dt, axis, False)
         if not include_initial:  # (Cubed's cumulative functions take no include_initial)
             return out
-        shape = tuple(1 if a == axis % x.ndim else n for a, n in enumerate(x.shape))
+        shape = tuple(1 if a == axis else n for a, n in enumerate(x.shape))  # (axis: normalised by the caller)
         first = (self.xp.zeros if name == "cumulative_sum" else self.xp.ones)(shape, dtype=out.dtype)
         return self.xp.concat([first, out], axis=axis)
 
@@ -276,11 +276,6 @@ class CubedBackend(NoMemoryMixin, GenericBackend):
         if 0 in x.shape:
             return self._of_empty("reduce", x, dt, axes, keepdims, pre=(name,))
         return super().reduce(name, x, dt, axes, keepdims)
-
-    def moment(self, name: str, x: Any, axes: tuple[int, ...], correction: float, keepdims: bool) -> Any:
-        if 0 in x.shape:
-            return self._of_empty("moment", x, axes, correction, keepdims, pre=(name,))
-        return super().moment(name, x, axes, correction, keepdims)
 
     def count_nonzero(self, x: Any, axes: tuple[int, ...], keepdims: bool) -> Any:
         if 0 in x.shape:
