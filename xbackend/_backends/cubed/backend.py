@@ -49,6 +49,10 @@ REFUSALS: dict[str, str] = {
 }
 
 
+#: the core axes of linear algebra on matrices: held whole in each block (the batch axes keep their chunks)
+_MATRIX = (-2, -1)
+
+
 def _value_shaped(what: str, fix: str = "compute first (e.g. xb.nonzero(x.compute()))") -> ShapeError:
     return ShapeError(f"{what} has a shape that depends on the values, and Cubed plans every shape before it "
                       f"computes. Fix: {fix}, or use backend='dask', whose Arrays may have unknown sizes")
@@ -304,53 +308,53 @@ class CubedBackend(NoMemoryMixin, GenericBackend):
         raise _value_shaped("unique_*(x)")
 
     def la_svd(self, x: Any, full_matrices: bool) -> tuple[Any, Any, Any]:
-        return along(x, (-2, -1), "la_svd", full_matrices, outputs=3)
+        return along(x, _MATRIX, "la_svd", full_matrices, outputs=3)
 
     def la_qr(self, x: Any, mode: str) -> tuple[Any, Any]:
-        return along(x, (-2, -1), "la_qr", mode, outputs=2)
+        return along(x, _MATRIX, "la_qr", mode, outputs=2)
 
     def la_svdvals(self, x: Any) -> Any:
-        return along(x, (-2, -1), "la_svdvals")
+        return along(x, _MATRIX, "la_svdvals")
 
     def la_det(self, x: Any) -> Any:
-        return along(x, (-2, -1), "la_det")
+        return along(x, _MATRIX, "la_det")
 
     def la_inv(self, x: Any) -> Any:
-        return along(x, (-2, -1), "la_inv")
+        return along(x, _MATRIX, "la_inv")
 
     def la_eigvalsh(self, x: Any) -> Any:
-        return along(x, (-2, -1), "la_eigvalsh")
+        return along(x, _MATRIX, "la_eigvalsh")
 
     def la_eigvals(self, x: Any) -> Any:
-        return along(x, (-2, -1), "la_eigvals")
+        return along(x, _MATRIX, "la_eigvals")
 
     def la_cholesky(self, x: Any, upper: bool) -> Any:
-        return along(x, (-2, -1), "la_cholesky", upper)
+        return along(x, _MATRIX, "la_cholesky", upper)
 
     def la_slogdet(self, x: Any) -> tuple[Any, Any]:
-        return along(x, (-2, -1), "la_slogdet", outputs=2)
+        return along(x, _MATRIX, "la_slogdet", outputs=2)
 
     def la_eigh(self, x: Any) -> tuple[Any, Any]:
-        return along(x, (-2, -1), "la_eigh", outputs=2)
+        return along(x, _MATRIX, "la_eigh", outputs=2)
 
     def la_eig(self, x: Any) -> tuple[Any, Any]:
-        return along(x, (-2, -1), "la_eig", outputs=2)
+        return along(x, _MATRIX, "la_eig", outputs=2)
 
     def la_pinv(self, x: Any, rtol: Any) -> Any:
         if hasattr(rtol, "chunks"):
             return in_one_block([x, rtol], "la_pinv")
-        return along(x, (-2, -1), "la_pinv", rtol)
+        return along(x, _MATRIX, "la_pinv", rtol)
 
     def la_matrix_rank(self, x: Any, rtol: Any) -> Any:
         if hasattr(rtol, "chunks"):
             return in_one_block([x, rtol], "la_matrix_rank")
-        return along(x, (-2, -1), "la_matrix_rank", rtol)
+        return along(x, _MATRIX, "la_matrix_rank", rtol)
 
     def la_matrix_power(self, x: Any, n: int) -> Any:
-        return along(x, (-2, -1), "la_matrix_power", n)
+        return along(x, _MATRIX, "la_matrix_power", n)
 
     def la_matrix_norm(self, x: Any, ord: Any, keepdims: bool) -> Any:
-        return along(x, (-2, -1), "la_matrix_norm", ord, keepdims)
+        return along(x, _MATRIX, "la_matrix_norm", ord, keepdims)
 
     def la_vector_norm(self, x: Any, axis: Any, keepdims: bool, ord: Any) -> Any:
         core = tuple(range(x.ndim)) if axis is None else (axis,) if type(axis) is int else tuple(axis)
@@ -363,10 +367,10 @@ class CubedBackend(NoMemoryMixin, GenericBackend):
         return in_one_block([a, b], "la_solve")
 
     def la_trace(self, x: Any, offset: int) -> Any:
-        return along(x, (-2, -1), "la_trace", offset)
+        return along(x, _MATRIX, "la_trace", offset)
 
     def la_diagonal(self, x: Any, offset: int) -> Any:
-        return along(x, (-2, -1), "la_diagonal", offset)
+        return along(x, _MATRIX, "la_diagonal", offset)
 
     def fft_1d(self, name: str, x: Any, n: int | None, axis: int, norm: str) -> Any:
         return along(x, (axis,), "fft_1d", n, axis, norm, pre=(name,))
