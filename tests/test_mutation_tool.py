@@ -157,3 +157,30 @@ def test_each_row_states_its_sample_and_examples(tmp_path, monkeypatch) -> None:
     row = mutation_table.table(["_arange"]).splitlines()[-1].split()
     assert row[:9] == [path, "swaps", "4", "3", "2", "0", "1", "0", "33.3%"]
     assert " ".join(row[9:]) == "3 of 4 (1 in ~2, seed '7') 40 (ci) 2026-12-05"
+
+
+def test_a_report_keeps_the_rows_of_modules_run_elsewhere(tmp_path, monkeypatch) -> None:
+    """Copies that ran different modules add up: the committed report's rows and equivalents of a module not run
+    here are kept, those of a module run here are replaced, in MODULES' order."""
+    import json
+
+    import mutation_table
+
+    table = tmp_path / "mutation.txt"
+    for name, value in (("STATE", tmp_path), ("ROOT", tmp_path), ("EQUIVALENTS", tmp_path / "none.txt"),
+                        ("TABLE", table)):  # fmt: skip
+        monkeypatch.setattr(mutation_table, name, str(value))
+    arange, linspace = mutation.MODULES["_arange"][0], mutation.MODULES["_linspace"][0]
+    old_row = f"{arange:<38} swaps       5      5      5       0        0     0          0.0%  (kept)"
+    stale = f"{linspace:<38} swaps       9      9      1       0        8     0         88.9%  (replaced)"
+    table.write_text("intro\n\nmodule  family ...\n-----\n" + stale + "\n" + old_row + "\n\nEquivalent mutants\n"
+                     f"  {arange}:3 (swap mutant 0 of the line) a - b\n      kept reason\n"
+                     f"  {linspace}:9 (mutant 1 of the line) x\n      stale reason\n")  # fmt: skip
+    rows = [{"path": linspace, "op": "mod", "lineno": 2, "index": 0, "line": "v = a % b", "old": "a % b", "new": "a",
+             "status": "killed", "tests": []}]  # fmt: skip
+    (tmp_path / "swaps-_linspace.json").write_text(json.dumps({"mutants": rows}))
+    mutation_table.report()
+    text = table.read_text()
+    assert old_row in text and "kept reason" in text
+    assert "(replaced)" not in text and "stale reason" not in text
+    assert text.index(linspace) < text.index(arange)  # MODULES' order: _linspace is listed before _arange

@@ -104,11 +104,55 @@ def table(mods: list[str]) -> str:
     return "\n".join(out)
 
 
+def _module_of(path: str) -> str | None:
+    """The MODULES name whose file or folder holds ``path``."""
+    for mod, (mpath, *_rest) in MODULES.items():
+        if path == mpath or path.startswith(mpath.rstrip("/") + "/"):
+            return mod
+    return None
+
+
+def committed(text: str) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The rows and the equivalent-mutant entries of a committed report, by module: what ``report`` keeps of the
+    modules not run in this copy (each row states its own sample, examples, cap and date)."""
+    lines = text.splitlines()
+    rows: dict[str, list[str]] = {}
+    eqs: dict[str, list[str]] = {}
+    try:
+        start = next(i for i, ln in enumerate(lines) if ln.startswith("module ")) + 2
+    except StopIteration:
+        return rows, eqs
+    mod = None
+    i = start
+    while i < len(lines) and lines[i].strip():
+        if not lines[i].startswith(" "):
+            mod = _module_of(lines[i].split()[0])
+        if mod is not None:
+            rows.setdefault(mod, []).append(lines[i])
+        i += 1
+    mod = None
+    for ln in lines[i:]:
+        if ln.startswith("  ") and not ln.startswith("      "):
+            mod = _module_of(ln.split()[0].rsplit(":", 1)[0])
+        elif not ln.startswith("      "):
+            mod = None
+        if mod is not None:
+            eqs.setdefault(mod, []).append(ln)
+    return rows, eqs
+
+
 def report() -> None:
-    """benchmarks/results/mutation.txt: the table, how it was made, and the equivalent mutants with their reasons."""
+    """benchmarks/results/mutation.txt: the table, how it was made, and the equivalent mutants with their reasons.
+    Modules not run in this copy keep their rows and equivalents from the committed report (:func:`committed`),
+    so copies that ran different modules side by side add up to one table."""
     import platform
 
-    mods = [m for m in MODULES if _statuses(m) or swap_results(m)]
+    here = [m for m in MODULES if _statuses(m) or swap_results(m)]
+    kept_rows, kept_eqs = ({}, {})
+    if os.path.exists(TABLE):
+        with open(TABLE) as f:
+            kept_rows, kept_eqs = committed(f.read())
+    mods = [m for m in MODULES if m in here or m in kept_rows]
     lines = [
         "Mutation testing of xbackend's core modules (tools/mutation.py; docs/contributing.md, \"Mutation testing\").",
         f"mutmut 2.5.1 and tools/mutation_ops.py, {platform.machine()} with {os.cpu_count()} cores shared with other "
@@ -130,14 +174,21 @@ def report() -> None:
         "String mutations (\"a\" -> \"XXaXX\") are on where a module's strings are names with a meaning (_assign, "
         "_args, _coerce, _rules, _dtypes, _devices) and off where they are messages; in the former, a string mutant "
         "of a raise statement's message is skipped too (rows run from 2026-12-06 04:20 on).",
+        "Rows of modules not run in the copy that wrote this file are kept from the report it replaced; each row "
+        "states its own sample, examples per test, cap and run date.",
         "",
-        table(mods),
+        table(here).splitlines()[0],
+        table(here).splitlines()[1],
+        *[ln for m in mods for ln in (table([m]).splitlines()[2:] if m in here else kept_rows[m])],
         "",
         "Equivalent mutants (tools/mutation_equivalents.txt): file:line, the mutated line, why nothing observable "
         "changes",
     ]
     eq = _equivalents()
     for mod in mods:
+        if mod not in here:
+            lines += kept_eqs.get(mod, [])
+            continue
         for _mid, path, lineno, index, status, line in sorted(_statuses(mod), key=lambda r: (r[1], r[2], r[3])):
             reason = eq.get((path, index, line.strip()))
             if status == "bad_survived" and reason:
