@@ -382,3 +382,29 @@ def test_statistics_of_empty_arrays_keep_numpys_shapes_and_values():
                 got = fn(cu(e), correction=correction, **kw).numpy()
                 np.testing.assert_array_equal(got, ref(e, ddof=correction, **kw), err_msg=f"{fn.__name__} {kw}")
             np.testing.assert_array_equal(xb.count_nonzero(cu(e), **kw).numpy(), np.count_nonzero(e, **kw))
+
+
+def test_fft_over_several_axes_with_sizes_is_numpys():
+    h = np.arange(60.0).reshape(3, 4, 5) ** 0.5
+    close = {"rtol": 1e-12, "atol": 1e-12}
+    for s, axes in [(None, None), ((4, 3), (0, 2)), ((2, 6), (-1, 1)), (None, (1,))]:
+        x = cu(h, 2)
+        np.testing.assert_allclose(xb.fft.fftn(x, s=s, axes=axes).numpy(), np.fft.fftn(h, s=s, axes=axes), **close)
+        np.testing.assert_allclose(xb.fft.rfftn(x, s=s, axes=axes, norm="ortho").numpy(),
+                                   np.fft.rfftn(h, s=s, axes=axes, norm="ortho"), **close)  # fmt: skip
+        z = np.fft.fftn(h, axes=axes)
+        np.testing.assert_allclose(xb.fft.ifftn(cu(z, 2), s=s, axes=axes, norm="forward").numpy(),
+                                   np.fft.ifftn(z, s=s, axes=axes, norm="forward"), **close)  # fmt: skip
+
+
+def test_pinv_and_rank_with_a_tolerance_per_matrix_and_solve_of_a_vector():
+    """An Array rtol (one per matrix of the batch) and a vector right-hand side go into one block with the stack."""
+    h = _stack()
+    h[1, 2] = h[1, 1]  # the second matrix has rank 2
+    rtol = np.array([1e-12, 1e-3])
+    x = cu(h, 1)
+    np.testing.assert_allclose(xb.linalg.pinv(x, rtol=cu(rtol, 1)).numpy(), np.linalg.pinv(h, rtol=rtol), rtol=1e-8,
+                               atol=1e-10)  # fmt: skip
+    assert xb.linalg.matrix_rank(x, rtol=cu(rtol, 1)).tolist() == np.linalg.matrix_rank(h, rtol=rtol).tolist() == [3, 2]
+    b = np.array([1.0, -2.0, 0.5])
+    np.testing.assert_allclose(xb.linalg.solve(cu(h[:1], 1), cu(b, 1)).numpy(), np.linalg.solve(h[:1], b), rtol=1e-10)
