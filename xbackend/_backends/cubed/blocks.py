@@ -156,8 +156,8 @@ class Namespace:
 
     def sort(self, x: Any, /, *, axis: int = -1, stable: bool = True) -> Any:
         """Ascending, stable (as the generic backend asks)."""
-        return along(x, (axis,), "np:sort", axis % x.ndim, "stable")
+        return along(x, (axis,), "np:sort", axis, "stable")
 
     def argsort(self, x: Any, /, *, axis: int = -1, stable: bool = True) -> Any:
         """Ascending, stable (the generic backend sorts an order key for descending orders)."""
-        return along(x, (axis,), "np:argsort", axis % x.ndim, "stable")
+        return along(x, (axis,), "np:argsort", axis, "stable")
