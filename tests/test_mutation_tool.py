@@ -184,3 +184,14 @@ def test_a_report_keeps_the_rows_of_modules_run_elsewhere(tmp_path, monkeypatch)
     assert old_row in text and "kept reason" in text
     assert "(replaced)" not in text and "stale reason" not in text
     assert text.index(linspace) < text.index(arange)  # MODULES' order: _linspace is listed before _arange
+
+
+def test_the_tests_that_ran_a_line_are_picked_before_the_module_s_own(monkeypatch) -> None:
+    """A line only one slow test executed also takes the module's own (faster) tests: the one that executed it must
+    still be run, first, whatever the cap leaves for the others."""
+    monkeypatch.setattr(mutation, "CAP_S", 10.0)
+    tests = {f"tests/test_own.py::test_{i}": {"dur": 3.0, "ok": True} for i in range(5)}
+    tests["tests/test_own.py::test_slow"] = {"dur": 8.0, "ok": True}
+    picked = mutation._order(set(tests), tests, frozenset({"tests/test_own.py"}), {"tests/test_own.py::test_slow"})
+    assert picked[0] == "tests/test_own.py::test_slow" and sum(tests[n]["dur"] for n in picked) <= 10.0
+    assert "tests/test_own.py::test_slow" not in mutation._order(set(tests), tests, frozenset({"tests/test_own.py"}))

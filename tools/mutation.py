@@ -387,13 +387,15 @@ def _statements(path: str) -> list[tuple[int, int]]:
     return out
 
 
-def _order(nodeids: set[str], tests: dict[str, dict], own: frozenset[str] = frozenset()) -> list[str]:
+def _order(nodeids: set[str], tests: dict[str, dict], own: frozenset[str] = frozenset(),
+           first: frozenset[str] | set[str] = frozenset()) -> list[str]:  # fmt: skip
     """Fastest first, one per test function before any second parametrisation, up to CAP_S measured seconds;
-    with ``own`` (test files), those files' tests before any other's."""
-    usable = sorted((n.partition("::")[0] not in own, tests[n]["dur"], n)
+    the tests in ``first`` (those that executed the line) before all others, then with ``own`` (test files)
+    those files' tests before any other's."""
+    usable = sorted((n not in first, n.partition("::")[0] not in own, tests[n]["dur"], n)
                     for n in nodeids if n in tests and tests[n]["ok"])  # fmt: skip
     firsts, rest, seen = [], [], set()
-    for _own, dur, n in usable:
+    for _first, _own, dur, n in usable:
         fn = n.split("[", 1)[0]
         (rest if fn in seen else firsts).append((dur, n))
         seen.add(fn)
@@ -449,12 +451,14 @@ class Selector:
                 ctx = ctx | self.covering(path, h[2], h[3])
             else:  # a module-level table or constant: every test of the module may read it
                 ctx = ctx | self.covering(path, 0, 10**9)
+            ran = ctx - {""}
             ctx = ctx | {n for n in self.tests if n.partition("::")[0] in self.own}
-            return self._with_budget(_order(ctx - {""}, self.tests, self.own))
+            return self._with_budget(_order(ctx - {""}, self.tests, self.own, ran))
         if len(ctx - {""}) <= FEW:  # maybe a line that runs once per process (a cached object's __init__): the map
-            # names the first test that got there, so the module's own tests run too
+            # names the first test that got there, so the module's own tests run too (after the ones it names)
+            ran = ctx - {""}
             ctx = ctx | {n for n in self.tests if n.partition("::")[0] in self.own}
-            return self._with_budget(_order(ctx - {""}, self.tests, self.own))
+            return self._with_budget(_order(ctx - {""}, self.tests, self.own, ran))
         return self._with_budget(_order(ctx - {""}, self.tests))
 
     def _with_budget(self, ids: list[str]) -> list[str]:
