@@ -252,8 +252,8 @@ def _powers_of_two(xp: Any, like: Any, up: Any, down: Any, e: int) -> Any:
 def _refined(y: Any, a: Any, split: float) -> Any:
     """``y + (a - y**3) / (3 y**2)`` with ``a - y**3`` exact: ``y**2 = p + pe`` and ``p * y = q + qe`` exactly
     (Veltkamp's split by ``split`` = 2**ceil(precision / 2) + 1, then Dekker's products), and ``a - q`` is exact
-    as ``q`` is within a few ulps of ``a`` (Sterbenz). For ``y`` within 1 ulp of the root, the result is the
-    nearest value of the dtype; an exact root is returned as it is (its residual is 0).
+    as ``q`` is within a factor of 2 of ``a`` (Sterbenz). For ``y`` within a few hundred ulps of the root, the
+    result is the nearest value of the dtype; an exact root is returned as it is (its residual is 0).
 
     >>> _refined(np.array([3.0000000000000004, 0.09999999999999999]), np.array([27.0, 0.001]), 2.0**27 + 1).tolist()
     [3.0, 0.1]
