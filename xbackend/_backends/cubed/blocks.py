@@ -95,12 +95,11 @@ def along(x: Any, core: tuple[int, ...], method: str, *args: Any, pre: tuple[Any
             chunks = tuple(x.chunks[a] for a in batch)
             results.append(cubed.map_blocks(call, x, dtype=m.dtype, chunks=chunks, drop_axis=list(core)))
             continue
+        # fewer axes, but not just the batch (a diagonal): the batch axes keep their chunks, the rest is one chunk
+        # (no method here returns more axes than it was given)
         lead = tuple(x.chunks[a] for a in batch[: m.ndim])
         chunks = lead + tuple((n,) for n in m.shape[len(lead) :])
-        if m.ndim < nd:
-            results.append(cubed.map_blocks(call, x, dtype=m.dtype, chunks=chunks, drop_axis=list(range(m.ndim, nd))))
-        else:
-            results.append(cubed.map_blocks(call, x, dtype=m.dtype, chunks=chunks, new_axis=list(range(nd, m.ndim))))
+        results.append(cubed.map_blocks(call, x, dtype=m.dtype, chunks=chunks, drop_axis=list(range(m.ndim, nd))))
     return tuple(results) if outputs else results[0]
 
 
