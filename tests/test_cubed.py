@@ -277,7 +277,8 @@ def test_linalg_of_a_batch_chunked_on_every_axis_is_numpys():
         np.testing.assert_array_equal(xb.linalg.diagonal(x, offset=offset).numpy(), np.diagonal(h, offset, -2, -1))
     b = h[..., :, :2] + 1
     np.testing.assert_allclose(xb.linalg.solve(x, cu(b, 1)).numpy(), la.solve(h, b), **close)
-    np.testing.assert_allclose(xb.linalg.cross(cu(h, 1), cu(h[::-1], 1), axis=-2).numpy(), np.cross(h, h[::-1], axis=-2))
+    np.testing.assert_allclose(xb.linalg.cross(cu(h, 1), cu(h[::-1], 1), axis=-2).numpy(),
+                               np.cross(h, h[::-1], axis=-2))  # fmt: skip
 
 
 @pytest.mark.parametrize("axis, keepdims", [(None, False), (None, True), (0, False), (-1, True), ((0, 2), False)])
@@ -308,7 +309,8 @@ def test_matmul_of_shapes_that_fit():
 
 def test_rechunk_by_negative_and_positive_axes():
     h = np.arange(24.0).reshape(4, 6)
-    for chunks, want in [({-1: 2, -2: 1}, ((1, 1, 1, 1), (2, 2, 2))), ({0: 3}, ((3, 1), (4, 2))), ((2, 3), ((2, 2), (3, 3)))]:
+    cases = [({-1: 2, -2: 1}, ((1, 1, 1, 1), (2, 2, 2))), ({0: 3}, ((3, 1), (4, 2))), ((2, 3), ((2, 2), (3, 3)))]
+    for chunks, want in cases:
         x = xb.rechunk(cu(h, 4), chunks)
         assert x.native.chunks == want, chunks
         assert x.tolist() == h.tolist()
@@ -361,7 +363,8 @@ def test_roll_take_along_axis_and_cumulative_along_any_axis():
                                       err_msg=f"{shift} {axis}")  # fmt: skip
     idx = np.argsort(-h, axis=1)[:, :4]
     for axis, i in [(1, idx), (-1, idx), (0, np.argsort(-h, axis=0)[:2])]:
-        np.testing.assert_array_equal(xb.take_along_axis(cu(h), cu(i), axis=axis).numpy(), np.take_along_axis(h, i, axis))
+        got = xb.take_along_axis(cu(h), cu(i), axis=axis).numpy()
+        np.testing.assert_array_equal(got, np.take_along_axis(h, i, axis))
     for axis in (0, 1, -1, -2):
         want = np.cumsum(h, axis=axis)
         want = np.concatenate([np.zeros_like(np.take(want, [0], axis=axis)), want], axis=axis)

@@ -116,7 +116,8 @@ def in_one_block(xs: list[Any], method: str, *args: Any) -> Any:
           math.prod(len(c) for c in x.chunks) > 1 else x for x in xs]  # fmt: skip
     call = BlockCall(method, (), args, None, ndims)
     chunks = tuple((n,) for n in m.shape)
-    if m.ndim < nd:  # (solve of a vector: the result has no more axes than its inputs, here or in cross, take_along_axis)
+    # (solve of a vector drops one; no result has more axes than its inputs: solve, cross, take_along_axis)
+    if m.ndim < nd:
         return cubed.map_blocks(call, *xs, dtype=m.dtype, chunks=chunks, drop_axis=list(range(nd - m.ndim)))
     return cubed.map_blocks(call, *xs, dtype=m.dtype, chunks=chunks)
 
