@@ -153,8 +153,11 @@ class NumpyKernelsMixin(Backend):
 
     def _k_cbrt(self, dt: DType) -> Callable[..., Any]:
         """NumPy's cube root, correctly rounded by common/kernels.cbrt: NumPy's own is off by up to 2 ulps on some
-        machines (its AVX2 loop gives cbrt(27.0) == 3.0000000000000004)."""
+        machines (its AVX2 loop gives cbrt(27.0) == 3.0000000000000004). float16 is NumPy's own (computed in
+        float32, rounded once: what common/kernels.cbrt would return for it, without its masks)."""
         xp = self.xp
+        if dt is D.float16:
+            return xp.cbrt
         return lambda x: cbrt(xp, x, xp.cbrt)
 
     def _k_reciprocal(self, dt: DType) -> Callable[..., Any]:
